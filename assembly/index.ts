@@ -1,0 +1,67 @@
+// The decoder's WASM interface. Call order (JavaScript side: web/src/decoder/wasm.ts):
+//   1. reserve(n) and copy buffer 0 to inputPtr(); readHeader(n) sets the clock and checks the file;
+//      logfilePtr()/logfilePointerSize() locate TRACE_LOGFILE_HEADER for the facts.
+//   2. For each buffer (BufferSize bytes at its file offset): copy its first 0x48 bytes and call
+//      frameBuffer(n) to learn its size, CPU and sequence (BufferOut at bufferOutPtr()).
+//   3. To decode one: reserve(size), copy it, openBuffer(n, isBuffer0); then nextRecords() until it
+//      returns 0, reading RecordOut[] at recordsPtr() and FieldOut[] at fieldsPtr() after each call;
+//      bufferStatus() then tells whether the walk stopped on damage (details in BufferOut).
+// Nothing here throws on bad input: every outcome is a Status.
+import { BUFFER_OUT, FIELDS, INPUT, PROVIDERS, RECORDS, reserveInput } from './memory-map';
+import * as buffer from './buffer';
+import * as header from './header';
+import { providerCount as countProviders } from './providers';
+
+export function inputPtr(): usize {
+	return INPUT;
+}
+export function bufferOutPtr(): usize {
+	return BUFFER_OUT;
+}
+export function recordsPtr(): usize {
+	return RECORDS;
+}
+export function fieldsPtr(): usize {
+	return FIELDS;
+}
+export function providersPtr(): usize {
+	return PROVIDERS;
+}
+export function providerCount(): u32 {
+	return countProviders();
+}
+
+/** Makes room for n input bytes at inputPtr(); 0 when n is too large. */
+export function reserve(n: u32): i32 {
+	return reserveInput(n) ? 1 : 0;
+}
+
+export function readHeader(n: u32): i32 {
+	return header.readHeader(n);
+}
+export function logfilePtr(): usize {
+	return header.logfileAt;
+}
+export function logfileEndPtr(): usize {
+	return header.logfileEnd;
+}
+export function logfilePointerSize(): u32 {
+	return header.logfilePointerSize;
+}
+/** The offending value when readHeader fails (BufferType, marker or size). */
+export function headerErrorValue(): u32 {
+	return header.headerValue;
+}
+
+export function frameBuffer(n: u32): i32 {
+	return buffer.frameBuffer(n);
+}
+export function openBuffer(n: u32, isBuffer0: i32): i32 {
+	return buffer.openBuffer(n, isBuffer0 != 0);
+}
+export function nextRecords(): u32 {
+	return buffer.nextRecords();
+}
+export function bufferStatus(): i32 {
+	return buffer.currentStatus();
+}

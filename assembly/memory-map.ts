@@ -1,0 +1,53 @@
+// Linear-memory plan of the decoder. Fixed tables first, then the input buffer and the
+// decompression area, which grow on demand. JavaScript reads every table through the
+// pointers exported by index.ts; views must be re-made after a call, since memory may grow.
+import { RecordOut_SIZE, FieldOut_SIZE, BufferOut_SIZE } from './generated/layouts';
+
+/** Largest on-disk or decompressed buffer accepted (ETW caps buffers at 16 MiB; room for relogs). */
+export const MAX_BUFFER_SIZE: u32 = 64 << 20;
+/** Records written per call before the caller must ask for more. */
+export const MAX_RECORDS: u32 = 16384;
+/** Payload fields written per call. */
+export const MAX_FIELDS: u32 = MAX_RECORDS * 12;
+/** Distinct provider GUIDs remembered in one trace. */
+export const MAX_PROVIDERS: u32 = 4096;
+/** Extended data items accepted in one event before it counts as damaged. */
+export const MAX_EXT_ITEMS: u32 = 64;
+
+const PAGE: u32 = 65536;
+
+function align(n: usize, a: usize): usize {
+	return (n + a - 1) & ~(a - 1);
+}
+
+export const BUFFER_OUT: usize = align(__heap_base, 16);
+export const PROVIDERS: usize = BUFFER_OUT + align(BufferOut_SIZE, 16);
+export const RECORDS: usize = PROVIDERS + <usize>MAX_PROVIDERS * 16;
+export const FIELDS: usize = RECORDS + <usize>MAX_RECORDS * RecordOut_SIZE;
+export const INPUT: usize = align(FIELDS + <usize>MAX_FIELDS * FieldOut_SIZE, PAGE);
+
+let inputCapacity: usize = 0;
+
+/** Grows memory so that [0, end) is addressable; false when the WASM memory limit is reached. */
+export function ensureMemory(end: usize): bool {
+	const have = <usize>memory.size() * PAGE;
+	if (end <= have) return true;
+	const pages = <i32>((end - have + PAGE - 1) / PAGE);
+	return memory.grow(pages) >= 0;
+}
+
+/** The decompression area sits after the input; its size is checked per buffer. */
+export function scratch(): usize {
+	return INPUT + inputCapacity;
+}
+
+/** Makes room for `len` input bytes; returns false when it cannot. */
+export function reserveInput(len: u32): bool {
+	if (len > MAX_BUFFER_SIZE) return false;
+	const want = align(<usize>len, PAGE);
+	if (want > inputCapacity) {
+		if (!ensureMemory(INPUT + want)) return false;
+		inputCapacity = want;
+	}
+	return true;
+}

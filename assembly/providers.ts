@@ -1,0 +1,57 @@
+// Provider GUIDs seen in the trace, interned so that records carry a small index.
+import { MAX_PROVIDERS } from './memory-map';
+import { PROVIDERS } from './memory-map';
+import {
+	PROVIDER_AFD,
+	PROVIDER_AFD_GUID_HI,
+	PROVIDER_AFD_GUID_LO,
+	PROVIDER_WS2HELP,
+	PROVIDER_WS2HELP_GUID_HI,
+	PROVIDER_WS2HELP_GUID_LO,
+} from './generated/event-layouts';
+
+export const NO_PROVIDER: u32 = 0xffff;
+
+let count: u32 = 0;
+let lastIndex: u32 = 0;
+
+export function providerCount(): u32 {
+	return count;
+}
+
+export function resetProviders(): void {
+	count = 0;
+	lastIndex = 0;
+}
+
+/** Index of the GUID at p in the provider table, adding it when new; NO_PROVIDER when full. */
+export function internGuid(p: usize): u32 {
+	const lo = load<u64>(p);
+	const hi = load<u64>(p + 8);
+	if (lastIndex < count) {
+		const q = PROVIDERS + <usize>lastIndex * 16;
+		if (load<u64>(q) == lo && load<u64>(q + 8) == hi) return lastIndex;
+	}
+	for (let i: u32 = 0; i < count; i++) {
+		const q = PROVIDERS + <usize>i * 16;
+		if (load<u64>(q) == lo && load<u64>(q + 8) == hi) {
+			lastIndex = i;
+			return i;
+		}
+	}
+	if (count >= MAX_PROVIDERS) return NO_PROVIDER;
+	const q = PROVIDERS + <usize>count * 16;
+	store<u64>(q, lo);
+	store<u64>(q + 8, hi);
+	lastIndex = count;
+	return count++;
+}
+
+/** The schema provider code (AFD, WS2HELP) of the GUID at p, or 0. */
+export function knownProvider(p: usize): u32 {
+	const lo = load<u64>(p);
+	const hi = load<u64>(p + 8);
+	if (lo == PROVIDER_AFD_GUID_LO && hi == PROVIDER_AFD_GUID_HI) return PROVIDER_AFD;
+	if (lo == PROVIDER_WS2HELP_GUID_LO && hi == PROVIDER_WS2HELP_GUID_HI) return PROVIDER_WS2HELP;
+	return 0;
+}

@@ -1,0 +1,25 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import type { ByteSource } from '../decoder/source.ts';
+
+/** A file on disk read with positioned reads; nothing is loaded whole. */
+export function nodeFileSource(path: string): ByteSource & { close(): void } {
+	const fd = openSync(path, 'r');
+	const size = fstatSync(fd).size;
+	return {
+		size,
+		async read(offset, length) {
+			const n = Math.max(0, Math.min(length, size - offset));
+			const out = new Uint8Array(n);
+			let done = 0;
+			while (done < n) {
+				const got = readSync(fd, out, done, n - done, offset + done);
+				if (got === 0) break;
+				done += got;
+			}
+			return done === n ? out : out.subarray(0, done);
+		},
+		close() {
+			closeSync(fd);
+		},
+	};
+}

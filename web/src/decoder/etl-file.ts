@@ -1,0 +1,191 @@
+// Opening an ETL file: buffer 0 and its TRACE_LOGFILE_HEADER (the trace facts), then an index
+// of every buffer (offset, size, CPU, sequence) found by stepping each buffer's own BufferSize.
+import {
+	BufferOut,
+	Status,
+	TRACE_LOGFILE_HEADER,
+	WMI_BUFFER_HEADER,
+} from '../generated/layouts.ts';
+import { fail, ok, type Result } from '../lib/result.ts';
+import { describeDamage, type DamageInfo } from './messages.ts';
+import type { ByteSource } from './source.ts';
+import { readStruct, readUtf16z } from './struct.ts';
+import { filetimeToIso } from './time.ts';
+import type { TraceFacts } from './types.ts';
+import { WasmDecoder } from './wasm.ts';
+
+const HEADER_SIZE = WMI_BUFFER_HEADER.size;
+const hex = (n: number) => '0x' + n.toString(16);
+const CLOCK_NAMES: Record<number, string> = { 0: 'raw', 1: 'QPC', 2: 'system time', 3: 'CPU cycles' };
+
+export interface BufferEntry {
+	readonly index: number;
+	readonly offset: number;
+	readonly size: number;
+	/** Bytes of the buffer present in the file (less than size when the file is cut short). */
+	readonly available: number;
+	readonly cpu: number;
+	readonly sequence: bigint;
+	readonly flags: number;
+	readonly compressed: boolean;
+}
+
+export interface BufferIndex {
+	readonly buffers: readonly BufferEntry[];
+	/** Why the index stopped before the end of the file, if it did. */
+	readonly damage: DamageInfo | null;
+	readonly trailingBytes: number;
+}
+
+export interface OpenTrace {
+	readonly facts: TraceFacts;
+	readonly decoder: WasmDecoder;
+	readonly source: ByteSource;
+	/** The logfile header's pointer size, used for WPP records that do not state theirs. */
+	readonly pointerSize: number;
+}
+
+function bufferOutDamage(d: WasmDecoder, status: number, index: number, offset: number): DamageInfo {
+	const v = d.view();
+	const b = d.bufferOut;
+	return {
+		status,
+		bufferIndex: index,
+		bufferOffset: offset,
+		at: v.getUint32(b + BufferOut.errorOffset, true),
+		value: v.getUint32(b + BufferOut.errorValue, true),
+		limit: v.getUint32(b + BufferOut.errorLimit, true),
+		compressed: v.getUint8(b + BufferOut.compressed) !== 0,
+	};
+}
+
+/** Reads buffer 0 and the trace facts; any failure means the file is not a usable ETL file. */
+export async function openTrace(
+	source: ByteSource,
+	module: WebAssembly.Module,
+	fileName: string,
+): Promise<Result<OpenTrace>> {
+	const notEtl = (why: string) => fail<OpenTrace>(`not an ETL file: ${why}`);
+	if (source.size === 0) return notEtl('the file is empty');
+	if (source.size < HEADER_SIZE)
+		return notEtl(
+			`the file has ${source.size} bytes, fewer than one buffer header (${hex(HEADER_SIZE)} bytes)`,
+		);
+	const decoder = new WasmDecoder(module);
+	const head = await source.read(0, HEADER_SIZE);
+	decoder.load(head);
+	const framed = decoder.frameBuffer(head.length);
+	if (framed !== Status.Ok) return notEtl(describeDamage(bufferOutDamage(decoder, framed, 0, 0)));
+	const size = decoder.view().getUint32(decoder.bufferOut + BufferOut.bufferSize, true);
+	const buffer0 = await source.read(0, size);
+	if (!decoder.load(buffer0)) return notEtl(`buffer 0 at offset 0x0 has BufferSize ${hex(size)}`);
+	const status = decoder.readHeader(buffer0.length);
+	if (status === Status.BadHeaderBuffer)
+		return notEtl(
+			`buffer 0 at offset 0x0 has BufferType ${decoder.headerErrorValue}, not 4 (the trace header buffer)`,
+		);
+	if (status === Status.BadLogfileRecord || status === Status.NoHeader)
+		return notEtl(
+			`buffer 0 at offset 0x0 does not start with a trace header record (TRACE_LOGFILE_HEADER) at offset 0x48`,
+		);
+	if (status !== Status.Ok && status !== Status.Truncated)
+		return notEtl(describeDamage(bufferOutDamage(decoder, status, 0, 0)));
+	return ok({
+		facts: readFacts(decoder, fileName, source.size),
+		decoder,
+		source,
+		pointerSize: decoder.logfilePointerSize,
+	});
+}
+
+function readFacts(decoder: WasmDecoder, fileName: string, fileSize: number): TraceFacts {
+	const at = decoder.logfilePtr;
+	const wide = decoder.logfilePointerSize === 8;
+	const h = readStruct(decoder.view(), at, TRACE_LOGFILE_HEADER, !wide);
+	const n = (k: string) => Number(h[k]);
+	const big = (k: string) => BigInt(h[k]!);
+	const bytes = new Uint8Array(decoder.memory);
+	const stringsAt = at + (wide ? TRACE_LOGFILE_HEADER.size : TRACE_LOGFILE_HEADER.size32!);
+	const [loggerName, next] = readUtf16z(bytes, stringsAt, decoder.logfileEndPtr);
+	const [logFileName] = readUtf16z(bytes, next, decoder.logfileEndPtr);
+	const clockType = n('ReservedFlags');
+	return {
+		fileName,
+		fileSize,
+		build: n('ProviderVersion'),
+		version: [n('MajorVersion'), n('MinorVersion'), n('SubVersion'), n('SubMinorVersion')].join('.'),
+		cpus: n('NumberOfProcessors'),
+		pointerSize: decoder.logfilePointerSize,
+		clockType,
+		clockName: CLOCK_NAMES[clockType] ?? `unknown (${clockType})`,
+		perfFreq: big('PerfFreq').toString(),
+		cpuSpeedMHz: n('CpuSpeedInMHz'),
+		startTime: filetimeToIso(big('StartTime')) ?? '',
+		endTime: filetimeToIso(big('EndTime')) ?? '',
+		startFiletime: big('StartTime').toString(),
+		endFiletime: big('EndTime').toString(),
+		bootTime: filetimeToIso(big('BootTime')) ?? '',
+		bufferSize: n('BufferSize'),
+		buffersWritten: n('BuffersWritten'),
+		buffersLost: n('BuffersLost'),
+		eventsLost: n('EventsLost'),
+		logFileMode: n('LogFileMode'),
+		loggerName,
+		logFileName,
+		timerResolution: n('TimerResolution'),
+		timeZoneBias: new DataView(decoder.memory).getInt32(
+			at + (wide ? TRACE_LOGFILE_HEADER.fields.find((f) => f.name === 'TimeZone')!.offset : 64),
+			true,
+		),
+	};
+}
+
+/**
+ * Steps through the file buffer by buffer (each buffer's own BufferSize is the stride) and
+ * records where each one is. Stops at the first buffer whose header is unusable: nothing after
+ * it can be located.
+ */
+export async function indexBuffers(trace: OpenTrace): Promise<BufferIndex> {
+	const { decoder, source } = trace;
+	const buffers: BufferEntry[] = [];
+	let offset = 0;
+	let damage: DamageInfo | null = null;
+	while (offset < source.size) {
+		const head = await source.read(offset, HEADER_SIZE);
+		decoder.load(head);
+		const status = decoder.frameBuffer(head.length);
+		if (status !== Status.Ok) {
+			damage = bufferOutDamage(decoder, status, buffers.length, offset);
+			break;
+		}
+		const v = decoder.view();
+		const b = decoder.bufferOut;
+		const size = v.getUint32(b + BufferOut.bufferSize, true);
+		const available = Math.min(size, source.size - offset);
+		buffers.push({
+			index: buffers.length,
+			offset,
+			size,
+			available,
+			cpu: v.getUint16(b + BufferOut.cpu, true),
+			sequence: v.getBigInt64(b + BufferOut.sequence, true),
+			flags: v.getUint16(b + BufferOut.flags, true),
+			compressed: v.getUint8(b + BufferOut.compressed) !== 0,
+		});
+		if (available < size) {
+			damage = {
+				status: Status.Truncated,
+				bufferIndex: buffers.length - 1,
+				bufferOffset: offset,
+				at: available,
+				value: available,
+				limit: size,
+				compressed: false,
+			};
+			offset = source.size;
+			break;
+		}
+		offset += size;
+	}
+	return { buffers, damage, trailingBytes: damage ? source.size - offset : 0 };
+}

@@ -1,0 +1,48 @@
+import { Status } from '../generated/layouts.ts';
+
+const hex = (n: number) => '0x' + n.toString(16);
+
+/** Facts about the buffer or record where decoding stopped, as reported by the decoder. */
+export interface DamageInfo {
+	readonly status: number;
+	readonly bufferIndex: number;
+	readonly bufferOffset: number;
+	/** Offset inside the buffer (of the decompressed data when compressed). */
+	readonly at: number;
+	readonly value: number;
+	readonly limit: number;
+	readonly compressed: boolean;
+}
+
+/** File offset of the damage when it can be named exactly (not inside decompressed data). */
+export function damageFileOffset(d: DamageInfo): number {
+	return d.compressed && d.status !== Status.CompressionError && d.status !== Status.Truncated
+		? d.bufferOffset
+		: d.bufferOffset + d.at;
+}
+
+/** One line naming what is wrong and where. */
+export function describeDamage(d: DamageInfo): string {
+	const where = `buffer ${d.bufferIndex} at offset ${hex(d.bufferOffset)}`;
+	const inside = d.compressed ? `decompressed offset ${hex(d.at)}` : `offset ${hex(d.bufferOffset + d.at)}`;
+	switch (d.status) {
+		case Status.TooSmall:
+			return `${where}: only ${d.value} bytes left in the file, less than a buffer header (${hex(d.limit)} bytes)`;
+		case Status.BadBufferSize:
+			return `${where} has BufferSize ${hex(d.value)} (must be at least 0x48 and at most ${hex(d.limit > 0x48 ? d.limit : 64 << 20)})`;
+		case Status.BadDataEnd:
+			return `${where} has Offset (end of data) ${hex(d.value)}, outside its ${hex(d.limit)} bytes`;
+		case Status.Truncated:
+			return `${where} is cut short: the file ends after ${hex(d.value)} of its ${hex(d.limit)} bytes`;
+		case Status.CompressionError:
+			return `${where}: corrupt compressed data at file offset ${hex(d.bufferOffset + d.at)}`;
+		case Status.BadRecordSize:
+			return `${where}: record at ${inside} has size ${hex(d.value)} (${hex(d.limit)} bytes left in the buffer)`;
+		case Status.BadRecordMarker:
+			return `${where}: no record header at ${inside} (read ${hex(d.value >>> 0)})`;
+		case Status.BadHeaderType:
+			return `${where}: record at ${inside} has unknown header type ${hex(d.value)}`;
+		default:
+			return `${where}: decoding stopped (status ${d.status}) at ${inside}`;
+	}
+}

@@ -1,0 +1,54 @@
+/** Random access to the bytes of a trace: a browser File, a Node file handle, or memory. */
+export interface ByteSource {
+	readonly size: number;
+	/** Up to `length` bytes at `offset`; fewer only at the end of the source. */
+	read(offset: number, length: number): Promise<Uint8Array>;
+}
+
+export function blobSource(blob: Blob): ByteSource {
+	return {
+		size: blob.size,
+		async read(offset, length) {
+			return new Uint8Array(await blob.slice(offset, offset + length).arrayBuffer());
+		},
+	};
+}
+
+export function memorySource(bytes: Uint8Array): ByteSource {
+	return {
+		size: bytes.length,
+		async read(offset, length) {
+			return bytes.subarray(offset, Math.min(bytes.length, offset + length));
+		},
+	};
+}
+
+/**
+ * Serves reads from large aligned blocks, so that walking buffers in (nearly) file order costs
+ * one read per block rather than one per buffer. Keeps a few blocks for the out-of-order reads
+ * of per-CPU buffers flushed late.
+ */
+export function blockCache(source: ByteSource, blockSize = 8 << 20, keep = 4): ByteSource {
+	const blocks = new Map<number, Uint8Array>();
+	async function block(start: number): Promise<Uint8Array> {
+		let b = blocks.get(start);
+		if (b) {
+			blocks.delete(start);
+			blocks.set(start, b);
+			return b;
+		}
+		b = await source.read(start, blockSize);
+		blocks.set(start, b);
+		if (blocks.size > keep) blocks.delete(blocks.keys().next().value!);
+		return b;
+	}
+	return {
+		size: source.size,
+		async read(offset, length) {
+			const start = offset - (offset % blockSize);
+			if (offset + length > start + blockSize) return source.read(offset, length);
+			const b = await block(start);
+			return b.subarray(offset - start, Math.min(b.length, offset - start + length));
+		},
+	};
+}

@@ -1,0 +1,124 @@
+// Binding to the AssemblyScript decoder (assembly/index.ts documents the call order).
+// Raw exports, no generated bindings: results are i32/u32 and tables in linear memory, read
+// here through views re-made after each call because memory may grow.
+
+interface RawExports {
+	memory: WebAssembly.Memory;
+	inputPtr(): number;
+	bufferOutPtr(): number;
+	recordsPtr(): number;
+	fieldsPtr(): number;
+	providersPtr(): number;
+	providerCount(): number;
+	reserve(n: number): number;
+	readHeader(n: number): number;
+	logfilePtr(): number;
+	logfileEndPtr(): number;
+	logfilePointerSize(): number;
+	headerErrorValue(): number;
+	frameBuffer(n: number): number;
+	openBuffer(n: number, isBuffer0: number): number;
+	nextRecords(): number;
+	bufferStatus(): number;
+}
+
+/** A compiled decoder module; instances are cheap, one per trace being read. */
+export async function compileDecoder(bytes: BufferSource): Promise<WebAssembly.Module> {
+	return WebAssembly.compile(bytes);
+}
+
+/** Compiles from a URL, falling back when the server sends the wrong MIME type for .wasm. */
+export async function compileDecoderFromUrl(url: string): Promise<WebAssembly.Module> {
+	const response = await fetch(url);
+	if (!response.ok) throw new Error(`decoder: cannot load ${url}: HTTP ${response.status}`);
+	try {
+		return await WebAssembly.compileStreaming(response.clone());
+	} catch {
+		return WebAssembly.compile(await response.arrayBuffer());
+	}
+}
+
+export class WasmDecoder {
+	readonly #x: RawExports;
+	readonly input: number;
+	readonly bufferOut: number;
+	readonly records: number;
+	readonly fields: number;
+
+	constructor(module: WebAssembly.Module) {
+		const instance = new WebAssembly.Instance(module, {});
+		this.#x = instance.exports as unknown as RawExports;
+		// Raw i32 results come back signed: addresses are normalised once here.
+		this.input = this.#x.inputPtr() >>> 0;
+		this.bufferOut = this.#x.bufferOutPtr() >>> 0;
+		this.records = this.#x.recordsPtr() >>> 0;
+		this.fields = this.#x.fieldsPtr() >>> 0;
+	}
+
+	get memory(): ArrayBuffer {
+		return this.#x.memory.buffer;
+	}
+
+	bytes(at: number, length: number): Uint8Array {
+		return new Uint8Array(this.#x.memory.buffer, at, length);
+	}
+
+	view(): DataView {
+		return new DataView(this.#x.memory.buffer);
+	}
+
+	/** Copies `data` to the input area; false when it exceeds the decoder's buffer limit. */
+	load(data: Uint8Array): boolean {
+		if (!this.#x.reserve(data.length)) return false;
+		new Uint8Array(this.#x.memory.buffer, this.input, data.length).set(data);
+		return true;
+	}
+
+	readHeader(n: number): number {
+		return this.#x.readHeader(n);
+	}
+	get logfilePtr(): number {
+		return this.#x.logfilePtr() >>> 0;
+	}
+	get logfileEndPtr(): number {
+		return this.#x.logfileEndPtr() >>> 0;
+	}
+	get logfilePointerSize(): number {
+		return this.#x.logfilePointerSize();
+	}
+	get headerErrorValue(): number {
+		return this.#x.headerErrorValue() >>> 0;
+	}
+	frameBuffer(n: number): number {
+		return this.#x.frameBuffer(n);
+	}
+	openBuffer(n: number, isBuffer0: boolean): number {
+		return this.#x.openBuffer(n, isBuffer0 ? 1 : 0);
+	}
+	nextRecords(): number {
+		return this.#x.nextRecords() >>> 0;
+	}
+	get bufferStatus(): number {
+		return this.#x.bufferStatus();
+	}
+	/** Provider GUIDs interned so far, in index order, as lowercase strings without braces. */
+	providers(from = 0): string[] {
+		const count = this.#x.providerCount() >>> 0;
+		const base = this.#x.providersPtr() >>> 0;
+		const bytes = new Uint8Array(this.#x.memory.buffer);
+		const out: string[] = [];
+		for (let i = from; i < count; i++) out.push(guidAt(bytes, base + i * 16));
+		return out;
+	}
+}
+
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+/** A GUID stored little-endian (Data1 u32, Data2 u16, Data3 u16, Data4[8]) as text. */
+export function guidAt(b: Uint8Array, p: number): string {
+	const h = (i: number) => HEX[b[p + i]!]!;
+	return (
+		h(3) + h(2) + h(1) + h(0) + '-' + h(5) + h(4) + '-' + h(7) + h(6) + '-' + h(8) + h(9) + '-' +
+		h(10) + h(11) + h(12) + h(13) + h(14) + h(15)
+	);
+}
