@@ -42,6 +42,8 @@ export function describeDamage(d: DamageInfo): string {
 			return `${where}: no record header at ${inside} (read ${hex(d.value >>> 0)})`;
 		case Status.BadHeaderType:
 			return `${where}: record at ${inside} has unknown header type ${hex(d.value)}`;
+		case Status.BadExtendedItem:
+			return `${where}: record at ${inside} has malformed extended data items`;
 		default:
 			return `${where}: decoding stopped (status ${d.status}) at ${inside}`;
 	}

@@ -1,0 +1,140 @@
+// A decoded record as the plain object printed by `sockscope decode` (one NDJSON line) and shown
+// in the details pane: header fields, then named payload fields.
+import { PayloadLayout, RecordKind, RecordOut } from '../generated/layouts.ts';
+import { PROVIDER_NAMES, PROVIDERS } from '../generated/schemas.ts';
+import type { DecodedBuffer } from './decoded-buffer.ts';
+import type { OpenTrace } from './etl-file.ts';
+import { eventFields, schemaOf } from './event-fields.ts';
+import { describeDamage } from './messages.ts';
+import { filetimeToIso } from './time.ts';
+import { decodeTraceLogging, extItems } from './tracelogging.ts';
+
+export const KIND_NAMES = Object.keys(RecordKind) as (keyof typeof RecordKind)[];
+const NO_ID = 0xffffffff;
+
+export interface RecordJson {
+	kind: string;
+	time: string | null;
+	filetime: string;
+	providerGuid: string | null;
+	provider: string | null;
+	id: number;
+	version: number;
+	level: number;
+	opcode: number;
+	task: number;
+	keyword: string;
+	pid: number | null;
+	tid: number | null;
+	cpu: number;
+	name: string | null;
+	fields: Record<string, unknown>;
+	payload?: string;
+	problem?: string;
+}
+
+const SCHEMA_PROVIDER_NAMES = new Map(PROVIDERS.map((p) => [p.guid, p.name]));
+
+/** Turns provider indexes into GUIDs, following the decoder's table as it grows. */
+export class ProviderTable {
+	#guids: string[] = [];
+	readonly #trace: OpenTrace;
+	constructor(trace: OpenTrace) {
+		this.#trace = trace;
+	}
+	guid(index: number): string | null {
+		if (index === 0xffff) return null;
+		if (index >= this.#guids.length) this.#guids.push(...this.#trace.decoder.providers(this.#guids.length));
+		return this.#guids[index] ?? null;
+	}
+}
+
+export function providerName(guid: string | null): string | null {
+	if (!guid) return null;
+	return SCHEMA_PROVIDER_NAMES.get(guid) ?? PROVIDER_NAMES[guid] ?? null;
+}
+
+function hex(b: Uint8Array): string {
+	let s = '';
+	for (const x of b) s += x.toString(16).padStart(2, '0');
+	return s;
+}
+
+export function recordJson(buf: DecodedBuffer, i: number, trace: OpenTrace, providers: ProviderTable): RecordJson {
+	const kindCode = buf.u8(i, RecordOut.kind);
+	const time = buf.time(i);
+	const guid = providers.guid(buf.u16(i, RecordOut.providerIndex));
+	const pid = buf.u32(i, RecordOut.pid);
+	const tid = buf.u32(i, RecordOut.tid);
+	const out: RecordJson = {
+		kind: KIND_NAMES[kindCode] ?? 'unknown',
+		time: filetimeToIso(time),
+		filetime: time.toString(),
+		providerGuid: guid,
+		provider: providerName(guid),
+		id: buf.u16(i, RecordOut.id),
+		version: buf.u8(i, RecordOut.version),
+		level: buf.u8(i, RecordOut.level),
+		opcode: buf.u8(i, RecordOut.opcode),
+		task: buf.u16(i, RecordOut.task),
+		keyword: '0x' + buf.u64(i, RecordOut.keyword).toString(16),
+		pid: pid === NO_ID ? null : pid,
+		tid: tid === NO_ID ? null : tid,
+		cpu: buf.entry.cpu,
+		name: null,
+		fields: {},
+	};
+	const payloadOffset = buf.u32(i, RecordOut.payloadOffset);
+	const payloadSize = buf.u32(i, RecordOut.payloadSize);
+	const payload = () => hex(buf.image.subarray(payloadOffset, payloadOffset + payloadSize));
+	switch (buf.u8(i, RecordOut.layout)) {
+		case PayloadLayout.schema: {
+			const schema = schemaOf(buf.u16(i, RecordOut.schemaIndex))!;
+			out.name = schema.name;
+			const fields = eventFields(buf, i, schema, buf.u32(i, RecordOut.fieldStart), buf.u16(i, RecordOut.fieldCount));
+			for (const f of fields) {
+				out.fields[f.name] = f.value;
+				if (f.meaning !== null) out.fields[`${f.name}Name`] = f.meaning;
+			}
+			const missing = fields.filter((f) => f.missing).map((f) => f.name);
+			if (missing.length) out.problem = `payload ends before ${missing.join(', ')}`;
+			break;
+		}
+		case PayloadLayout.tracelogging: {
+			const items = extItems(buf.image, buf.u32(i, RecordOut.extOffset), buf.u32(i, RecordOut.extSize));
+			const tl = decodeTraceLogging(buf.image, items, payloadOffset, payloadSize);
+			out.provider = tl.provider ?? out.provider;
+			out.name = tl.name;
+			out.fields = tl.fields;
+			if (tl.problem) {
+				out.problem = tl.problem;
+				out.payload = payload();
+			}
+			break;
+		}
+		case PayloadLayout.string:
+			out.fields = { text: new TextDecoder('utf-16le').decode(buf.image.subarray(payloadOffset, payloadOffset + payloadSize)).replace(/\0+$/, '') };
+			break;
+		case PayloadLayout.unknownVersion:
+			out.problem = `no schema for ${out.provider} event ${out.id} version ${out.version}`;
+			out.payload = payload();
+			break;
+		default:
+			if (kindCode === RecordKind.header) {
+				out.name = 'TraceLogfileHeader';
+				out.fields = { ...trace.facts };
+			} else out.payload = payload();
+	}
+	const damage = buf.u16(i, RecordOut.damage);
+	if (damage)
+		out.problem = describeDamage({
+			status: damage,
+			bufferIndex: buf.entry.index,
+			bufferOffset: buf.entry.offset,
+			at: buf.u32(i, RecordOut.recordOffset),
+			value: 0,
+			limit: 0,
+			compressed: buf.entry.compressed,
+		});
+	return out;
+}

@@ -1,0 +1,106 @@
+// Whole-trace counts: records by kind, events by provider and by Winsock-AFD event id, buffers,
+// compressed buffers, damage. Used by `sockscope stats` and the tests against SOURCES.md.
+import { HeaderType, RecordKind, RecordOut } from '../generated/layouts.ts';
+import { PROVIDERS } from '../generated/schemas.ts';
+import type { DecodedBuffer } from './decoded-buffer.ts';
+import type { BufferIndex, OpenTrace } from './etl-file.ts';
+import { mergeRecords } from './merge.ts';
+import { describeDamage, damageFileOffset } from './messages.ts';
+import { KIND_NAMES, ProviderTable, providerName } from './record-json.ts';
+import { filetimeToIso } from './time.ts';
+
+export interface TraceStats {
+	records: number;
+	byKind: Record<string, number>;
+	/** Record header types, named as in the ETL format notes (SYSTEM64, EVENT32, …). */
+	byHeaderType: Record<string, number>;
+	byProvider: Record<string, { name: string | null; events: number }>;
+	afdEvents: Record<string, number>;
+	buffers: number;
+	compressedBuffers: number;
+	eventsLost: number;
+	buffersLost: number;
+	damagedBuffers: number;
+	damage: { offset: number; message: string }[];
+	firstTime: string | null;
+	lastTime: string | null;
+}
+
+const HEADER_TYPE_NAMES: Record<number, string> = {
+	[HeaderType.System32]: 'SYSTEM32',
+	[HeaderType.System64]: 'SYSTEM64',
+	[HeaderType.Compact32]: 'COMPACT32',
+	[HeaderType.Compact64]: 'COMPACT64',
+	[HeaderType.Full32]: 'FULL32',
+	[HeaderType.Full64]: 'FULL64',
+	[HeaderType.Instance32]: 'INSTANCE32',
+	[HeaderType.Instance64]: 'INSTANCE64',
+	[HeaderType.Perfinfo32]: 'PERFINFO32',
+	[HeaderType.Perfinfo64]: 'PERFINFO64',
+	[HeaderType.EventHeader32]: 'EVENT32',
+	[HeaderType.EventHeader64]: 'EVENT64',
+};
+
+const AFD_GUID = PROVIDERS.find((p) => p.key === 'afd')!.guid;
+
+export async function traceStats(trace: OpenTrace, index: BufferIndex): Promise<TraceStats> {
+	const providers = new ProviderTable(trace);
+	const byKind: Record<string, number> = {};
+	const byHeaderType: Record<string, number> = {};
+	const byProvider: TraceStats['byProvider'] = {};
+	const afdEvents: Record<string, number> = {};
+	const damage: TraceStats['damage'] = [];
+	let records = 0;
+	let compressed = 0;
+	const damagedBuffers = new Set<number>();
+	let first: bigint | null = null;
+	let last: bigint | null = null;
+	const onRecord = (b: DecodedBuffer, i: number) => {
+		records++;
+		const kind = b.u8(i, RecordOut.kind);
+		const kindName = KIND_NAMES[kind]!;
+		byKind[kindName] = (byKind[kindName] ?? 0) + 1;
+		const ht = kind === RecordKind.wpp ? 'MESSAGE' : (HEADER_TYPE_NAMES[b.u8(i, RecordOut.headerType)] ?? 'unknown');
+		byHeaderType[ht] = (byHeaderType[ht] ?? 0) + 1;
+		const guid = providers.guid(b.u16(i, RecordOut.providerIndex));
+		if (guid) {
+			const p = (byProvider[guid] ??= { name: providerName(guid), events: 0 });
+			p.events++;
+			if (guid === AFD_GUID) {
+				const id = b.u16(i, RecordOut.id);
+				afdEvents[id] = (afdEvents[id] ?? 0) + 1;
+			}
+		}
+		const t = b.time(i);
+		if (first === null) first = t;
+		last = t;
+	};
+	const onBuffer = (b: DecodedBuffer) => {
+		if (b.entry.compressed) compressed++;
+		if (b.damage) {
+			damagedBuffers.add(b.entry.index);
+			damage.push({ offset: damageFileOffset(b.damage), message: describeDamage(b.damage) });
+		}
+	};
+	await mergeRecords(trace, index.buffers, onRecord, onBuffer);
+	// The index names a buffer cut short or unreadable; decoding may already have reported it.
+	if (index.damage && !damagedBuffers.has(index.damage.bufferIndex)) {
+		damagedBuffers.add(index.damage.bufferIndex);
+		damage.push({ offset: damageFileOffset(index.damage), message: describeDamage(index.damage) });
+	}
+	return {
+		records,
+		byKind,
+		byHeaderType,
+		byProvider,
+		afdEvents,
+		buffers: index.buffers.length,
+		compressedBuffers: compressed,
+		eventsLost: trace.facts.eventsLost,
+		buffersLost: trace.facts.buffersLost,
+		damagedBuffers: damagedBuffers.size,
+		damage,
+		firstTime: first === null ? null : filetimeToIso(first),
+		lastTime: last === null ? null : filetimeToIso(last),
+	};
+}

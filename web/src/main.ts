@@ -1,0 +1,23 @@
+// Entry point: starts the page and, on first use, the decoder worker it talks to over Comlink.
+import { wrap } from 'comlink';
+import { mount } from 'svelte';
+import App from './App.svelte';
+import type { DecoderApi } from './worker/api.ts';
+import { TraceSession, type DecoderHandle } from './views/trace-session.svelte.ts';
+import './app.css';
+
+// The `new Worker(new URL(…), { type: 'module' })` shape is what Vite looks for to bundle the worker.
+function startDecoder(): DecoderHandle {
+	const worker = new Worker(new URL('./worker/decoder.worker.ts', import.meta.url), {
+		type: 'module',
+		name: 'sockscope-decoder',
+	});
+	return { worker, api: wrap<DecoderApi>(worker) };
+}
+
+const target = document.getElementById('app');
+if (!target) throw new Error('index.html has no #app element');
+
+const session = new TraceSession(startDecoder);
+addEventListener('pagehide', () => session.dispose());
+mount(App, { target, props: { session } });

@@ -1,0 +1,97 @@
+// Turns raw header values into what a support engineer reads. Numbers use en-US grouping on
+// purpose: the page, the CLI and bug reports then show the same text whatever the browser locale.
+
+const group = new Intl.NumberFormat('en-US');
+
+/** 212992 → "212,992". */
+export function formatCount(n: number | bigint): string {
+	return group.format(n);
+}
+
+/** 212992 → "208 KiB"; below 1 KiB the exact count ("512 bytes"). Binary units, 3 digits. */
+export function formatBytes(n: number): string {
+	const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+	if (n < 1024) return `${formatCount(n)} ${n === 1 ? 'byte' : 'bytes'}`;
+	let value = n / 1024;
+	let unit = 0;
+	while (value >= 1024 && unit < units.length - 1) {
+		value /= 1024;
+		unit++;
+	}
+	return `${threeDigits(value)} ${units[unit]}`;
+}
+
+/** 0x04010001 → "0x04010001": flags read best as 8 hex digits. */
+export function formatHex32(n: number): string {
+	return `0x${(n >>> 0).toString(16).padStart(8, '0')}`;
+}
+
+/** Ticks per second as a frequency: "10000000" → "10 MHz", "2994853" → "2.99 MHz". */
+export function formatFrequency(ticksPerSecond: string): string {
+	const hz = Number(ticksPerSecond);
+	if (!Number.isFinite(hz) || hz <= 0) return 'unknown';
+	const [scale, unit] =
+		hz >= 1e9 ? [1e9, 'GHz'] : hz >= 1e6 ? [1e6, 'MHz'] : hz >= 1e3 ? [1e3, 'kHz'] : [1, 'Hz'];
+	return `${threeDigits(hz / scale)} ${unit}`;
+}
+
+/** Decimal string → grouped digits, exact even beyond 2^53 ("10000000" → "10,000,000"). */
+export function formatBigCount(decimal: string): string {
+	return /^\d+$/.test(decimal) ? formatCount(BigInt(decimal)) : decimal;
+}
+
+/** "2023-05-01T12:34:56.1234567Z" → "2023-05-01 12:34:56.1234567" (the label says UTC). */
+export function formatUtc(iso: string): string {
+	const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2}(?:\.\d+)?)Z$/.exec(iso);
+	return m ? `${m[1]} ${m[2]}` : iso;
+}
+
+/**
+ * The span between two FILETIMEs (100 ns ticks, decimal strings), or null when the header does
+ * not give one (an end of 0 means the session was not stopped cleanly).
+ */
+export function formatDuration(startFiletime: string, endFiletime: string): string | null {
+	if (!/^\d+$/.test(startFiletime) || !/^\d+$/.test(endFiletime)) return null;
+	const start = BigInt(startFiletime);
+	const end = BigInt(endFiletime);
+	if (start === 0n || end <= start) return null;
+	const ticks = end - start;
+	if (ticks < 10_000_000n) return `${trimZeros((Number(ticks) / 1e4).toFixed(3))} ms`;
+	const totalMs = ticks / 10_000n;
+	const hours = totalMs / 3_600_000n;
+	const minutes = (totalMs / 60_000n) % 60n;
+	const seconds = trimZeros((Number(totalMs % 60_000n) / 1000).toFixed(3));
+	if (hours > 0n) return `${hours} h ${minutes} min ${seconds} s`;
+	if (minutes > 0n) return `${minutes} min ${seconds} s`;
+	return `${seconds} s`;
+}
+
+/** TIME_ZONE_INFORMATION.Bias (minutes, UTC = local + bias) → "UTC-08:00". */
+export function formatTimeZoneBias(biasMinutes: number): string {
+	const offset = -biasMinutes;
+	const sign = offset < 0 ? '-' : '+';
+	const abs = Math.abs(offset);
+	const hh = String(Math.floor(abs / 60)).padStart(2, '0');
+	const mm = String(abs % 60).padStart(2, '0');
+	return `UTC${sign}${hh}:${mm}`;
+}
+
+/** TimerResolution in 100 ns units → "15.625 ms". */
+export function formatTimerResolution(hundredNs: number): string {
+	return `${trimZeros((hundredNs / 1e4).toFixed(4))} ms`;
+}
+
+/** 8 → "64-bit"; anything else is shown as found. */
+export function describePointerSize(bytes: number): string {
+	return bytes === 8 ? '64-bit' : bytes === 4 ? '32-bit' : 'unusual';
+}
+
+/** About three significant digits without exponents: 1.234 → "1.23", 999.9 → "1000". */
+function threeDigits(value: number): string {
+	return value >= 100 ? String(Math.round(value)) : trimZeros(value.toPrecision(3));
+}
+
+/** "1.50" → "1.5", "208" → "208", "10.0" → "10". */
+function trimZeros(fixed: string): string {
+	return fixed.includes('.') ? fixed.replace(/\.?0+$/, '') : fixed;
+}
