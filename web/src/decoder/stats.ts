@@ -54,7 +54,7 @@ export async function traceStats(trace: OpenTrace, index: BufferIndex): Promise<
 	let compressed = 0;
 	const damagedBuffers = new Set<number>();
 	let first: bigint | null = null;
-	let last: bigint | null = null;
+	let lastTime: bigint | null = null;
 	const onRecord = (b: DecodedBuffer, i: number) => {
 		records++;
 		const kind = b.u8(i, RecordOut.kind);
@@ -73,7 +73,7 @@ export async function traceStats(trace: OpenTrace, index: BufferIndex): Promise<
 		}
 		const t = b.time(i);
 		if (first === null) first = t;
-		last = t;
+		lastTime = t;
 	};
 	const onBuffer = (b: DecodedBuffer) => {
 		if (b.entry.compressed) compressed++;
@@ -88,6 +88,12 @@ export async function traceStats(trace: OpenTrace, index: BufferIndex): Promise<
 		damagedBuffers.add(index.damage.bufferIndex);
 		damage.push({ offset: damageFileOffset(index.damage), message: describeDamage(index.damage) });
 	}
+	const last = index.buffers.at(-1);
+	if (!index.damage && last && index.buffers.length < trace.facts.buffersWritten)
+		damage.push({
+			offset: last.offset + last.size,
+			message: `the file ends after buffer ${last.index} (offset 0x${(last.offset + last.size).toString(16)}), but its header says ${trace.facts.buffersWritten} buffers were written: ${trace.facts.buffersWritten - index.buffers.length} are missing`,
+		});
 	return {
 		records,
 		byKind,
@@ -101,6 +107,6 @@ export async function traceStats(trace: OpenTrace, index: BufferIndex): Promise<
 		damagedBuffers: damagedBuffers.size,
 		damage,
 		firstTime: first === null ? null : filetimeToIso(first),
-		lastTime: last === null ? null : filetimeToIso(last),
+		lastTime: lastTime === null ? null : filetimeToIso(lastTime),
 	};
 }

@@ -50,7 +50,11 @@ export function buildFactGroups(f: TraceFacts): FactGroup[] {
 		{
 			title: 'Trace',
 			rows: [
-				{ label: 'File name', source: 'File.name', parts: [{ text: f.fileName, fact: 'fileName' }] },
+				{
+					label: 'File name',
+					source: 'File.name',
+					parts: [{ text: f.fileName, fact: 'fileName' }],
+				},
 				{
 					label: 'Size',
 					source: 'File.size',
@@ -88,15 +92,17 @@ export function buildFactGroups(f: TraceFacts): FactGroup[] {
 					source: 'ProviderVersion',
 					parts: [{ text: String(f.build), fact: 'build' }],
 				},
-				{ label: 'Version', source: 'VersionDetail', parts: [{ text: f.version, fact: 'version' }] },
+				{
+					label: 'Version',
+					source: 'VersionDetail',
+					parts: [{ text: f.version, fact: 'version' }],
+				},
 				{
 					label: 'CPUs',
 					source: 'NumberOfProcessors, CpuSpeedInMHz',
 					parts: [
 						{ text: String(f.cpus), fact: 'cpus' },
-						...(f.cpuSpeedMHz > 0
-							? [muted(`at ${formatCount(f.cpuSpeedMHz)} MHz`)]
-							: []),
+						...(f.cpuSpeedMHz > 0 ? [muted(`at ${formatCount(f.cpuSpeedMHz)} MHz`)] : []),
 					],
 				},
 				{
@@ -173,7 +179,11 @@ export function buildFactGroups(f: TraceFacts): FactGroup[] {
 					parts: [{ text: formatCount(f.buffersWritten), fact: 'buffersWritten' }],
 				},
 				{ label: 'Events lost', source: 'EventsLost', parts: [lost(f.eventsLost, 'eventsLost')] },
-				{ label: 'Buffers lost', source: 'BuffersLost', parts: [lost(f.buffersLost, 'buffersLost')] },
+				{
+					label: 'Buffers lost',
+					source: 'BuffersLost',
+					parts: [lost(f.buffersLost, 'buffersLost')],
+				},
 			],
 		},
 	];
@@ -192,8 +202,8 @@ export function describeLoss(f: TraceFacts): string | null {
 	if (f.buffersLost > 0) parts.push(plural(f.buffersLost, 'buffer'));
 	return (
 		`This trace is incomplete: the session lost ${parts.join(' and ')} while recording. ` +
-		'Sockets may be missing some of their events. Capturing with larger or more buffers ' +
-		'(logman -bs / -nb) or at level 4 instead of 5 makes losses less likely.'
+		'Some sockets may be missing events. Bigger or more buffers (logman -bs and -nb), or ' +
+		'level 4 instead of 5, make losses less likely.'
 	);
 }
 
