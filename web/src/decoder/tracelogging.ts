@@ -195,10 +195,12 @@ function systemTime(v: DataView, p: number): string {
 	return `${pad(w(0), 4)}-${pad(w(1))}-${pad(w(3))}T${pad(w(4))}:${pad(w(5))}:${pad(w(6))}.${pad(w(7), 3)}`;
 }
 
-/** IPv4/IPv6 out-types on binary or integer fields are shown as addresses. */
-function present(value: unknown, outType: number, raw: Uint8Array | null): unknown {
-	if (raw && outType === 10 && raw.length === 4) return ipv4(raw, 0);
-	if (raw && outType === 11 && raw.length === 16) return ipv6(raw, 0);
+/** Out-types that change how a value reads: boolean, character, IPv4/IPv6 address. */
+function present(value: unknown, outType: number, raw: Uint8Array): unknown {
+	if (outType === 3 && typeof value === 'number') return value !== 0;
+	if (outType === 2 && typeof value === 'number') return String.fromCharCode(value);
+	if (outType === 10 && raw.length === 4) return ipv4(raw, 0);
+	if (outType === 11 && raw.length === 16) return ipv6(raw, 0);
 	return value;
 }
 

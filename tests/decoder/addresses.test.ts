@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { ipv4, ipv6, socketAddress } from '../../web/src/decoder/addresses.ts';
+import { explainStatus } from '../../web/src/decoder/status.ts';
+import { filetimeFromIso, filetimeToIso } from '../../web/src/decoder/time.ts';
+
+const v6 = (groups: number[]) => {
+	const b = new Uint8Array(16);
+	groups.forEach((g, i) => {
+		b[2 * i] = g >> 8;
+		b[2 * i + 1] = g & 0xff;
+	});
+	return b;
+};
+
+describe('addresses', () => {
+	it('IPv4 is read in network order', () => {
+		expect(ipv4(new Uint8Array([192, 168, 1, 10]), 0)).toBe('192.168.1.10');
+	});
+	it('IPv6 follows RFC 5952', () => {
+		expect(ipv6(v6([0x2001, 0xdb8, 0, 0, 0, 0, 0, 1]), 0)).toBe('2001:db8::1');
+		expect(ipv6(v6([0x2001, 0xdb8, 0, 1, 1, 1, 1, 1]), 0)).toBe('2001:db8:0:1:1:1:1:1');
+		expect(ipv6(v6([0x2001, 0, 0, 1, 0, 0, 0, 1]), 0)).toBe('2001:0:0:1::1');
+		expect(ipv6(v6([0, 0, 0, 0, 0, 0, 0, 0]), 0)).toBe('::');
+		expect(ipv6(v6([0xfe80, 0, 0, 0, 0, 0, 0, 1]), 0)).toBe('fe80::1');
+		expect(ipv6(v6([0, 0, 0, 0, 0, 0xffff, 0xc000, 0x0201]), 0)).toBe('::ffff:192.0.2.1');
+	});
+	it('SOCKADDR_IN and SOCKADDR_IN6 with big-endian ports', () => {
+		const sin = new Uint8Array([2, 0, 0x01, 0xbb, 142, 250, 74, 46, 0, 0, 0, 0, 0, 0, 0, 0]);
+		expect(socketAddress(sin, 0, 16)?.text).toBe('142.250.74.46:443');
+		const sin6 = new Uint8Array(28);
+		sin6.set([23, 0, 0x00, 0x35]);
+		sin6.set(v6([0xfe80, 0, 0, 0, 0, 0, 0, 1]), 8);
+		expect(socketAddress(sin6, 0, 28)?.text).toBe('[fe80::1]:53');
+		expect(socketAddress(sin, 0, 0)).toBeNull();
+	});
+});
+
+describe('NTSTATUS', () => {
+	it('names, nearest Winsock error and a plain explanation', () => {
+		const s = explainStatus(0xc0000236);
+		expect(s).toMatchObject({ name: 'STATUS_CONNECTION_REFUSED', wsa: 'WSAECONNREFUSED', wsaCode: 10061, isError: true });
+		expect(s.explanation).toMatch(/refused/);
+		expect(explainStatus(0).isError).toBe(false);
+		expect(explainStatus(0xc0ffee01).name).toBe('0xC0FFEE01');
+	});
+});
+
+describe('FILETIME', () => {
+	it('keeps 100 ns precision beyond 2^53', () => {
+		const iso = '2026-03-14T09:26:53.5897932Z';
+		const ft = filetimeFromIso(iso);
+		expect(ft > 2n ** 53n).toBe(true);
+		expect(filetimeToIso(ft)).toBe(iso);
+		expect(filetimeToIso(ft + 1n)).toBe('2026-03-14T09:26:53.5897933Z');
+		expect(filetimeToIso(-1n)).toBeNull();
+	});
+});
