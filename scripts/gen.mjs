@@ -195,7 +195,7 @@ function tsLayouts() {
 	for (const [name, st] of Object.entries(containers.abi)) {
 		if (name === 'about') continue;
 		s += `export const ${name} = {\n`;
-		s += `\tsize: ${st.size},\n`;
+		s += `\tSIZE: ${st.size},\n`;
 		for (const f of st.fields) s += `\t${f.name}: ${f.offset},\n`;
 		s += '} as const;\n\n';
 	}
@@ -210,7 +210,7 @@ function tsSchemas() {
 	let s = banner('schema/winsock-afd.json, schema/winsock-ws2help.json and schema/well-known-providers.json');
 	s += "import type { FieldType } from './layouts.ts';\n\n";
 	s += 'export interface EventFieldSchema {\n\treadonly name: string;\n\treadonly type: FieldType;\n\treadonly map: string | null;\n}\n';
-	s += 'export interface EventSchema {\n\treadonly provider: number;\n\treadonly id: number;\n\treadonly version: number;\n\treadonly name: string;\n\treadonly level: number;\n\treadonly opcode: number;\n\treadonly task: number;\n\treadonly keywords: string;\n\treadonly message: string;\n\treadonly label: string | null;\n\treadonly fields: readonly EventFieldSchema[];\n}\n';
+	s += 'export interface EventSchema {\n\treadonly provider: number;\n\treadonly id: number;\n\treadonly version: number;\n\treadonly name: string;\n\treadonly level: number;\n\treadonly opcode: number;\n\treadonly task: number;\n\treadonly keywords: string;\n\treadonly message: string | null;\n\treadonly label: string | null;\n\treadonly fields: readonly EventFieldSchema[];\n}\n';
 	s += 'export interface ProviderSchema {\n\treadonly code: number;\n\treadonly key: string;\n\treadonly name: string;\n\treadonly guid: string;\n}\n\n';
 	s += `export const PROVIDERS: readonly ProviderSchema[] = ${JSON.stringify(
 		providers.map((p) => ({ code: p.code, key: p.key, name: p.name, guid: p.guid.replace(/[{}]/g, '').toLowerCase() })),

@@ -11,7 +11,9 @@ import { realFixture, statsOf } from '../decoder/load.ts';
 const run = promisify(execFile);
 const bin = join(import.meta.dirname, '../../bin/sockscope.mjs');
 
-async function sockscope(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function sockscope(
+	...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
 	try {
 		const { stdout, stderr } = await run(process.execPath, [bin, ...args], { maxBuffer: 1 << 28 });
 		return { code: 0, stdout, stderr };
@@ -28,7 +30,12 @@ describe('sockscope CLI', () => {
 		const r = await sockscope('info', fixture('krabsetw-powershell-manifest'), '--json');
 		expect(r.code).toBe(0);
 		const facts = JSON.parse(r.stdout);
-		expect(facts).toMatchObject({ build: 22623, cpus: 32, pointerSize: 8, loggerName: 'usermode_trace' });
+		expect(facts).toMatchObject({
+			build: 22623,
+			cpus: 32,
+			pointerSize: 8,
+			loggerName: 'usermode_trace',
+		});
 		expect(r.stdout.trim().split('\n')).toHaveLength(1);
 	});
 
@@ -36,7 +43,10 @@ describe('sockscope CLI', () => {
 		const name = 'demikernel-pktmon-compressed';
 		const r = await sockscope('decode', fixture(name));
 		expect(r.code).toBe(0);
-		const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+		const lines = r.stdout
+			.trim()
+			.split('\n')
+			.map((l) => JSON.parse(l));
 		const stats = await statsOf(realFixture(name));
 		expect(lines).toHaveLength(stats.records);
 		expect(lines[0].kind).toBe('header');
@@ -44,8 +54,22 @@ describe('sockscope CLI', () => {
 			expect(BigInt(lines[i].filetime) >= BigInt(lines[i - 1].filetime)).toBe(true);
 		for (const l of lines) {
 			expect(Object.keys(l).slice(0, 16)).toEqual([
-				'kind', 'time', 'filetime', 'providerGuid', 'provider', 'id', 'version', 'level', 'opcode',
-				'task', 'keyword', 'pid', 'tid', 'cpu', 'name', 'fields',
+				'kind',
+				'time',
+				'filetime',
+				'providerGuid',
+				'provider',
+				'id',
+				'version',
+				'level',
+				'opcode',
+				'task',
+				'keyword',
+				'pid',
+				'tid',
+				'cpu',
+				'name',
+				'fields',
 			]);
 			expect(l.time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{7}Z$/);
 		}
@@ -58,12 +82,19 @@ describe('sockscope CLI', () => {
 		const r = await sockscope('decode', fixture(name), '--format', 'csv');
 		expect(r.code).toBe(0);
 		const rows = r.stdout.trim().split('\n');
-		expect(rows[0]).toBe('kind,time,filetime,providerGuid,provider,id,version,level,opcode,task,keyword,pid,tid,cpu,name,fields');
+		expect(rows[0]).toBe(
+			'kind,time,filetime,providerGuid,provider,id,version,level,opcode,task,keyword,pid,tid,cpu,name,fields',
+		);
 		expect(rows.length - 1).toBe((await statsOf(realFixture(name))).records);
 	});
 
 	it('decode --provider afd prints nothing for a trace without Winsock events', async () => {
-		const r = await sockscope('decode', fixture('krabsetw-powershell-manifest'), '--provider', 'afd');
+		const r = await sockscope(
+			'decode',
+			fixture('krabsetw-powershell-manifest'),
+			'--provider',
+			'afd',
+		);
 		expect(r.code).toBe(0);
 		expect(r.stdout).toBe('');
 	});
@@ -82,7 +113,9 @@ describe('sockscope CLI', () => {
 		writeFileSync(path, 'hello world, not a trace at all\n'.repeat(4));
 		const r = await sockscope('info', path);
 		expect(r.code).toBe(1);
-		expect(r.stderr).toMatch(/notes\.txt: not an ETL file: buffer 0 at offset 0x0 has BufferSize 0x6c6c6568/);
+		expect(r.stderr).toMatch(
+			/notes\.txt: not an ETL file: buffer 0 at offset 0x0 has BufferSize 0x6c6c6568/,
+		);
 		expect(r.stdout).toBe('');
 	});
 
@@ -94,13 +127,16 @@ describe('sockscope CLI', () => {
 		const r = await sockscope('decode', path);
 		expect(r.code).toBe(1);
 		expect(r.stdout.trim().split('\n').length).toBeGreaterThan(1);
-		expect(r.stderr).toContain('buffer 4 at offset 0x8000 is cut short: the file ends after 0x3e8 of its 0x2000 bytes');
+		expect(r.stderr).toContain(
+			'buffer 4 at offset 0x8000 is cut short: the file ends after 0x3e8 of its 0x2000 bytes',
+		);
 	});
 
 	it('usage errors exit 2', async () => {
 		expect((await sockscope('frobnicate')).code).toBe(2);
-		expect((await sockscope('decode', fixture('krabsetw-powershell-manifest'), '--format', 'xml')).stderr).toContain(
-			'--format must be ndjson or csv',
-		);
+		expect(
+			(await sockscope('decode', fixture('krabsetw-powershell-manifest'), '--format', 'xml'))
+				.stderr,
+		).toContain('--format must be ndjson or csv');
 	});
 });

@@ -38,7 +38,12 @@ describe('addresses', () => {
 describe('NTSTATUS', () => {
 	it('names, nearest Winsock error and a plain explanation', () => {
 		const s = explainStatus(0xc0000236);
-		expect(s).toMatchObject({ name: 'STATUS_CONNECTION_REFUSED', wsa: 'WSAECONNREFUSED', wsaCode: 10061, isError: true });
+		expect(s).toMatchObject({
+			name: 'STATUS_CONNECTION_REFUSED',
+			wsa: 'WSAECONNREFUSED',
+			wsaCode: 10061,
+			isError: true,
+		});
 		expect(s.explanation).toMatch(/refused/);
 		expect(explainStatus(0).isError).toBe(false);
 		expect(explainStatus(0xc0ffee01).name).toBe('0xC0FFEE01');

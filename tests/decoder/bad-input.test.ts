@@ -39,7 +39,9 @@ describe('not an ETL file', () => {
 	it('BufferSize 3', async () => {
 		const b = new Uint8Array(0x100);
 		b[0] = 3;
-		expect(await openError(b)).toMatch(/^not an ETL file: buffer 0 at offset 0x0 has BufferSize 0x3 /);
+		expect(await openError(b)).toMatch(
+			/^not an ETL file: buffer 0 at offset 0x0 has BufferSize 0x3 /,
+		);
 	});
 	it('a buffer that is not the header buffer', async () => {
 		const b = realFixture('krabsetw-powershell-manifest').slice(8192, 16384);
@@ -47,7 +49,10 @@ describe('not an ETL file', () => {
 	});
 	it('random bytes', async () => {
 		let seed = 7;
-		const b = Uint8Array.from({ length: 65536 }, () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 24));
+		const b = Uint8Array.from(
+			{ length: 65536 },
+			() => (seed = (seed * 1103515245 + 12345) >>> 0) >>> 24,
+		);
 		expect(await openError(b)).toMatch(/^not an ETL file: /);
 	});
 });
@@ -109,7 +114,9 @@ describe('damage inside a trace', () => {
 		expect(s.records).toBeLessThan(full.records);
 		expect(s.damagedBuffers).toBe(1);
 		expect(s.damage[0]!.message).toMatch(
-			new RegExp(`^buffer 2 at offset ${hex(offsets[2]!)}: record at offset ${hex(record)} has size 0xfff0`),
+			new RegExp(
+				`^buffer 2 at offset ${hex(offsets[2]!)}: record at offset ${hex(record)} has size 0xfff0`,
+			),
 		);
 		expect(s.damage[0]!.offset).toBe(record);
 	});
@@ -124,7 +131,9 @@ describe('damage inside a trace', () => {
 		const full = await statsOf(c);
 		expect(s.buffers).toBe(full.buffers);
 		expect(s.damagedBuffers).toBe(1);
-		expect(s.damage[0]!.message).toMatch(/^buffer 10 at offset 0x[0-9a-f]+: corrupt compressed data at file offset 0x/);
+		expect(s.damage[0]!.message).toMatch(
+			/^buffer 10 at offset 0x[0-9a-f]+: corrupt compressed data at file offset 0x/,
+		);
 		expect(s.damage[0]!.offset).toBeGreaterThan(co[10]!);
 		expect(s.damage[0]!.offset).toBeLessThan(co[11]!);
 	});

@@ -1,7 +1,12 @@
 // Test helpers: the release WASM and traces opened from files or bytes.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { indexBuffers, openTrace, type OpenTrace, type BufferIndex } from '../../web/src/decoder/etl-file.ts';
+import {
+	indexBuffers,
+	openTrace,
+	type OpenTrace,
+	type BufferIndex,
+} from '../../web/src/decoder/etl-file.ts';
 import { memorySource } from '../../web/src/decoder/source.ts';
 import { traceStats, type TraceStats } from '../../web/src/decoder/stats.ts';
 import { realFixturesDir } from '../fixtures/real/sources-table.ts';

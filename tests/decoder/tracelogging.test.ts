@@ -20,7 +20,9 @@ const table = readSourcesTable();
 
 describe('TraceLogging', () => {
 	for (const [name, row] of table) {
-		const m = /(?:TraceLogging|TL) "([^"]+)"[^(]*\((\d+) "([^"]+)"\)/.exec(cell(row, 'Providers (events)'));
+		const m = /(?:TraceLogging|TL) "([^"]+)"[^(]*\((\d+) "([^"]+)"\)/.exec(
+			cell(row, 'Providers (events)'),
+		);
 		if (!m) continue;
 		const [, provider, count, event] = m;
 		it(`${name}: ${count} "${event}" events of "${provider}"`, async () => {
@@ -35,9 +37,19 @@ describe('TraceLogging', () => {
 	}
 
 	it('primitive types: strings, integers, GUID, FILETIME and SYSTEMTIME fields', async () => {
-		const e = (await records('perfview-primitive-types-tracelogging')).find((r) => r.name === 'PrimitiveTypesTest')!;
-		expect(e.fields).toMatchObject({ string_type: 'Mercury', boolean_type: false, char_type: 'M', int16_type: -51, uint32_type: 102 });
-		expect(e.fields['guid_type']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+		const e = (await records('perfview-primitive-types-tracelogging')).find(
+			(r) => r.name === 'PrimitiveTypesTest',
+		)!;
+		expect(e.fields).toMatchObject({
+			string_type: 'Mercury',
+			boolean_type: false,
+			char_type: 'M',
+			int16_type: -51,
+			uint32_type: 102,
+		});
+		expect(e.fields['guid_type']).toMatch(
+			/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+		);
 		expect(e.fields['file_time_type']).toMatch(/^2021-09-09T14:59:35\.\d{7}Z$/);
 	});
 

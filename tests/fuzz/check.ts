@@ -8,7 +8,8 @@ import { memorySource } from '../../web/src/decoder/source.ts';
 export async function decodeAll(module: WebAssembly.Module, bytes: Uint8Array): Promise<number> {
 	const opened = await openTrace(memorySource(bytes), module, 'fuzz.etl');
 	if (!opened.ok) {
-		if (!opened.error.startsWith('not an ETL file: ')) throw new Error(`unexpected error: ${opened.error}`);
+		if (!opened.error.startsWith('not an ETL file: '))
+			throw new Error(`unexpected error: ${opened.error}`);
 		return 0;
 	}
 	const trace = opened.value;

@@ -22,7 +22,10 @@ describe('fuzz: mutated real traces never throw', () => {
 			expect(await decodeAll(decoderModule(), original)).toBeGreaterThan(0);
 			for (let seed = 1; seed <= CASES_PER_FILE; seed++) {
 				const bytes = mutate(original, seed * 7919 + name.length);
-				await expect(decodeAll(decoderModule(), bytes), `${name} seed ${seed}`).resolves.toBeGreaterThanOrEqual(0);
+				await expect(
+					decodeAll(decoderModule(), bytes),
+					`${name} seed ${seed}`,
+				).resolves.toBeGreaterThanOrEqual(0);
 			}
 		});
 	}

@@ -22,8 +22,22 @@ const USAGE = `usage:
   sockscope stats FILE [--json]`;
 
 const CSV_COLUMNS: (keyof RecordJson)[] = [
-	'kind', 'time', 'filetime', 'providerGuid', 'provider', 'id', 'version', 'level', 'opcode',
-	'task', 'keyword', 'pid', 'tid', 'cpu', 'name', 'fields',
+	'kind',
+	'time',
+	'filetime',
+	'providerGuid',
+	'provider',
+	'id',
+	'version',
+	'level',
+	'opcode',
+	'task',
+	'keyword',
+	'pid',
+	'tid',
+	'cpu',
+	'name',
+	'fields',
 ];
 
 class UsageError extends Error {}
@@ -39,7 +53,8 @@ interface Options {
 function parseArgs(argv: string[]): Options {
 	const [command, ...rest] = argv;
 	if (!command || command === '--help' || command === '-h') throw new UsageError('');
-	if (!['info', 'decode', 'stats'].includes(command)) throw new UsageError(`unknown command: ${command}`);
+	if (!['info', 'decode', 'stats'].includes(command))
+		throw new UsageError(`unknown command: ${command}`);
 	const opts: Options = { command, file: '', json: false, format: 'ndjson', provider: 'all' };
 	for (let i = 0; i < rest.length; i++) {
 		const a = rest[i]!;
@@ -51,11 +66,13 @@ function parseArgs(argv: string[]): Options {
 		if (a === '--json') opts.json = true;
 		else if (a === '--format') {
 			const f = value();
-			if (f !== 'ndjson' && f !== 'csv') throw new UsageError(`--format must be ndjson or csv, not ${f}`);
+			if (f !== 'ndjson' && f !== 'csv')
+				throw new UsageError(`--format must be ndjson or csv, not ${f}`);
 			opts.format = f;
 		} else if (a === '--provider') {
 			const p = value();
-			if (p !== 'afd' && p !== 'all') throw new UsageError(`--provider must be afd or all, not ${p}`);
+			if (p !== 'afd' && p !== 'all')
+				throw new UsageError(`--provider must be afd or all, not ${p}`);
 			opts.provider = p;
 		} else if (a.startsWith('-')) throw new UsageError(`unknown option: ${a}`);
 		else if (!opts.file) opts.file = a;
@@ -97,7 +114,9 @@ async function decode(trace: OpenTrace, opts: Options, out: LineWriter): Promise
 		(b, i) => {
 			if (afdOnly && providers.guid(b.u16(i, RecordOut.providerIndex)) !== afdGuid) return;
 			const r = recordJson(b, i, trace, providers);
-			lines.push(opts.format === 'csv' ? CSV_COLUMNS.map((c) => csvCell(r[c])).join(',') : JSON.stringify(r));
+			lines.push(
+				opts.format === 'csv' ? CSV_COLUMNS.map((c) => csvCell(r[c])).join(',') : JSON.stringify(r),
+			);
 		},
 		(b) => {
 			if (b.damage) problems.push(describeDamage(b.damage));
@@ -141,7 +160,9 @@ export async function main(argv: string[]): Promise<number> {
 			const index = await indexBuffers(trace);
 			const stats = await traceStats(trace, index);
 			if (opts.json) await out.line(JSON.stringify(stats));
-			else for (const [k, v] of Object.entries(stats)) await out.line(`${k.padEnd(18)} ${JSON.stringify(v)}`);
+			else
+				for (const [k, v] of Object.entries(stats))
+					await out.line(`${k.padEnd(18)} ${JSON.stringify(v)}`);
 			problems = stats.damage.map((d) => d.message);
 		}
 		await out.flush();

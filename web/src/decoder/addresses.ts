@@ -13,7 +13,7 @@ export function ipv6(b: Uint8Array, at: number): string {
 		return `::ffff:${ipv4(b, at + 12)}`;
 	let bestStart = -1;
 	let bestLen = 0;
-	for (let i = 0; i < 8; ) {
+	for (let i = 0; i < 8;) {
 		if (groups[i] !== 0) {
 			i++;
 			continue;

@@ -4,8 +4,8 @@ import { BufferOut, FieldOut, RecordOut, Status } from '../generated/layouts.ts'
 import type { BufferEntry, OpenTrace } from './etl-file.ts';
 import type { DamageInfo } from './messages.ts';
 
-const R = RecordOut.size;
-const F = FieldOut.size;
+const R = RecordOut.SIZE;
+const F = FieldOut.SIZE;
 
 export class DecodedBuffer {
 	readonly entry: BufferEntry;

@@ -16,7 +16,12 @@ import { WasmDecoder } from './wasm.ts';
 
 const HEADER_SIZE = WMI_BUFFER_HEADER.size;
 const hex = (n: number) => '0x' + n.toString(16);
-const CLOCK_NAMES: Record<number, string> = { 0: 'raw', 1: 'QPC', 2: 'system time', 3: 'CPU cycles' };
+const CLOCK_NAMES: Record<number, string> = {
+	0: 'raw',
+	1: 'QPC',
+	2: 'system time',
+	3: 'CPU cycles',
+};
 
 export interface BufferEntry {
 	readonly index: number;
@@ -45,7 +50,12 @@ export interface OpenTrace {
 	readonly pointerSize: number;
 }
 
-function bufferOutDamage(d: WasmDecoder, status: number, index: number, offset: number): DamageInfo {
+function bufferOutDamage(
+	d: WasmDecoder,
+	status: number,
+	index: number,
+	offset: number,
+): DamageInfo {
 	const v = d.view();
 	const b = d.bufferOut;
 	return {
@@ -113,7 +123,9 @@ function readFacts(decoder: WasmDecoder, fileName: string, fileSize: number): Tr
 		fileName,
 		fileSize,
 		build: n('ProviderVersion'),
-		version: [n('MajorVersion'), n('MinorVersion'), n('SubVersion'), n('SubMinorVersion')].join('.'),
+		version: [n('MajorVersion'), n('MinorVersion'), n('SubVersion'), n('SubMinorVersion')].join(
+			'.',
+		),
 		cpus: n('NumberOfProcessors'),
 		pointerSize: decoder.logfilePointerSize,
 		clockType,

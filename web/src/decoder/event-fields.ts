@@ -1,11 +1,6 @@
 // Named, typed values of a schema-decoded event (Winsock-AFD, WS2HELP), from the FieldOut table
 // the WASM interpreter wrote and the field names and maps generated from the schema JSON.
-import {
-	ADDRESS_FAMILIES,
-	FD_EVENT_BITS,
-	IP_PROTOCOLS,
-	SOCKET_TYPES,
-} from '../generated/codes.ts';
+import { ADDRESS_FAMILIES, FD_EVENT_BITS, IP_PROTOCOLS, SOCKET_TYPES } from '../generated/codes.ts';
 import { FieldOut, FieldType } from '../generated/layouts.ts';
 import { EVENT_MAPS, EVENT_SCHEMAS, type EventSchema } from '../generated/schemas.ts';
 import { ipv4, ipv6, socketAddress } from './addresses.ts';
@@ -61,8 +56,13 @@ function asNumber(x: bigint): number | string {
 	return x <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(x) : x.toString();
 }
 
-/** The fields of record i, in schema order. */
-export function eventFields(buf: DecodedBuffer, i: number, schema: EventSchema, start: number, count: number): DecodedField[] {
+/** The fields of a record (its FieldOut entries start..start+count), in schema order. */
+export function eventFields(
+	buf: DecodedBuffer,
+	schema: EventSchema,
+	start: number,
+	count: number,
+): DecodedField[] {
 	const out: DecodedField[] = [];
 	const b = buf.image;
 	for (let k = 0; k < count; k++) {

@@ -24,7 +24,9 @@ export function damageFileOffset(d: DamageInfo): number {
 /** One line naming what is wrong and where. */
 export function describeDamage(d: DamageInfo): string {
 	const where = `buffer ${d.bufferIndex} at offset ${hex(d.bufferOffset)}`;
-	const inside = d.compressed ? `decompressed offset ${hex(d.at)}` : `offset ${hex(d.bufferOffset + d.at)}`;
+	const inside = d.compressed
+		? `decompressed offset ${hex(d.at)}`
+		: `offset ${hex(d.bufferOffset + d.at)}`;
 	switch (d.status) {
 		case Status.TooSmall:
 			return `${where}: only ${d.value} bytes left in the file, less than a buffer header (${hex(d.limit)} bytes)`;

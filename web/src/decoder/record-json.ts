@@ -29,9 +29,32 @@ export interface RecordJson {
 	cpu: number;
 	name: string | null;
 	fields: Record<string, unknown>;
+	/** Extended data items of an EVENT_HEADER record (stack traces, related activity, …). */
+	extended?: { type: number; name: string; size: number }[];
 	payload?: string;
 	problem?: string;
 }
+
+const EXT_TYPE_NAMES: Record<number, string> = {
+	1: 'RELATED_ACTIVITYID',
+	2: 'SID',
+	3: 'TS_ID',
+	4: 'INSTANCE_INFO',
+	5: 'STACK_TRACE32',
+	6: 'STACK_TRACE64',
+	7: 'PEBS_INDEX',
+	8: 'PMC_COUNTERS',
+	9: 'PSM_KEY',
+	10: 'EVENT_KEY',
+	11: 'EVENT_SCHEMA_TL',
+	12: 'PROV_TRAITS',
+	13: 'PROCESS_START_KEY',
+	14: 'CONTROL_GUID',
+	15: 'QPC_DELTA',
+	16: 'CONTAINER_ID',
+	17: 'STACK_KEY32',
+	18: 'STACK_KEY64',
+};
 
 const SCHEMA_PROVIDER_NAMES = new Map(PROVIDERS.map((p) => [p.guid, p.name]));
 
@@ -44,7 +67,8 @@ export class ProviderTable {
 	}
 	guid(index: number): string | null {
 		if (index === 0xffff) return null;
-		if (index >= this.#guids.length) this.#guids.push(...this.#trace.decoder.providers(this.#guids.length));
+		if (index >= this.#guids.length)
+			this.#guids.push(...this.#trace.decoder.providers(this.#guids.length));
 		return this.#guids[index] ?? null;
 	}
 }
@@ -60,7 +84,12 @@ function hex(b: Uint8Array): string {
 	return s;
 }
 
-export function recordJson(buf: DecodedBuffer, i: number, trace: OpenTrace, providers: ProviderTable): RecordJson {
+export function recordJson(
+	buf: DecodedBuffer,
+	i: number,
+	trace: OpenTrace,
+	providers: ProviderTable,
+): RecordJson {
 	const kindCode = buf.u8(i, RecordOut.kind);
 	const time = buf.time(i);
 	const guid = providers.guid(buf.u16(i, RecordOut.providerIndex));
@@ -84,6 +113,12 @@ export function recordJson(buf: DecodedBuffer, i: number, trace: OpenTrace, prov
 		name: null,
 		fields: {},
 	};
+	if (buf.u16(i, RecordOut.extCount) > 0)
+		out.extended = extItems(
+			buf.image,
+			buf.u32(i, RecordOut.extOffset),
+			buf.u32(i, RecordOut.extSize),
+		).map((x) => ({ type: x.type, name: EXT_TYPE_NAMES[x.type] ?? 'unknown', size: x.size }));
 	const payloadOffset = buf.u32(i, RecordOut.payloadOffset);
 	const payloadSize = buf.u32(i, RecordOut.payloadSize);
 	const payload = () => hex(buf.image.subarray(payloadOffset, payloadOffset + payloadSize));
@@ -91,7 +126,12 @@ export function recordJson(buf: DecodedBuffer, i: number, trace: OpenTrace, prov
 		case PayloadLayout.schema: {
 			const schema = schemaOf(buf.u16(i, RecordOut.schemaIndex))!;
 			out.name = schema.name;
-			const fields = eventFields(buf, i, schema, buf.u32(i, RecordOut.fieldStart), buf.u16(i, RecordOut.fieldCount));
+			const fields = eventFields(
+				buf,
+				schema,
+				buf.u32(i, RecordOut.fieldStart),
+				buf.u16(i, RecordOut.fieldCount),
+			);
 			for (const f of fields) {
 				out.fields[f.name] = f.value;
 				if (f.meaning !== null) out.fields[`${f.name}Name`] = f.meaning;
@@ -101,7 +141,11 @@ export function recordJson(buf: DecodedBuffer, i: number, trace: OpenTrace, prov
 			break;
 		}
 		case PayloadLayout.tracelogging: {
-			const items = extItems(buf.image, buf.u32(i, RecordOut.extOffset), buf.u32(i, RecordOut.extSize));
+			const items = extItems(
+				buf.image,
+				buf.u32(i, RecordOut.extOffset),
+				buf.u32(i, RecordOut.extSize),
+			);
 			const tl = decodeTraceLogging(buf.image, items, payloadOffset, payloadSize);
 			out.provider = tl.provider ?? out.provider;
 			out.name = tl.name;
@@ -113,7 +157,11 @@ export function recordJson(buf: DecodedBuffer, i: number, trace: OpenTrace, prov
 			break;
 		}
 		case PayloadLayout.string:
-			out.fields = { text: new TextDecoder('utf-16le').decode(buf.image.subarray(payloadOffset, payloadOffset + payloadSize)).replace(/\0+$/, '') };
+			out.fields = {
+				text: new TextDecoder('utf-16le')
+					.decode(buf.image.subarray(payloadOffset, payloadOffset + payloadSize))
+					.replace(/\0+$/, ''),
+			};
 			break;
 		case PayloadLayout.unknownVersion:
 			out.problem = `no schema for ${out.provider} event ${out.id} version ${out.version}`;

@@ -1,6 +1,6 @@
 // Whole-trace counts: records by kind, events by provider and by Winsock-AFD event id, buffers,
 // compressed buffers, damage. Used by `sockscope stats` and the tests against SOURCES.md.
-import { HeaderType, RecordKind, RecordOut } from '../generated/layouts.ts';
+import { BufferFlag, HeaderType, RecordKind, RecordOut } from '../generated/layouts.ts';
 import { PROVIDERS } from '../generated/schemas.ts';
 import type { DecodedBuffer } from './decoded-buffer.ts';
 import type { BufferIndex, OpenTrace } from './etl-file.ts';
@@ -20,6 +20,8 @@ export interface TraceStats {
 	compressedBuffers: number;
 	eventsLost: number;
 	buffersLost: number;
+	/** Buffers whose BufferFlag says events (0x2) or a buffer (0x4) were lost while logging. */
+	buffersFlaggedLoss: number;
 	damagedBuffers: number;
 	damage: { offset: number; message: string }[];
 	firstTime: string | null;
@@ -60,7 +62,10 @@ export async function traceStats(trace: OpenTrace, index: BufferIndex): Promise<
 		const kind = b.u8(i, RecordOut.kind);
 		const kindName = KIND_NAMES[kind]!;
 		byKind[kindName] = (byKind[kindName] ?? 0) + 1;
-		const ht = kind === RecordKind.wpp ? 'MESSAGE' : (HEADER_TYPE_NAMES[b.u8(i, RecordOut.headerType)] ?? 'unknown');
+		const ht =
+			kind === RecordKind.wpp
+				? 'MESSAGE'
+				: (HEADER_TYPE_NAMES[b.u8(i, RecordOut.headerType)] ?? 'unknown');
 		byHeaderType[ht] = (byHeaderType[ht] ?? 0) + 1;
 		const guid = providers.guid(b.u16(i, RecordOut.providerIndex));
 		if (guid) {
@@ -103,6 +108,9 @@ export async function traceStats(trace: OpenTrace, index: BufferIndex): Promise<
 		buffers: index.buffers.length,
 		compressedBuffers: compressed,
 		eventsLost: trace.facts.eventsLost,
+		buffersFlaggedLoss: index.buffers.filter(
+			(b) => (b.flags & (BufferFlag.EventsLost | BufferFlag.BufferLost)) !== 0,
+		).length,
 		buffersLost: trace.facts.buffersLost,
 		damagedBuffers: damagedBuffers.size,
 		damage,

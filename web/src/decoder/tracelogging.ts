@@ -182,7 +182,9 @@ function readScalar(c: Cursor, inType: number): unknown {
 }
 
 function safe(x: bigint): number | string {
-	return x <= BigInt(Number.MAX_SAFE_INTEGER) && x >= -BigInt(Number.MAX_SAFE_INTEGER) ? Number(x) : x.toString();
+	return x <= BigInt(Number.MAX_SAFE_INTEGER) && x >= -BigInt(Number.MAX_SAFE_INTEGER)
+		? Number(x)
+		: x.toString();
 }
 
 function hexBytes(b: Uint8Array): string {
@@ -204,7 +206,13 @@ function present(value: unknown, outType: number, raw: Uint8Array): unknown {
 	return value;
 }
 
-function readFields(c: Cursor, fields: FieldMeta[], from: number, count: number, out: Record<string, unknown>): number {
+function readFields(
+	c: Cursor,
+	fields: FieldMeta[],
+	from: number,
+	count: number,
+	out: Record<string, unknown>,
+): number {
 	let i = from;
 	while (i < fields.length && count-- > 0) {
 		const f = fields[i++]!;
@@ -277,7 +285,13 @@ export function decodeTraceLogging(
 		if (!schema) return { provider, name, fields, problem: 'no TraceLogging metadata' };
 		const meta = readMeta(new Cursor(b, schema.offset, schema.offset + schema.size));
 		name = meta.name;
-		readFields(new Cursor(b, payloadOffset, payloadOffset + payloadSize), meta.fields, 0, Infinity, fields);
+		readFields(
+			new Cursor(b, payloadOffset, payloadOffset + payloadSize),
+			meta.fields,
+			0,
+			Infinity,
+			fields,
+		);
 		return { provider, name, fields, problem: null };
 	} catch (e) {
 		return { provider, name, fields, problem: e instanceof Error ? e.message : String(e) };

@@ -118,7 +118,25 @@ const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'
 export function guidAt(b: Uint8Array, p: number): string {
 	const h = (i: number) => HEX[b[p + i]!]!;
 	return (
-		h(3) + h(2) + h(1) + h(0) + '-' + h(5) + h(4) + '-' + h(7) + h(6) + '-' + h(8) + h(9) + '-' +
-		h(10) + h(11) + h(12) + h(13) + h(14) + h(15)
+		h(3) +
+		h(2) +
+		h(1) +
+		h(0) +
+		'-' +
+		h(5) +
+		h(4) +
+		'-' +
+		h(7) +
+		h(6) +
+		'-' +
+		h(8) +
+		h(9) +
+		'-' +
+		h(10) +
+		h(11) +
+		h(12) +
+		h(13) +
+		h(14) +
+		h(15)
 	);
 }

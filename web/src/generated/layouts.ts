@@ -612,7 +612,7 @@ export const MESSAGE_TRACE_HEADER: StructDef = {
 };
 
 export const RecordOut = {
-	size: 88,
+	SIZE: 88,
 	time: 0,
 	rawTime: 8,
 	keyword: 16,
@@ -645,7 +645,7 @@ export const RecordOut = {
 } as const;
 
 export const FieldOut = {
-	size: 24,
+	SIZE: 24,
 	value: 0,
 	offset: 8,
 	size: 12,
@@ -656,7 +656,7 @@ export const FieldOut = {
 } as const;
 
 export const BufferOut = {
-	size: 48,
+	SIZE: 48,
 	bufferSize: 0,
 	dataEnd: 4,
 	sequence: 8,

@@ -15,7 +15,7 @@ export interface EventSchema {
 	readonly opcode: number;
 	readonly task: number;
 	readonly keywords: string;
-	readonly message: string;
+	readonly message: string | null;
 	readonly label: string | null;
 	readonly fields: readonly EventFieldSchema[];
 }
