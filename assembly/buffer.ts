@@ -60,11 +60,27 @@ import {
 	WMI_BUFFER_HEADER_SIZE,
 	WMI_BUFFER_HEADER_SequenceNumber,
 } from './generated/layouts';
-import { BUFFER_OUT, INPUT, MAX_BUFFER_SIZE, MAX_EXT_ITEMS, MAX_RECORDS, RECORDS, ensureMemory, scratch } from './memory-map';
+import {
+	BUFFER_OUT,
+	INPUT,
+	MAX_BUFFER_SIZE,
+	MAX_EXT_ITEMS,
+	MAX_RECORDS,
+	RECORDS,
+	ensureMemory,
+	scratch,
+} from './memory-map';
 import { decompressXpress, xpressErrorAt } from './xpress';
 import { toFiletime } from './clock';
 import { NO_PROVIDER, internGuid, knownProvider } from './providers';
-import { fieldsFit, fieldsUsed, findLayout, interpret, layoutFieldCount, resetFields } from './payload';
+import {
+	fieldsFit,
+	fieldsUsed,
+	findLayout,
+	interpret,
+	layoutFieldCount,
+	resetFields,
+} from './payload';
 
 const HEADER: u32 = WMI_BUFFER_HEADER_SIZE;
 /** ProcessorIndex mask when BufferFlag PROC_INDEX is set (phnt). */
@@ -122,7 +138,8 @@ export function frameBuffer(avail: u32): i32 {
 	store<u16>(BUFFER_OUT + BufferOut_flags, <u16>flags);
 	store<u16>(BUFFER_OUT + BufferOut_bufferType, load<u16>(INPUT + WMI_BUFFER_HEADER_BufferType));
 	store<u8>(BUFFER_OUT + BufferOut_compressed, compressed ? 1 : 0);
-	if (size < HEADER) return setError(Status.BadBufferSize, WMI_BUFFER_HEADER_BufferSize, size, HEADER);
+	if (size < HEADER)
+		return setError(Status.BadBufferSize, WMI_BUFFER_HEADER_BufferSize, size, HEADER);
 	if (size > MAX_BUFFER_SIZE)
 		return setError(Status.BadBufferSize, WMI_BUFFER_HEADER_BufferSize, size, MAX_BUFFER_SIZE);
 	if (compressed) {
@@ -154,7 +171,8 @@ export function openBuffer(avail: u32, headerBuffer: bool): i32 {
 	if (load<u8>(BUFFER_OUT + BufferOut_compressed)) {
 		if (avail < size) return setError(Status.Truncated, avail, avail, size);
 		const out = scratch();
-		if (!ensureMemory(out + <usize>end)) return setError(Status.BadDataEnd, WMI_BUFFER_HEADER_Offset, end, MAX_BUFFER_SIZE);
+		if (!ensureMemory(out + <usize>end))
+			return setError(Status.BadDataEnd, WMI_BUFFER_HEADER_Offset, end, MAX_BUFFER_SIZE);
 		memory.copy(out, INPUT, HEADER);
 		if (!decompressXpress(INPUT + HEADER, size - HEADER, out + HEADER, end - HEADER))
 			return setError(Status.CompressionError, HEADER + xpressErrorAt, 0, size);
@@ -262,7 +280,8 @@ export function nextRecords(): u32 {
 				case HeaderType.Compact64:
 				case HeaderType.Perfinfo32:
 				case HeaderType.Perfinfo64: {
-					const perfinfo = headerType == HeaderType.Perfinfo32 || headerType == HeaderType.Perfinfo64;
+					const perfinfo =
+						headerType == HeaderType.Perfinfo32 || headerType == HeaderType.Perfinfo64;
 					const compact = headerType == HeaderType.Compact32 || headerType == HeaderType.Compact64;
 					fixed = (perfinfo ? 0x10 : compact ? 0x18 : 0x20) + kernelExtension(marker & 0xffff);
 					if (room < 8) return stopAt(n, Status.BadRecordSize, at, room, 8);
@@ -270,9 +289,26 @@ export function nextRecords(): u32 {
 					if (size < fixed || size > room) return stopAt(n, Status.BadRecordSize, at, size, room);
 					const hook = <u32>load<u16>(p + 6);
 					const first = isHeaderBuffer && recordIndex == 0;
-					const kind = first ? RecordKind.header : perfinfo ? RecordKind.perfinfo : compact ? RecordKind.compact : RecordKind.system;
+					const kind = first
+						? RecordKind.header
+						: perfinfo
+							? RecordKind.perfinfo
+							: compact
+								? RecordKind.compact
+								: RecordKind.system;
 					const raw = perfinfo ? load<i64>(p + 8) : load<i64>(p + 0x10);
-					emit(out, kind, headerType, at, size, at + fixed, raw, perfinfo ? NONE : load<u32>(p + 0xc), perfinfo ? NONE : load<u32>(p + 8), pointerSizeOf(headerType));
+					emit(
+						out,
+						kind,
+						headerType,
+						at,
+						size,
+						at + fixed,
+						raw,
+						perfinfo ? NONE : load<u32>(p + 0xc),
+						perfinfo ? NONE : load<u32>(p + 8),
+						pointerSizeOf(headerType),
+					);
 					store<u16>(out + RecordOut_id, <u16>hook);
 					store<u8>(out + RecordOut_opcode, <u8>(hook & 0xff));
 					store<u8>(out + RecordOut_version, <u8>(marker & 0xff));
@@ -282,11 +318,23 @@ export function nextRecords(): u32 {
 				case HeaderType.Full64:
 				case HeaderType.Instance32:
 				case HeaderType.Instance64: {
-					const instance = headerType == HeaderType.Instance32 || headerType == HeaderType.Instance64;
+					const instance =
+						headerType == HeaderType.Instance32 || headerType == HeaderType.Instance64;
 					fixed = instance ? 0x48 : 0x30;
 					size = marker & 0xffff;
 					if (size < fixed || size > room) return stopAt(n, Status.BadRecordSize, at, size, room);
-					emit(out, instance ? RecordKind.instance : RecordKind.classic, headerType, at, size, at + fixed, load<i64>(p + 0x10), load<u32>(p + 0xc), load<u32>(p + 8), pointerSizeOf(headerType));
+					emit(
+						out,
+						instance ? RecordKind.instance : RecordKind.classic,
+						headerType,
+						at,
+						size,
+						at + fixed,
+						load<i64>(p + 0x10),
+						load<u32>(p + 0xc),
+						load<u32>(p + 8),
+						pointerSizeOf(headerType),
+					);
 					store<u8>(out + RecordOut_opcode, load<u8>(p + 4));
 					store<u8>(out + RecordOut_level, load<u8>(p + 5));
 					store<u8>(out + RecordOut_version, <u8>load<u16>(p + 6));
@@ -330,7 +378,18 @@ function decodeEvent(out: usize, at: u32, size: u32, headerType: u32): void {
 	const flags = <u32>load<u16>(p + 4);
 	let payload = at + 0x50;
 	const end = at + size;
-	emit(out, RecordKind.event, headerType, at, size, payload, load<i64>(p + 0x10), load<u32>(p + 0xc), load<u32>(p + 8), pointerSize);
+	emit(
+		out,
+		RecordKind.event,
+		headerType,
+		at,
+		size,
+		payload,
+		load<i64>(p + 0x10),
+		load<u32>(p + 0xc),
+		load<u32>(p + 8),
+		pointerSize,
+	);
 	const id = <u32>load<u16>(p + 0x28);
 	const version = <u32>load<u8>(p + 0x2a);
 	const channel = <u32>load<u8>(p + 0x2b);

@@ -51,13 +51,18 @@ export function readHeader(avail: u32): i32 {
 	const marker = load<u32>(p);
 	const headerType = (marker >>> 16) & 0xff;
 	const hook = <u32>load<u16>(p + 6);
-	if (marker >>> 24 != 0xc0 || (headerType != HeaderType.System32 && headerType != HeaderType.System64) || hook != 0) {
+	if (
+		marker >>> 24 != 0xc0 ||
+		(headerType != HeaderType.System32 && headerType != HeaderType.System64) ||
+		hook != 0
+	) {
 		headerValue = marker;
 		return Status.BadLogfileRecord;
 	}
 	const wide = headerType == HeaderType.System64;
 	const size = <u32>load<u16>(p + 4);
-	const need = SYSTEM_TRACE_HEADER_SIZE + (wide ? TRACE_LOGFILE_HEADER_SIZE : TRACE_LOGFILE_HEADER_SIZE32);
+	const need =
+		SYSTEM_TRACE_HEADER_SIZE + (wide ? TRACE_LOGFILE_HEADER_SIZE : TRACE_LOGFILE_HEADER_SIZE32);
 	if (size < need || at + size > end) {
 		headerValue = size;
 		return Status.BadLogfileRecord;
@@ -67,10 +72,18 @@ export function readHeader(avail: u32): i32 {
 	logfileEnd = p + size;
 	logfilePointerSize = wide ? 8 : 4;
 	setDefaultPointerSize(logfilePointerSize);
-	const clock = load<u32>(h + (wide ? TRACE_LOGFILE_HEADER_ReservedFlags : TRACE_LOGFILE_HEADER_ReservedFlags_32));
-	const start = load<i64>(h + (wide ? TRACE_LOGFILE_HEADER_StartTime : TRACE_LOGFILE_HEADER_StartTime_32));
-	const freq = load<i64>(h + (wide ? TRACE_LOGFILE_HEADER_PerfFreq : TRACE_LOGFILE_HEADER_PerfFreq_32));
-	const mhz = load<u32>(h + (wide ? TRACE_LOGFILE_HEADER_CpuSpeedInMHz : TRACE_LOGFILE_HEADER_CpuSpeedInMHz_32));
+	const clock = load<u32>(
+		h + (wide ? TRACE_LOGFILE_HEADER_ReservedFlags : TRACE_LOGFILE_HEADER_ReservedFlags_32),
+	);
+	const start = load<i64>(
+		h + (wide ? TRACE_LOGFILE_HEADER_StartTime : TRACE_LOGFILE_HEADER_StartTime_32),
+	);
+	const freq = load<i64>(
+		h + (wide ? TRACE_LOGFILE_HEADER_PerfFreq : TRACE_LOGFILE_HEADER_PerfFreq_32),
+	);
+	const mhz = load<u32>(
+		h + (wide ? TRACE_LOGFILE_HEADER_CpuSpeedInMHz : TRACE_LOGFILE_HEADER_CpuSpeedInMHz_32),
+	);
 	setClock(clock, start, load<i64>(p + 0x10), freq, mhz);
 	// Leave buffer 0 ready to be walked from its first record.
 	return openBuffer(avail, true);

@@ -97,7 +97,10 @@ export function interpret(layout: i32, image: usize, start: u32, end: u32, point
 			if (q >= end) truncated = true;
 		} else if (type == FieldType.SocketAddress) {
 			const from = <u32>unchecked(FIELD_LENGTH_FROM[first + i]);
-			size = from < i ? <u32>load<u64>(FIELDS + <usize>(base + from) * FieldOut_SIZE + FieldOut_value) : 0;
+			size =
+				from < i
+					? <u32>load<u64>(FIELDS + <usize>(base + from) * FieldOut_SIZE + FieldOut_value)
+					: 0;
 		} else {
 			size = fixedSize(type, pointerSize);
 		}
@@ -118,7 +121,7 @@ export function interpret(layout: i32, image: usize, start: u32, end: u32, point
 					value = <u64>load<u16>(p);
 					break;
 				case FieldType.Port:
-					value = <u64>((<u32>load<u8>(p) << 8) | <u32>load<u8>(p + 1));
+					value = <u64>(((<u32>load<u8>(p)) << 8) | (<u32>load<u8>(p + 1)));
 					break;
 				case FieldType.Int32:
 					value = <u64>(<i64>load<i32>(p));

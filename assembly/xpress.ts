@@ -35,12 +35,12 @@ export function decompressXpress(src: usize, srcLen: u32, dst: usize, dstLen: u3
 		if (length == 7) {
 			if (!halfByteSet) {
 				if (inPos >= srcLen) return failAt(inPos);
-				length = <u32>load<u8>(src + inPos) & 15;
+				length = (<u32>load<u8>(src + inPos)) & 15;
 				halfByteAt = inPos;
 				halfByteSet = true;
 				inPos++;
 			} else {
-				length = <u32>load<u8>(src + halfByteAt) >> 4;
+				length = (<u32>load<u8>(src + halfByteAt)) >> 4;
 				halfByteSet = false;
 			}
 			if (length == 15) {

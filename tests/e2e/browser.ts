@@ -1,0 +1,70 @@
+// Debian's Chromium driven by playwright-core (which never downloads a browser of its own), plus an
+// error collector so every test can assert the page logged no errors.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export interface Browser {
+	readonly context: BrowserContext;
+	close(): Promise<void>;
+}
+
+export interface BrowserOptions {
+	readonly colorScheme?: 'light' | 'dark';
+	readonly viewport?: { width: number; height: number };
+}
+
+/** A fresh persistent profile per launch; `close()` also deletes it. */
+export async function launchBrowser(options: BrowserOptions = {}): Promise<Browser> {
+	if (!existsSync(chromiumPath)) {
+		throw new Error(
+			`Chromium not found at ${chromiumPath}: install it with ` +
+				'`apt-get update && apt-get install -y chromium`, or set CHROMIUM_PATH',
+		);
+	}
+	const profile = mkdtempSync(join(tmpdir(), 'sockscope-e2e-'));
+	const context = await chromium.launchPersistentContext(profile, {
+		executablePath: chromiumPath,
+		headless: true,
+		args: [
+			'--no-sandbox',
+			'--disable-gpu',
+			'--disable-background-networking',
+			'--disable-component-update',
+			'--disable-sync',
+			'--no-first-run',
+			'--disable-quic',
+		],
+		colorScheme: options.colorScheme ?? 'light',
+		viewport: options.viewport ?? { width: 1280, height: 900 },
+		locale: 'en-US',
+		timezoneId: 'UTC',
+	});
+	return {
+		context,
+		async close() {
+			await context.close();
+			rmSync(profile, { recursive: true, force: true });
+		},
+	};
+}
+
+/**
+ * Records uncaught exceptions and console errors of a page and of its workers (their console
+ * messages reach the context with `page()` set). Attach before navigating.
+ */
+export function collectErrors(page: Page): string[] {
+	const errors: string[] = [];
+	page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+	page.context().on('console', (message) => {
+		if (message.type() === 'error' && message.page() === page) {
+			const where = message.worker() ? ` (worker ${message.worker()?.url()})` : '';
+			errors.push(`console.error${where}: ${message.text()}`);
+		}
+	});
+	page.on('crash', () => errors.push('the page crashed'));
+	return errors;
+}

@@ -1,0 +1,32 @@
+// Two projects: `unit` runs in Node against the built WASM; `e2e` drives Debian Chromium against
+// the production build in dist/, served by scripts/serve.mjs (run `npm run build` first).
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+	test: {
+		projects: [
+			{
+				test: {
+					name: 'unit',
+					environment: 'node',
+					include: ['tests/**/*.test.ts'],
+					exclude: ['tests/e2e/**', '**/node_modules/**'],
+					env: { TZ: 'UTC' },
+				},
+			},
+			{
+				test: {
+					name: 'e2e',
+					environment: 'node',
+					include: ['tests/e2e/**/*.test.ts'],
+					globalSetup: ['tests/e2e/global-setup.ts'],
+					testTimeout: 60_000,
+					hookTimeout: 60_000,
+					// One browser at a time: the machine has 2 cores and Chromium is the heavy part.
+					fileParallelism: false,
+					env: { TZ: 'UTC' },
+				},
+			},
+		],
+	},
+});
