@@ -103,10 +103,19 @@ for (const p of providers) {
 	for (const e of p.schema.events) {
 		const fields = e.fields.map((f) => {
 			let lengthFrom = 0xff;
-			if (typeof f.length === 'string' && f.length.startsWith('field:')) {
-				lengthFrom = e.fields.findIndex((g) => g.name === f.length.slice(6));
-				if (lengthFrom < 0) throw new Error(`schema: ${e.id}.${f.name} length ${f.length}`);
+			// A variable length names the field holding it: size "field:AddressLen", length "AddressLen".
+			const ref =
+				typeof f.size === 'string' && f.size.startsWith('field:')
+					? f.size.slice(6)
+					: typeof f.length === 'string'
+						? f.length
+						: null;
+			if (ref !== null) {
+				lengthFrom = e.fields.findIndex((g) => g.name === ref);
+				if (lengthFrom < 0) throw new Error(`schema: ${e.id}.${f.name} length ${ref}`);
 			}
+			if (fieldType(f) === fieldTypes.SocketAddress && lengthFrom === 0xff)
+				throw new Error(`schema: ${e.id}.${f.name} has no length field`);
 			return {
 				name: f.name,
 				type: fieldType(f),

@@ -1,6 +1,6 @@
 // A user opens traces in the production build: by picking, by dropping, and through the sample;
 // the facts shown must match what tests/fixtures/real/SOURCES.md records for each real file.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchBrowser, type Browser } from './browser.ts';
@@ -182,16 +182,17 @@ describe('files that are not traces', () => {
 });
 
 describe('the sample trace', () => {
-	// TODO: drop the condition once public/sample.etl is committed (another engineer writes it).
-	const hasSample = existsSync(join(projectRoot, 'public', 'sample.etl'));
+	const truth = JSON.parse(
+		readFileSync(join(projectRoot, 'tests/fixtures/sample/sample.truth.json'), 'utf8'),
+	) as { session: { build: number; loggerName: string } };
 
-	it.runIf(hasSample)('opens from the button', async () => {
+	it('opens from the button', async () => {
 		const tab = await open();
 		const { page } = tab;
 		await page.getByRole('button', { name: 'Open the sample trace' }).click();
 		await expectFacts(tab, 'sample.etl');
-		expect(await readFact(page, 'build')).toBe('22621');
-		expect(await readFact(page, 'loggerName')).toBe('winsock');
+		expect(await readFact(page, 'build')).toBe(String(truth.session.build));
+		expect(await readFact(page, 'loggerName')).toBe(truth.session.loggerName);
 		expect(tab.errors).toEqual([]);
 	});
 });

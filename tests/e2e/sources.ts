@@ -1,10 +1,8 @@
 // Reads the expected header facts of the real fixtures from tests/fixtures/real/SOURCES.md, table
 // "What each file contains", so the document and the tests cannot drift apart.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { projectRoot } from './server.ts';
+import { cell, readSourcesTable, realFixturesDir } from '../fixtures/real/sources-table.ts';
 
-export const fixturesDir = join(projectRoot, 'tests', 'fixtures', 'real');
+export const fixturesDir = realFixturesDir;
 
 export interface ExpectedFacts {
 	readonly build: number;
@@ -17,38 +15,20 @@ export interface ExpectedFacts {
 	readonly eventsLost?: number;
 }
 
-const TABLE_HEADING = '## What each file contains';
 const BUILD_COLUMN = 'OS build / ptr / CPUs';
 const CLOCK_COLUMN = 'Clock (ReservedFlags), PerfFreq';
 
 /** Fixture name without `.etl` → expected facts. Throws if the table is not where it should be. */
 export function readExpectedFacts(): Map<string, ExpectedFacts> {
-	const text = readFileSync(join(fixturesDir, 'SOURCES.md'), 'utf8');
-	const start = text.indexOf(TABLE_HEADING);
-	if (start < 0) throw new Error(`SOURCES.md has no "${TABLE_HEADING}" section`);
-	const rows = text
-		.slice(start)
-		.split('\n')
-		.filter((line) => line.startsWith('|'))
-		.map(splitRow);
-	const [header, , ...body] = rows;
-	if (!header) throw new Error(`SOURCES.md: no table under "${TABLE_HEADING}"`);
-	const col = (name: string) => {
-		const i = header.indexOf(name);
-		if (i < 0) throw new Error(`SOURCES.md: no column "${name}" in [${header.join(' | ')}]`);
-		return i;
-	};
-	const [fileCol, buildCol, clockCol] = [col('File'), col(BUILD_COLUMN), col(CLOCK_COLUMN)];
-	const quirksCol = header.indexOf('Notable quirks');
-
 	const expected = new Map<string, ExpectedFacts>();
-	for (const cells of body) {
-		const name = cells[fileCol]!.replace(/\.etl$/, '');
-		const system = /^(\d+)(?:\s*\([^)]*\))?\s*\/\s*(\d+)\s*\/\s*(\d+)$/.exec(cells[buildCol]!);
-		if (!system) throw new Error(`SOURCES.md, ${name}: cannot read "${cells[buildCol]}"`);
-		const clock = /^(\d+)\b[^,]*(?:,\s*(.+))?$/.exec(cells[clockCol]!);
-		if (!clock) throw new Error(`SOURCES.md, ${name}: cannot read "${cells[clockCol]}"`);
-		const lost = quirksCol >= 0 ? /EventsLost=(\d+)/.exec(cells[quirksCol]!) : null;
+	for (const [name, row] of readSourcesTable()) {
+		const system = /^(\d+)(?:\s*\([^)]*\))?\s*\/\s*(\d+)\s*\/\s*(\d+)$/.exec(
+			cell(row, BUILD_COLUMN),
+		);
+		if (!system) throw new Error(`SOURCES.md, ${name}: cannot read "${cell(row, BUILD_COLUMN)}"`);
+		const clock = /^(\d+)\b[^,]*(?:,\s*(.+))?$/.exec(cell(row, CLOCK_COLUMN));
+		if (!clock) throw new Error(`SOURCES.md, ${name}: cannot read "${cell(row, CLOCK_COLUMN)}"`);
+		const lost = /EventsLost=(\d+)/.exec(row['Notable quirks'] ?? '');
 		expected.set(name, {
 			build: Number(system[1]),
 			pointerSize: Number(system[2]),
@@ -59,15 +39,6 @@ export function readExpectedFacts(): Map<string, ExpectedFacts> {
 		});
 	}
 	return expected;
-}
-
-/** Cells of a Markdown table row, with **bold** markers removed. */
-function splitRow(line: string): string[] {
-	return line
-		.replace(/^\|/, '')
-		.replace(/\|\s*$/, '')
-		.split('|')
-		.map((cell) => cell.replaceAll('**', '').trim());
 }
 
 /** "2994853" → 2994853, "10 MHz" → 10000000. */
