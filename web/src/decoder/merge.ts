@@ -17,6 +17,8 @@ interface Stream {
 
 export type RecordSink = (buffer: DecodedBuffer, i: number) => void;
 export type BufferSink = (buffer: DecodedBuffer) => void;
+/** Awaited before each buffer is decoded: where a consumer may write out or stop (by throwing). */
+export type Checkpoint = () => Promise<void>;
 
 function streamsOf(buffers: readonly BufferEntry[]): Stream[] {
 	const byCpu = new Map<number, BufferEntry[]>();
@@ -42,13 +44,19 @@ function streamsOf(buffers: readonly BufferEntry[]): Stream[] {
 }
 
 /** Moves a stream to its next record, decoding its next buffer when needed; false at its end. */
-async function advance(trace: OpenTrace, s: Stream, onBuffer: BufferSink): Promise<boolean> {
+async function advance(
+	trace: OpenTrace,
+	s: Stream,
+	onBuffer: BufferSink,
+	checkpoint: Checkpoint | undefined,
+): Promise<boolean> {
 	s.i++;
 	while (!s.current || s.i >= s.current.count) {
 		if (s.next >= s.buffers.length) {
 			s.current = null;
 			return false;
 		}
+		if (checkpoint) await checkpoint();
 		s.current = await decodeBuffer(trace, s.buffers[s.next++]!);
 		s.i = 0;
 		onBuffer(s.current);
@@ -73,16 +81,17 @@ export async function mergeRecords(
 	buffers: readonly BufferEntry[],
 	onRecord: RecordSink,
 	onBuffer: BufferSink = () => {},
+	checkpoint?: Checkpoint,
 ): Promise<void> {
 	const heap: Stream[] = [];
 	for (const s of streamsOf(buffers)) {
 		s.i = -1;
-		if (await advance(trace, s, onBuffer)) push(heap, s);
+		if (await advance(trace, s, onBuffer, checkpoint)) push(heap, s);
 	}
 	while (heap.length > 0) {
 		const s = heap[0]!;
 		onRecord(s.current!, s.i);
-		if (await advance(trace, s, onBuffer)) siftDown(heap, 0);
+		if (await advance(trace, s, onBuffer, checkpoint)) siftDown(heap, 0);
 		else {
 			const last = heap.pop()!;
 			if (heap.length > 0) {

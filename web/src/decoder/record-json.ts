@@ -61,8 +61,8 @@ const SCHEMA_PROVIDER_NAMES = new Map(PROVIDERS.map((p) => [p.guid, p.name]));
 /** Turns provider indexes into GUIDs, following the decoder's table as it grows. */
 export class ProviderTable {
 	#guids: string[] = [];
-	readonly #trace: OpenTrace;
-	constructor(trace: OpenTrace) {
+	readonly #trace: Pick<OpenTrace, 'decoder'>;
+	constructor(trace: Pick<OpenTrace, 'decoder'>) {
 		this.#trace = trace;
 	}
 	guid(index: number): string | null {
@@ -87,7 +87,7 @@ function hex(b: Uint8Array): string {
 export function recordJson(
 	buf: DecodedBuffer,
 	i: number,
-	trace: OpenTrace,
+	trace: Pick<OpenTrace, 'facts'>,
 	providers: ProviderTable,
 ): RecordJson {
 	const kindCode = buf.u8(i, RecordOut.kind);

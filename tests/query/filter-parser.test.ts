@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { FilterError, formatFilter, parseFilter } from '../../web/src/query/filter-parser.ts';
+
+const errorOf = (src: string) => {
+	try {
+		parseFilter(src);
+	} catch (e) {
+		if (e instanceof FilterError) return { message: e.message, at: e.at };
+		throw e;
+	}
+	throw new Error(`no error for ${src}`);
+};
+
+describe('filter language', () => {
+	it('ANDs terms, groups with or and parentheses, negates with - and not', () => {
+		expect(parseFilter('event:connect* status:error')).toEqual({
+			type: 'and',
+			items: [
+				{ type: 'field', field: 'event', op: ':', value: 'connect*', at: 0 },
+				{ type: 'field', field: 'status', op: ':', value: 'error', at: 15 },
+			],
+		});
+		const n = parseFilter('(port:443 or port:80) -pid:4 not level:verbose');
+		expect(formatFilter(n)).toBe('(port:443 or port:80) -pid:4 -level:verbose');
+		expect(parseFilter('a or b c')).toMatchObject({
+			type: 'or',
+			items: [{ type: 'text' }, { type: 'and' }],
+		});
+	});
+	it('comparison operators and quoted values', () => {
+		expect(parseFilter('bytes>=1000')).toMatchObject({ field: 'bytes', op: '>=', value: '1000' });
+		expect(parseFilter('time<1.5s')).toMatchObject({ field: 'time', op: '<', value: '1.5s' });
+		expect(parseFilter('pid!=4')).toMatchObject({ op: '!=', value: '4' });
+		expect(parseFilter('process:"my app.exe"')).toMatchObject({
+			field: 'process',
+			value: 'my app.exe',
+		});
+		expect(parseFilter('"connection refused"')).toMatchObject({
+			type: 'text',
+			value: 'connection refused',
+		});
+		expect(parseFilter('  ')).toBeNull();
+	});
+	it('IPv6 values keep their colons', () => {
+		expect(parseFilter('raddr:2001:db8::/32')).toMatchObject({
+			field: 'raddr',
+			op: ':',
+			value: '2001:db8::/32',
+		});
+	});
+	it('errors point at the position', () => {
+		expect(errorOf('port:443 (pid:4')).toEqual({ message: 'missing ")" (at 16)', at: 15 });
+		expect(errorOf('port:443 )')).toEqual({ message: 'unexpected ")" (at 10)', at: 9 });
+		expect(errorOf('a or')).toEqual({ message: '"or" needs a term after it (at 3)', at: 2 });
+		expect(errorOf('bytes>')).toEqual({ message: '"bytes>" needs a value (at 7)', at: 6 });
+		expect(errorOf('"open')).toEqual({ message: 'unterminated quote (at 1)', at: 0 });
+	});
+	it('round-trips through formatFilter', () => {
+		for (const src of [
+			'event:AfdConnect*',
+			'status:error -pid:4',
+			'(a or b) c',
+			'raddr:10.0.0.0/8 rport:443',
+			'"two words"',
+		])
+			expect(formatFilter(parseFilter(src))).toBe(src);
+	});
+});

@@ -1,0 +1,251 @@
+// Turns decoded records into column rows: header facts for every record, and for Winsock-AFD
+// events the socket columns (endpoint, process, addresses, status, bytes) read from the
+// schema interpreter's field table by field name.
+import { FieldOut, FieldType, PayloadLayout, RecordKind, RecordOut } from '../generated/layouts.ts';
+import { EVENT_SCHEMAS, PROVIDERS } from '../generated/schemas.ts';
+import { AF_INET, AF_INET6, ipv4, ipv6, socketAddress } from '../decoder/addresses.ts';
+import type { DecodedBuffer } from '../decoder/decoded-buffer.ts';
+import { providerName, type ProviderTable } from '../decoder/record-json.ts';
+import { decodeTraceLogging, extItems } from '../decoder/tracelogging.ts';
+import { explainStatus } from '../decoder/status.ts';
+import {
+	allocateColumn,
+	CHUNK_ROWS,
+	COLUMN_NAMES,
+	FLAG_BYTES,
+	FLAG_ENTER,
+	FLAG_ERROR,
+	FLAG_EXIT,
+	FLAG_STATUS,
+	NO_PID,
+	type Chunk,
+	type Columns,
+} from './columns.ts';
+import { eventTypeKey, type TraceTables } from './trace-tables.ts';
+import { kernelEventName } from './kernel-names.ts';
+
+const AFD_CODE = PROVIDERS.find((p) => p.key === 'afd')!.code;
+const SYSTEM_PID = 4;
+
+/** Where the socket facts sit in one schema's fields (-1 when absent). */
+interface SocketFields {
+	process: number;
+	endpoint: number;
+	pidField: number;
+	status: number;
+	bytes: number;
+	address: number;
+	port: number;
+	family: number;
+	enterExit: number;
+	/** Bind events name the local address; every other address is the peer's. */
+	local: boolean;
+}
+
+const SOCKET_FIELDS: SocketFields[] = EVENT_SCHEMAS.map((s) => {
+	const at = (...names: string[]) => s.fields.findIndex((f) => names.includes(f.name));
+	return {
+		process: at('Process'),
+		endpoint: at('Endpoint', 'Listen Endpoint'),
+		pidField: at('UserModePid', 'ProcessId'),
+		status: at('Status', 'Error'),
+		bytes: at('BufferLength', 'Bytes Indicated', 'PacketSize'),
+		address: at('Address'),
+		port: at('Port'),
+		family: at('AddressFamily'),
+		enterExit: at('EnterExit'),
+		local: /bind/i.test(s.name) || /^bind/i.test(s.label ?? ''),
+	};
+});
+
+export class ChunkBuilder {
+	readonly index: number;
+	readonly columns: Columns;
+	rows = 0;
+	#rec = new Uint8Array(1 << 20);
+	#recUsed = 0;
+	#tMin = Infinity;
+	#tMax = -Infinity;
+	readonly #tables: TraceTables;
+	readonly #start: bigint;
+	readonly #providers: ProviderTable;
+
+	constructor(index: number, tables: TraceTables, startFiletime: bigint, providers: ProviderTable) {
+		this.index = index;
+		this.#tables = tables;
+		this.#start = startFiletime;
+		this.#providers = providers;
+		const columns = {} as Record<string, unknown>;
+		for (const name of COLUMN_NAMES) columns[name] = allocateColumn(name, CHUNK_ROWS);
+		this.columns = columns as Columns;
+	}
+
+	get full(): boolean {
+		return this.rows >= CHUNK_ROWS;
+	}
+
+	add(b: DecodedBuffer, i: number): void {
+		const c = this.columns;
+		const r = this.rows++;
+		const t = Number(b.time(i) - this.#start);
+		c.time[r] = t;
+		if (t < this.#tMin) this.#tMin = t;
+		if (t > this.#tMax) this.#tMax = t;
+		const kind = b.u8(i, RecordOut.kind);
+		c.kind[r] = kind;
+		c.level[r] = b.u8(i, RecordOut.level);
+		c.opcode[r] = b.u8(i, RecordOut.opcode);
+		c.cpu[r] = b.entry.cpu;
+		const pid = b.u32(i, RecordOut.pid);
+		c.pid[r] = pid;
+		c.tid[r] = b.u32(i, RecordOut.tid);
+		c.process[r] = pid;
+		c.endpoint[r] = 0;
+		c.family[r] = 0;
+		c.laddr[r] = 0;
+		c.lport[r] = 0;
+		c.raddr[r] = 0;
+		c.rport[r] = 0;
+		c.status[r] = 0;
+		c.bytes[r] = 0;
+		c.flags[r] = 0;
+		c.etype[r] = this.#eventType(b, i, kind);
+		if (b.u8(i, RecordOut.layout) === PayloadLayout.schema) this.#socketColumns(b, i, r);
+		// Keep the record's bytes so that details and the hex view work without the file.
+		const at = b.u32(i, RecordOut.recordOffset);
+		const size = b.u32(i, RecordOut.recordSize);
+		if (this.#recUsed + size > this.#rec.length) {
+			const grown = new Uint8Array(Math.max(this.#rec.length * 2, this.#recUsed + size));
+			grown.set(this.#rec.subarray(0, this.#recUsed));
+			this.#rec = grown;
+		}
+		this.#rec.set(b.image.subarray(at, at + size), this.#recUsed);
+		c.recOffset[r] = this.#recUsed;
+		this.#recUsed += size;
+	}
+
+	finish(): Chunk {
+		const n = this.rows;
+		const columns = {} as Record<string, unknown>;
+		for (const name of COLUMN_NAMES) columns[name] = this.columns[name].slice(0, n);
+		return {
+			index: this.index,
+			rows: n,
+			columns: columns as Columns,
+			rec: this.#rec.slice(0, this.#recUsed),
+			tMin: n ? this.#tMin : 0,
+			tMax: n ? this.#tMax : 0,
+		};
+	}
+
+	#eventType(b: DecodedBuffer, i: number, kind: number): number {
+		const providerIndex = b.u16(i, RecordOut.providerIndex);
+		const guid = this.#providers.guid(providerIndex);
+		const id = b.u16(i, RecordOut.id);
+		const version = b.u8(i, RecordOut.version);
+		const opcode = b.u8(i, RecordOut.opcode);
+		const layout = b.u8(i, RecordOut.layout);
+		const schemaIndex = layout === PayloadLayout.schema ? b.u16(i, RecordOut.schemaIndex) : -1;
+		let name: string;
+		let pname = providerName(guid);
+		if (schemaIndex >= 0) name = EVENT_SCHEMAS[schemaIndex]!.name;
+		else if (layout === PayloadLayout.tracelogging) {
+			const items = extItems(b.image, b.u32(i, RecordOut.extOffset), b.u32(i, RecordOut.extSize));
+			const tl = decodeTraceLogging(b.image, items, 0, 0);
+			name = tl.name ?? 'TraceLogging';
+			pname = tl.provider ?? pname;
+		} else if (kind === RecordKind.header) name = 'TraceLogfileHeader';
+		else if (
+			kind === RecordKind.system ||
+			kind === RecordKind.compact ||
+			kind === RecordKind.perfinfo
+		)
+			name = kernelEventName(id);
+		else if (kind === RecordKind.wpp) name = `WPP message ${id}`;
+		else
+			name = `${pname ?? guid ?? 'event'} ${kind === RecordKind.event ? `#${id}` : `opcode ${opcode}`}`;
+		const t = {
+			kind,
+			provider: guid,
+			providerName: pname,
+			id,
+			version,
+			opcode,
+			name,
+			afd: schemaIndex >= 0 && EVENT_SCHEMAS[schemaIndex]!.provider === AFD_CODE,
+			schema: schemaIndex,
+		};
+		return this.#tables.eventType(eventTypeKey(t), () => t);
+	}
+
+	#socketColumns(b: DecodedBuffer, i: number, r: number): void {
+		const c = this.columns;
+		const s = SOCKET_FIELDS[b.u16(i, RecordOut.schemaIndex)]!;
+		const start = b.u32(i, RecordOut.fieldStart);
+		const present = (k: number) => k >= 0 && b.fieldU8(start + k, FieldOut.missing) === 0;
+		const num = (k: number) => Number(b.fieldU64(start + k, FieldOut.value));
+		const ptr = (k: number) => '0x' + b.fieldU64(start + k, FieldOut.value).toString(16);
+		let flags = 0;
+		if (present(s.enterExit)) flags |= num(s.enterExit) === 0 ? FLAG_ENTER : FLAG_EXIT;
+		if (present(s.endpoint)) c.endpoint[r] = this.#tables.intern(ptr(s.endpoint));
+		if (present(s.process)) {
+			const eprocess = ptr(s.process);
+			const headerPid = c.pid[r]!;
+			if (present(s.pidField)) this.#tables.processOf.set(eprocess, num(s.pidField));
+			else if (
+				headerPid !== NO_PID &&
+				headerPid !== SYSTEM_PID &&
+				headerPid !== 0 &&
+				!this.#tables.processOf.has(eprocess)
+			)
+				this.#tables.processOf.set(eprocess, headerPid);
+			c.process[r] = this.#tables.processOf.get(eprocess) ?? headerPid;
+		}
+		if (present(s.status)) {
+			const st = num(s.status);
+			c.status[r] = st;
+			flags |= FLAG_STATUS;
+			// Enter events carry no outcome yet; an error is a failed status on anything else.
+			if (explainStatus(st).isError && !(flags & FLAG_ENTER)) flags |= FLAG_ERROR;
+		}
+		if (present(s.bytes)) {
+			c.bytes[r] = num(s.bytes);
+			flags |= FLAG_BYTES;
+		}
+		if (present(s.family)) c.family[r] = num(s.family);
+		if (present(s.address)) {
+			const j = start + s.address;
+			const type = b.fieldU8(j, FieldOut.type);
+			const off = b.fieldU32(j, FieldOut.offset);
+			let text: string | null = null;
+			let port = present(s.port) ? num(s.port) : 0;
+			let family = 0;
+			if (type === FieldType.IPv4) {
+				text = ipv4(b.image, off);
+				family = AF_INET;
+			} else if (type === FieldType.IPv6) {
+				text = ipv6(b.image, off);
+				family = AF_INET6;
+			} else if (type === FieldType.SocketAddress) {
+				const sa = socketAddress(b.image, off, b.fieldU32(j, FieldOut.size));
+				if (sa && (sa.family === AF_INET || sa.family === AF_INET6)) {
+					text = sa.address;
+					port = sa.port;
+					family = sa.family;
+				}
+			}
+			if (text !== null) {
+				c.family[r] = family;
+				const idx = this.#tables.intern(text);
+				if (s.local) {
+					c.laddr[r] = idx;
+					c.lport[r] = port;
+				} else {
+					c.raddr[r] = idx;
+					c.rport[r] = port;
+				}
+			}
+		}
+		c.flags[r] = flags;
+	}
+}

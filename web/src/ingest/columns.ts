@@ -1,0 +1,97 @@
+// The columnar event table: one typed array per column, in chunks of CHUNK_ROWS events.
+// Strings (event names, endpoints, addresses) are indexes into a per-trace string table;
+// 0 is the empty string. Times are 100 ns ticks since the trace's StartTime (exact as f64).
+
+export const CHUNK_ROWS = 65536;
+
+export type ColumnType = 'f64' | 'u32' | 'u16' | 'u8';
+
+export const COLUMNS = {
+	/** 100 ns ticks since StartTime. */
+	time: 'f64',
+	/** RecordKind. */
+	kind: 'u8',
+	level: 'u8',
+	opcode: 'u8',
+	cpu: 'u16',
+	/** Index into the trace's event types (provider, id, version, name). */
+	etype: 'u32',
+	/** PID from the record header; NO_PID when the header has none. */
+	pid: 'u32',
+	tid: 'u32',
+	/** The process the event is about: for Winsock events the PID learned for its EPROCESS. */
+	process: 'u32',
+	/** String index of the AFD endpoint pointer, 0 when none. */
+	endpoint: 'u32',
+	/** Address family of the addresses (2 AF_INET, 23 AF_INET6), 0 when none. */
+	family: 'u8',
+	laddr: 'u32',
+	lport: 'u16',
+	raddr: 'u32',
+	rport: 'u16',
+	/** NTSTATUS (or legacy Error) when FLAG_STATUS is set. */
+	status: 'u32',
+	/** Byte count: BufferLength, bytes indicated, packet size. */
+	bytes: 'u32',
+	/** FLAG_* bits. */
+	flags: 'u8',
+	/** Offset of this record's bytes in the chunk's record arena (rec). */
+	recOffset: 'u32',
+} as const satisfies Record<string, ColumnType>;
+
+export type ColumnName = keyof typeof COLUMNS;
+export const COLUMN_NAMES = Object.keys(COLUMNS) as ColumnName[];
+
+export const NO_PID = 0xffffffff;
+export const FLAG_STATUS = 1;
+export const FLAG_ERROR = 2;
+export const FLAG_ENTER = 4;
+export const FLAG_EXIT = 8;
+export const FLAG_BYTES = 16;
+
+type ArrayOf<T extends ColumnType> = T extends 'f64'
+	? Float64Array
+	: T extends 'u32'
+		? Uint32Array
+		: T extends 'u16'
+			? Uint16Array
+			: Uint8Array;
+
+export type Columns = { -readonly [K in ColumnName]: ArrayOf<(typeof COLUMNS)[K]> };
+
+const CTORS = { f64: Float64Array, u32: Uint32Array, u16: Uint16Array, u8: Uint8Array } as const;
+
+export function allocateColumn(name: ColumnName, rows: number): Columns[ColumnName] {
+	return new CTORS[COLUMNS[name]](rows) as Columns[ColumnName];
+}
+
+export function columnFromBuffer(name: ColumnName, buffer: ArrayBuffer): Columns[ColumnName] {
+	return new CTORS[COLUMNS[name]](buffer) as Columns[ColumnName];
+}
+
+/** A chunk of events: columns plus the raw bytes of each record (for the details pane). */
+export interface Chunk {
+	readonly index: number;
+	readonly rows: number;
+	readonly columns: Columns;
+	/** Record bytes back to back; record i spans columns.recOffset[i] .. recOffset[i + 1] (or end). */
+	readonly rec: Uint8Array;
+	/** First and last time (ticks since StartTime). */
+	readonly tMin: number;
+	readonly tMax: number;
+}
+
+/** An event type: what the etype column points to. */
+export interface EventType {
+	readonly kind: number;
+	readonly provider: string | null;
+	readonly providerName: string | null;
+	readonly id: number;
+	readonly version: number;
+	readonly opcode: number;
+	readonly name: string;
+	/** Winsock-AFD event. */
+	readonly afd: boolean;
+	/** Index into the generated EVENT_SCHEMAS, -1 when none. */
+	readonly schema: number;
+}

@@ -1,0 +1,118 @@
+// Decoding a whole trace into column chunks, in time order, handing each full chunk to a sink
+// (IndexedDB in the browser, a filter in the CLI). Pure: no DOM, no storage.
+import type { DecodedBuffer } from '../decoder/decoded-buffer.ts';
+import { indexBuffers, type BufferIndex, type OpenTrace } from '../decoder/etl-file.ts';
+import { mergeRecords } from '../decoder/merge.ts';
+import { damageFileOffset, describeDamage } from '../decoder/messages.ts';
+import { ProviderTable } from '../decoder/record-json.ts';
+import { CHUNK_ROWS, type Chunk, type EventType } from './columns.ts';
+import { ChunkBuilder } from './chunk-builder.ts';
+import { TraceTables } from './trace-tables.ts';
+
+export interface ChunkAdditions {
+	readonly strings: string[];
+	readonly eventTypes: EventType[];
+	readonly processes: [string, number][];
+	readonly processNames: [number, string][];
+}
+
+export interface IngestProgress {
+	readonly bytesDone: number;
+	readonly bytesTotal: number;
+	readonly records: number;
+	readonly chunks: number;
+}
+
+export interface IngestDamage {
+	readonly offset: number;
+	readonly message: string;
+}
+
+export interface IngestResult {
+	readonly records: number;
+	readonly chunks: number;
+	readonly buffers: number;
+	readonly damage: IngestDamage[];
+}
+
+export interface IngestOptions {
+	/** Rows already stored by an earlier, interrupted import: decoded again but not emitted. */
+	readonly skipRows?: number;
+	/** Tables as the stored chunks left them (for a resumed import). */
+	readonly tables?: TraceTables;
+	readonly onProgress?: (p: IngestProgress) => void;
+	/** Asked between buffers; true stops the import (cancel). */
+	readonly shouldStop?: () => boolean;
+	readonly index?: BufferIndex;
+}
+
+export class IngestStopped extends Error {
+	constructor() {
+		super('import cancelled');
+	}
+}
+
+export async function ingestTrace(
+	trace: OpenTrace,
+	commit: (chunk: Chunk, additions: ChunkAdditions) => Promise<void>,
+	options: IngestOptions = {},
+): Promise<IngestResult> {
+	const index = options.index ?? (await indexBuffers(trace));
+	const tables = options.tables ?? new TraceTables();
+	const providers = new ProviderTable(trace);
+	const start = BigInt(trace.facts.startFiletime);
+	const skip = options.skipRows ?? 0;
+	const bytesTotal = index.buffers.reduce((n, b) => n + b.available, 0);
+	const damage: IngestDamage[] = [];
+	let chunkIndex = Math.floor(skip / CHUNK_ROWS);
+	let builder = new ChunkBuilder(chunkIndex, tables, start, providers);
+	let row = 0;
+	let bytesDone = 0;
+	const pending: Chunk[] = [];
+	const onRecord = (b: DecodedBuffer, i: number) => {
+		if (row++ < skip) return;
+		builder.add(b, i);
+		if (builder.full) {
+			pending.push(builder.finish());
+			builder = new ChunkBuilder(++chunkIndex, tables, start, providers);
+		}
+	};
+	const onBuffer = (b: DecodedBuffer) => {
+		bytesDone += b.entry.available;
+		if (b.damage)
+			damage.push({ offset: damageFileOffset(b.damage), message: describeDamage(b.damage) });
+	};
+	// Records arrive synchronously; full chunks are committed at the next checkpoint, before the
+	// merge decodes another buffer, so that writes are awaited and memory stays bounded.
+	const flush = async () => {
+		for (let chunk = pending.shift(); chunk; chunk = pending.shift())
+			await commit(chunk, tables.takeAdditions());
+		options.onProgress?.({
+			bytesDone,
+			bytesTotal,
+			records: Math.max(0, row - skip),
+			chunks: chunkIndex,
+		});
+		if (options.shouldStop?.()) throw new IngestStopped();
+	};
+	await mergeRecords(trace, index.buffers, onRecord, onBuffer, flush);
+	await flush();
+	if (builder.rows > 0) await commit(builder.finish(), tables.takeAdditions());
+	if (
+		index.damage &&
+		!damage.some((d) => d.message.startsWith(`buffer ${index.damage!.bufferIndex} `))
+	)
+		damage.push({ offset: damageFileOffset(index.damage), message: describeDamage(index.damage) });
+	options.onProgress?.({
+		bytesDone: bytesTotal,
+		bytesTotal,
+		records: row - skip,
+		chunks: chunkIndex + (builder.rows > 0 ? 1 : 0),
+	});
+	return {
+		records: row,
+		chunks: chunkIndex + (builder.rows > 0 ? 1 : 0),
+		buffers: index.buffers.length,
+		damage,
+	};
+}

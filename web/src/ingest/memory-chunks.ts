@@ -1,0 +1,46 @@
+// Chunks held in memory: the query engine's source in tests and in the command line.
+import type { OpenTrace } from '../decoder/etl-file.ts';
+import type { ChunkInfo, ChunkSource } from '../query/engine.ts';
+import type { FilterContext } from '../query/filter-compile.ts';
+import type { Chunk, ColumnName, Columns } from './columns.ts';
+import { ingestTrace, type IngestResult } from './ingest.ts';
+import { TraceTables } from './trace-tables.ts';
+
+export class MemoryChunks implements ChunkSource {
+	readonly list: Chunk[] = [];
+
+	chunks(): readonly ChunkInfo[] {
+		return this.list;
+	}
+	async column<K extends ColumnName>(chunk: number, name: K): Promise<Columns[K]> {
+		return this.list[chunk]!.columns[name];
+	}
+	async recordBytes(chunk: number): Promise<Uint8Array> {
+		return this.list[chunk]!.rec;
+	}
+}
+
+export interface MemoryTrace {
+	readonly chunks: MemoryChunks;
+	readonly tables: TraceTables;
+	readonly result: IngestResult;
+	readonly context: () => FilterContext;
+}
+
+export async function ingestToMemory(trace: OpenTrace): Promise<MemoryTrace> {
+	const chunks = new MemoryChunks();
+	const tables = new TraceTables();
+	const result = await ingestTrace(trace, async (c) => void chunks.list.push(c), { tables });
+	const startFiletime = BigInt(trace.facts.startFiletime);
+	return {
+		chunks,
+		tables,
+		result,
+		context: () => ({
+			strings: tables.strings,
+			eventTypes: tables.eventTypes,
+			startFiletime,
+			processNames: tables.processNames,
+		}),
+	};
+}

@@ -1,0 +1,81 @@
+// Per-trace tables the columns point into: strings and event types. Both only grow, and each
+// chunk records what it added, so a trace can be rebuilt (or an import resumed) chunk by chunk.
+import type { EventType } from './columns.ts';
+
+export class TraceTables {
+	readonly strings: string[] = [''];
+	readonly eventTypes: EventType[] = [];
+	readonly #stringIndex = new Map<string, number>([['', 0]]);
+	readonly #typeIndex = new Map<string, number>();
+	/** EPROCESS pointer (as text) → PID, learned from create events and user-mode headers. */
+	readonly processOf = new Map<string, number>();
+	/** PID → image name, from process events in the trace. */
+	readonly processNames = new Map<number, string>();
+	#stringsMark = 1;
+	#typesMark = 0;
+
+	intern(s: string): number {
+		let i = this.#stringIndex.get(s);
+		if (i === undefined) {
+			i = this.strings.length;
+			this.strings.push(s);
+			this.#stringIndex.set(s, i);
+		}
+		return i;
+	}
+
+	eventType(key: string, make: () => EventType): number {
+		let i = this.#typeIndex.get(key);
+		if (i === undefined) {
+			i = this.eventTypes.length;
+			this.eventTypes.push(make());
+			this.#typeIndex.set(key, i);
+		}
+		return i;
+	}
+
+	/** Strings and event types added since the last call (what the next chunk must carry). */
+	takeAdditions(): {
+		strings: string[];
+		eventTypes: EventType[];
+		processes: [string, number][];
+		processNames: [number, string][];
+	} {
+		const strings = this.strings.slice(this.#stringsMark);
+		const eventTypes = this.eventTypes.slice(this.#typesMark);
+		this.#stringsMark = this.strings.length;
+		this.#typesMark = this.eventTypes.length;
+		return {
+			strings,
+			eventTypes,
+			processes: [...this.processOf],
+			processNames: [...this.processNames],
+		};
+	}
+
+	/** Replays what a stored chunk added. */
+	apply(additions: {
+		strings: string[];
+		eventTypes: EventType[];
+		processes?: [string, number][];
+		processNames?: [number, string][];
+	}): void {
+		for (const s of additions.strings) this.intern(s);
+		for (const t of additions.eventTypes) this.eventType(eventTypeKey(t), () => t);
+		for (const [p, pid] of additions.processes ?? []) this.processOf.set(p, pid);
+		for (const [pid, name] of additions.processNames ?? []) this.processNames.set(pid, name);
+		this.#stringsMark = this.strings.length;
+		this.#typesMark = this.eventTypes.length;
+	}
+}
+
+export function eventTypeKey(t: {
+	kind: number;
+	provider: string | null;
+	id: number;
+	version: number;
+	opcode: number;
+	name: string;
+}): string {
+	return `${t.kind}|${t.provider}|${t.id}|${t.version}|${t.opcode}|${t.name}`;
+}

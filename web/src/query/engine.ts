@@ -1,0 +1,478 @@
+// Queries over a trace's column chunks: select rows matching a filter and a time range, then
+// count them, page through them, bin them over time and group them. Pure TypeScript: runs in
+// the worker over IndexedDB chunks and in Node over chunks held in memory.
+import {
+	FLAG_BYTES,
+	FLAG_ENTER,
+	FLAG_ERROR,
+	FLAG_EXIT,
+	FLAG_STATUS,
+	NO_PID,
+	type ColumnName,
+	type Columns,
+	type EventType,
+} from '../ingest/columns.ts';
+import { KIND_NAMES } from '../decoder/record-json.ts';
+import { compileFilter, statusName, type FilterContext } from './filter-compile.ts';
+import { parseFilter } from './filter-parser.ts';
+import { LruCache } from './lru.ts';
+
+export interface ChunkInfo {
+	readonly index: number;
+	readonly rows: number;
+	readonly tMin: number;
+	readonly tMax: number;
+}
+
+/** Where the chunks come from: IndexedDB in the browser, memory in tests and the CLI. */
+export interface ChunkSource {
+	chunks(): readonly ChunkInfo[];
+	column<K extends ColumnName>(chunk: number, name: K): Promise<Columns[K]>;
+	recordBytes(chunk: number): Promise<Uint8Array>;
+}
+
+export interface TimeRange {
+	/** Ticks since StartTime, inclusive. */
+	readonly from: number;
+	/** Exclusive. */
+	readonly to: number;
+}
+
+interface ChunkSelection {
+	readonly chunk: number;
+	readonly first: number;
+	/** Global row index of the chunk's row 0. */
+	readonly base: number;
+	/** Matching local rows, or null for every row in [from, to). */
+	readonly rows: Uint16Array | null;
+	readonly from: number;
+	readonly to: number;
+	readonly count: number;
+}
+
+export interface Selection {
+	readonly filter: string;
+	readonly range: TimeRange | null;
+	readonly total: number;
+	readonly matched: number;
+	readonly parts: readonly ChunkSelection[];
+}
+
+export interface RowView {
+	readonly index: number;
+	readonly time: number;
+	readonly kind: string;
+	readonly event: string;
+	readonly provider: string | null;
+	readonly eventId: number;
+	readonly level: number;
+	readonly opcode: number;
+	readonly pid: number | null;
+	readonly tid: number | null;
+	readonly cpu: number;
+	readonly process: number | null;
+	readonly endpoint: string | null;
+	readonly local: string | null;
+	readonly remote: string | null;
+	readonly bytes: number | null;
+	readonly status: number | null;
+	readonly statusName: string | null;
+	readonly error: boolean;
+	readonly phase: 'enter' | 'exit' | null;
+}
+
+export interface Histogram {
+	readonly from: number;
+	readonly to: number;
+	readonly bins: number;
+	/** Counts per category (connect/accept, send/recv, other, errors), each `bins` long. */
+	readonly series: Record<HistogramCategory, number[]>;
+}
+
+export type HistogramCategory = 'connect' | 'data' | 'other' | 'errors';
+export type GroupKey = 'event' | 'process' | 'remote' | 'status' | 'provider' | 'endpoint';
+
+export interface Group {
+	readonly key: string;
+	readonly label: string;
+	readonly count: number;
+	/** A filter expression selecting this group's rows. */
+	readonly filter: string;
+}
+
+export class Superseded extends Error {
+	constructor() {
+		super('superseded by a newer query');
+	}
+}
+
+const CONNECT = /connect|accept|listen|bind|create|close|cleanup|abort|disconnect/i;
+const DATA = /send|recv|receive|data|datagram/i;
+
+function categoryOf(t: EventType): HistogramCategory {
+	if (!t.afd) return 'other';
+	if (DATA.test(t.name) && !/connect/i.test(t.name)) return 'data';
+	if (CONNECT.test(t.name)) return 'connect';
+	return 'other';
+}
+
+export class QueryEngine {
+	readonly #source: ChunkSource;
+	readonly #ctx: () => FilterContext;
+	readonly #cache: LruCache<Columns[ColumnName]>;
+	#generation = 0;
+
+	constructor(source: ChunkSource, context: () => FilterContext, cacheBytes = 256 << 20) {
+		this.#source = source;
+		this.#ctx = context;
+		this.#cache = new LruCache(cacheBytes);
+	}
+
+	get cachedBytes(): number {
+		return this.#cache.bytes;
+	}
+
+	async column<K extends ColumnName>(chunk: number, name: K): Promise<Columns[K]> {
+		const key = `${chunk}:${name}`;
+		const hit = this.#cache.get(key) as Columns[K] | undefined;
+		if (hit) return hit;
+		const a = await this.#source.column(chunk, name);
+		this.#cache.set(key, a, a.byteLength);
+		return a;
+	}
+
+	/** Marks every query before this one as superseded: their loops stop at the next chunk. */
+	begin(): number {
+		return ++this.#generation;
+	}
+
+	#check(generation: number | undefined): void {
+		if (generation !== undefined && generation !== this.#generation) throw new Superseded();
+	}
+
+	/** Rows [from, to) of a chunk inside a time range (rows are in time order). */
+	async #rowsInRange(info: ChunkInfo, range: TimeRange | null): Promise<[number, number]> {
+		if (!range || (info.tMin >= range.from && info.tMax < range.to)) return [0, info.rows];
+		if (info.tMax < range.from || info.tMin >= range.to) return [0, 0];
+		const time = await this.column(info.index, 'time');
+		const lowerBound = (x: number) => {
+			let lo = 0;
+			let hi = info.rows;
+			while (lo < hi) {
+				const mid = (lo + hi) >> 1;
+				if (time[mid]! < x) lo = mid + 1;
+				else hi = mid;
+			}
+			return lo;
+		};
+		return [lowerBound(range.from), lowerBound(range.to)];
+	}
+
+	/** Parses, compiles and runs a filter; throws FilterError for a bad expression. */
+	async select(
+		filter: string,
+		range: TimeRange | null = null,
+		generation?: number,
+	): Promise<Selection> {
+		const compiled = compileFilter(parseFilter(filter), this.#ctx());
+		const parts: ChunkSelection[] = [];
+		let total = 0;
+		let matched = 0;
+		for (const info of this.#source.chunks()) {
+			this.#check(generation);
+			const base = total;
+			total += info.rows;
+			const [from, to] = await this.#rowsInRange(info, range);
+			if (from >= to) continue;
+			if (!compiled) {
+				parts.push({
+					chunk: info.index,
+					first: matched,
+					base,
+					rows: null,
+					from,
+					to,
+					count: to - from,
+				});
+				matched += to - from;
+				continue;
+			}
+			const columns = {} as Columns;
+			for (const name of compiled.columns)
+				(columns as Record<string, unknown>)[name] = await this.column(info.index, name);
+			const test = compiled.bind(columns);
+			const hits = new Uint16Array(to - from);
+			let n = 0;
+			for (let i = from; i < to; i++) if (test(i)) hits[n++] = i;
+			if (n === 0) continue;
+			parts.push({
+				chunk: info.index,
+				first: matched,
+				base,
+				rows: hits.slice(0, n),
+				from,
+				to,
+				count: n,
+			});
+			matched += n;
+		}
+		return { filter, range, total, matched, parts };
+	}
+
+	/** Global row indexes of matches [offset, offset + limit). */
+	indexes(sel: Selection, offset: number, limit: number): number[] {
+		const out: number[] = [];
+		let lo = 0;
+		let hi = sel.parts.length - 1;
+		while (lo < hi) {
+			const mid = (lo + hi + 1) >> 1;
+			if (sel.parts[mid]!.first <= offset) lo = mid;
+			else hi = mid - 1;
+		}
+		for (let p = lo; p < sel.parts.length && out.length < limit; p++) {
+			const part = sel.parts[p]!;
+			for (let k = Math.max(0, offset - part.first); k < part.count && out.length < limit; k++)
+				out.push(part.base + (part.rows ? part.rows[k]! : part.from + k));
+		}
+		return out;
+	}
+
+	/** Position of a global row in the selection, or -1. */
+	positionOf(sel: Selection, row: number): number {
+		for (const part of sel.parts) {
+			const local = row - part.base;
+			if (local < part.from || local >= part.to) continue;
+			if (!part.rows) return part.first + local - part.from;
+			let lo = 0;
+			let hi = part.count - 1;
+			while (lo <= hi) {
+				const mid = (lo + hi) >> 1;
+				const v = part.rows[mid]!;
+				if (v === local) return part.first + mid;
+				if (v < local) lo = mid + 1;
+				else hi = mid - 1;
+			}
+			return -1;
+		}
+		return -1;
+	}
+
+	/** Display values of rows, by global index. */
+	async rows(indexes: readonly number[]): Promise<RowView[]> {
+		const ctx = this.#ctx();
+		const chunks = this.#source.chunks();
+		const out: RowView[] = [];
+		let base = 0;
+		let k = 0;
+		const sorted = [...indexes].sort((a, b) => a - b);
+		const views = new Map<number, RowView>();
+		for (const info of chunks) {
+			while (k < sorted.length && sorted[k]! < base + info.rows) {
+				const i = sorted[k++]! - base;
+				views.set(i + base, await this.#rowView(info.index, i, i + base, ctx));
+			}
+			base += info.rows;
+			if (k >= sorted.length) break;
+		}
+		for (const i of indexes) {
+			const v = views.get(i);
+			if (v) out.push(v);
+		}
+		return out;
+	}
+
+	async #rowView(chunk: number, i: number, index: number, ctx: FilterContext): Promise<RowView> {
+		const col = <K extends ColumnName>(name: K) => this.column(chunk, name);
+		const [
+			time,
+			etype,
+			level,
+			opcode,
+			pid,
+			tid,
+			cpu,
+			process,
+			endpoint,
+			laddr,
+			lport,
+			raddr,
+			rport,
+			status,
+			bytes,
+			flags,
+		] = await Promise.all([
+			col('time'),
+			col('etype'),
+			col('level'),
+			col('opcode'),
+			col('pid'),
+			col('tid'),
+			col('cpu'),
+			col('process'),
+			col('endpoint'),
+			col('laddr'),
+			col('lport'),
+			col('raddr'),
+			col('rport'),
+			col('status'),
+			col('bytes'),
+			col('flags'),
+		]);
+		const t = ctx.eventTypes[etype[i]!];
+		const f = flags[i]!;
+		const addr = (a: number, port: number) => {
+			if (!a) return null;
+			const s = ctx.strings[a]!;
+			return s.includes(':') ? `[${s}]:${port}` : `${s}:${port}`;
+		};
+		const p = pid[i]!;
+		const proc = process[i]!;
+		return {
+			index,
+			time: time[i]!,
+			kind: KIND_NAMES[t?.kind ?? 8] ?? 'unknown',
+			event: t?.name ?? '?',
+			provider: t?.providerName ?? t?.provider ?? null,
+			eventId: t?.id ?? 0,
+			level: level[i]!,
+			opcode: opcode[i]!,
+			pid: p === NO_PID ? null : p,
+			tid: tid[i] === NO_PID ? null : tid[i]!,
+			cpu: cpu[i]!,
+			process: proc === NO_PID ? null : proc,
+			endpoint: endpoint[i] ? ctx.strings[endpoint[i]!]! : null,
+			local: addr(laddr[i]!, lport[i]!),
+			remote: addr(raddr[i]!, rport[i]!),
+			bytes: f & FLAG_BYTES ? bytes[i]! : null,
+			status: f & FLAG_STATUS ? status[i]! : null,
+			statusName: f & FLAG_STATUS ? statusName(status[i]!) : null,
+			error: (f & FLAG_ERROR) !== 0,
+			phase: f & FLAG_ENTER ? 'enter' : f & FLAG_EXIT ? 'exit' : null,
+		};
+	}
+
+	async histogram(
+		sel: Selection,
+		from: number,
+		to: number,
+		bins: number,
+		generation?: number,
+	): Promise<Histogram> {
+		const ctx = this.#ctx();
+		const cats = ctx.eventTypes.map(categoryOf);
+		const series: Record<HistogramCategory, number[]> = {
+			connect: new Array<number>(bins).fill(0),
+			data: new Array<number>(bins).fill(0),
+			other: new Array<number>(bins).fill(0),
+			errors: new Array<number>(bins).fill(0),
+		};
+		const width = (to - from) / bins || 1;
+		for (const part of sel.parts) {
+			this.#check(generation);
+			const [time, etype, flags] = await Promise.all([
+				this.column(part.chunk, 'time'),
+				this.column(part.chunk, 'etype'),
+				this.column(part.chunk, 'flags'),
+			]);
+			const add = (i: number) => {
+				const t = time[i]!;
+				if (t < from || t >= to) return;
+				const b = Math.min(bins - 1, Math.floor((t - from) / width));
+				const c = flags[i]! & FLAG_ERROR ? 'errors' : (cats[etype[i]!] ?? 'other');
+				series[c][b]!++;
+			};
+			if (part.rows) for (let k = 0; k < part.count; k++) add(part.rows[k]!);
+			else for (let i = part.from; i < part.to; i++) add(i);
+		}
+		return { from, to, bins, series };
+	}
+
+	async groupBy(sel: Selection, key: GroupKey, limit = 50, generation?: number): Promise<Group[]> {
+		const ctx = this.#ctx();
+		const counts = new Map<number, number>();
+		const column: ColumnName =
+			key === 'event' || key === 'provider'
+				? 'etype'
+				: key === 'remote'
+					? 'raddr'
+					: key === 'status'
+						? 'status'
+						: key;
+		for (const part of sel.parts) {
+			this.#check(generation);
+			const a = await this.column(part.chunk, column);
+			const flags = await this.column(part.chunk, 'flags');
+			const rport = key === 'remote' ? await this.column(part.chunk, 'rport') : null;
+			const add = (i: number) => {
+				let v = a[i]!;
+				if (key === 'status' && !(flags[i]! & FLAG_STATUS)) return;
+				if (key === 'remote') {
+					if (!v) return;
+					v = v * 65536 + rport![i]!;
+				}
+				if (key === 'endpoint' && !v) return;
+				counts.set(v, (counts.get(v) ?? 0) + 1);
+			};
+			if (part.rows) for (let k = 0; k < part.count; k++) add(part.rows[k]!);
+			else for (let i = part.from; i < part.to; i++) add(i);
+		}
+		let groups: Group[] = [...counts].map(([v, count]) => this.#group(key, v, count, ctx));
+		if (key === 'provider') {
+			const merged = new Map<string, Group>();
+			for (const g of groups) {
+				const m = merged.get(g.key);
+				merged.set(g.key, m ? { ...m, count: m.count + g.count } : g);
+			}
+			groups = [...merged.values()];
+		}
+		return groups
+			.sort((a, b) => b.count - a.count || a.label.localeCompare(b.label))
+			.slice(0, limit);
+	}
+
+	#group(key: GroupKey, v: number, count: number, ctx: FilterContext): Group {
+		const quote = (s: string) => (/[\s()"]/.test(s) ? `"${s}"` : s);
+		switch (key) {
+			case 'event': {
+				const t = ctx.eventTypes[v];
+				const name = t?.name ?? '?';
+				return { key: String(v), label: name, count, filter: `event:${quote(name)}` };
+			}
+			case 'provider': {
+				const t = ctx.eventTypes[v];
+				const name = t?.providerName ?? t?.provider ?? 'kernel';
+				return {
+					key: name,
+					label: name,
+					count,
+					filter: t?.provider
+						? `provider:${quote(t.providerName ?? t.provider)}`
+						: `kind:system or kind:perfinfo or kind:compact`,
+				};
+			}
+			case 'process': {
+				const name = ctx.processNames.get(v);
+				return {
+					key: String(v),
+					label: name ? `${name} (PID ${v})` : v === NO_PID ? 'none' : `PID ${v}`,
+					count,
+					filter: `process:${v}`,
+				};
+			}
+			case 'remote': {
+				const addr = ctx.strings[Math.floor(v / 65536)]!;
+				const port = v % 65536;
+				const label = addr.includes(':') ? `[${addr}]:${port}` : `${addr}:${port}`;
+				return { key: label, label, count, filter: `raddr:${addr} rport:${port}` };
+			}
+			case 'status': {
+				const name = statusName(v);
+				return { key: String(v), label: name, count, filter: `status:0x${v.toString(16)}` };
+			}
+			case 'endpoint': {
+				const e = ctx.strings[v]!;
+				return { key: e, label: e, count, filter: `endpoint:${e}` };
+			}
+		}
+	}
+}

@@ -1,0 +1,132 @@
+// Trace library operations over IndexedDB: the catalog, chunk commits, loading and deleting.
+import type { IDBPDatabase } from 'idb';
+import { COLUMN_NAMES, columnFromBuffer, type Chunk, type Columns } from '../ingest/columns.ts';
+import type { ChunkAdditions } from '../ingest/ingest.ts';
+import type { ChunkRecord, SockscopeDB, TraceRecord } from './db.ts';
+
+type DB = IDBPDatabase<SockscopeDB>;
+
+/** Key range of everything stored for one trace in a store keyed [traceId, …]. */
+const ofTrace = (id: number) => IDBKeyRange.bound([id], [id, []]);
+
+export async function listTraces(db: DB): Promise<TraceRecord[]> {
+	return db.getAll('traces');
+}
+
+export async function getTrace(db: DB, id: number): Promise<TraceRecord | undefined> {
+	return db.get('traces', id);
+}
+
+export async function addTrace(db: DB, trace: TraceRecord): Promise<number> {
+	return db.add('traces', trace);
+}
+
+export async function updateTrace(
+	db: DB,
+	id: number,
+	change: Partial<TraceRecord>,
+): Promise<TraceRecord> {
+	const tx = db.transaction('traces', 'readwrite');
+	const t = await tx.store.get(id);
+	if (!t) throw new Error(`no trace ${id}`);
+	const next = { ...t, ...change };
+	await tx.store.put(next);
+	await tx.done;
+	return next;
+}
+
+/**
+ * Commits one chunk: its columns, its record bytes, its summary and the trace's counters, in one
+ * transaction, so that a trace never counts a chunk that is not fully stored.
+ */
+export async function commitChunk(
+	db: DB,
+	traceId: number,
+	chunk: Chunk,
+	additions: ChunkAdditions,
+): Promise<void> {
+	const tx = db.transaction(['traces', 'chunks', 'columns'], 'readwrite', {
+		durability: 'relaxed',
+	});
+	const columns = tx.objectStore('columns');
+	let bytes = 0;
+	const puts: Promise<unknown>[] = [];
+	for (const name of COLUMN_NAMES) {
+		const a = chunk.columns[name];
+		const data =
+			a.buffer.byteLength === a.byteLength ? (a.buffer as ArrayBuffer) : a.slice().buffer;
+		bytes += data.byteLength;
+		puts.push(columns.put({ traceId, chunk: chunk.index, name, data }));
+	}
+	const rec =
+		chunk.rec.buffer.byteLength === chunk.rec.byteLength
+			? chunk.rec.buffer
+			: chunk.rec.slice().buffer;
+	bytes += rec.byteLength;
+	puts.push(columns.put({ traceId, chunk: chunk.index, name: 'rec', data: rec as ArrayBuffer }));
+	puts.push(
+		tx.objectStore('chunks').put({
+			traceId,
+			index: chunk.index,
+			rows: chunk.rows,
+			tMin: chunk.tMin,
+			tMax: chunk.tMax,
+			bytes,
+			additions,
+		}),
+	);
+	const traces = tx.objectStore('traces');
+	const t = await traces.get(traceId);
+	if (!t) throw new Error(`no trace ${traceId}`);
+	t.records += chunk.rows;
+	t.chunks = chunk.index + 1;
+	t.storedBytes += bytes;
+	t.tMin = t.chunks === 1 ? chunk.tMin : Math.min(t.tMin, chunk.tMin);
+	t.tMax = Math.max(t.tMax, chunk.tMax);
+	puts.push(traces.put(t));
+	await Promise.all(puts);
+	await tx.done;
+}
+
+export async function chunkSummaries(db: DB, traceId: number): Promise<ChunkRecord[]> {
+	return db.getAll('chunks', ofTrace(traceId));
+}
+
+export async function loadColumn(
+	db: DB,
+	traceId: number,
+	chunk: number,
+	name: (typeof COLUMN_NAMES)[number],
+): Promise<Columns[typeof name]> {
+	const r = await db.get('columns', [traceId, chunk, name]);
+	if (!r) throw new Error(`trace ${traceId}: chunk ${chunk} has no column ${name}`);
+	return columnFromBuffer(name, r.data);
+}
+
+export async function loadRecordBytes(db: DB, traceId: number, chunk: number): Promise<Uint8Array> {
+	const r = await db.get('columns', [traceId, chunk, 'rec']);
+	if (!r) throw new Error(`trace ${traceId}: chunk ${chunk} has no record bytes`);
+	return new Uint8Array(r.data);
+}
+
+/** Removes chunks from `fromChunk` on (a resumed import rewrites them). */
+export async function dropChunksFrom(db: DB, traceId: number, fromChunk: number): Promise<void> {
+	const tx = db.transaction(['chunks', 'columns'], 'readwrite');
+	await tx
+		.objectStore('chunks')
+		.delete(IDBKeyRange.bound([traceId, fromChunk], [traceId, Infinity]));
+	await tx
+		.objectStore('columns')
+		.delete(IDBKeyRange.bound([traceId, fromChunk], [traceId, Infinity, []]));
+	await tx.done;
+}
+
+export async function deleteTrace(db: DB, traceId: number): Promise<void> {
+	const tx = db.transaction(['traces', 'chunks', 'columns'], 'readwrite');
+	await Promise.all([
+		tx.objectStore('columns').delete(ofTrace(traceId)),
+		tx.objectStore('chunks').delete(ofTrace(traceId)),
+		tx.objectStore('traces').delete(traceId),
+	]);
+	await tx.done;
+}
