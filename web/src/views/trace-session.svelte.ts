@@ -1,23 +1,27 @@
-// What the page is showing: nothing yet, a file being read, its facts, or why it could not be read.
-// Reads can overlap (a second drop while the first is still decoding); a generation number makes
-// the newest request win and drops late answers from older ones.
+// What the page is showing: nothing yet, a file being imported, a trace from the library, or why
+// a file could not be read. The decoder worker owns the library (IndexedDB); this class keeps
+// the page's view of it. Opens can overlap (a second drop while the first is still importing);
+// a generation number makes the newest request win and drops late answers from older ones.
+import { proxy, type Remote } from 'comlink';
 import type { TraceFacts } from '../decoder/types.ts';
 import type { Result } from '../lib/result.ts';
+import type { DecoderApi, ImportProgress, TraceSummary } from '../worker/api.ts';
 
 export type SessionState =
 	| { readonly kind: 'empty' }
 	| { readonly kind: 'reading'; readonly fileName: string }
-	| { readonly kind: 'facts'; readonly facts: TraceFacts }
+	| {
+			readonly kind: 'trace';
+			readonly trace: TraceSummary;
+			readonly facts: TraceFacts;
+			/** Set while this trace is being imported. */
+			readonly progress: ImportProgress | null;
+	  }
 	| { readonly kind: 'error'; readonly fileName: string; readonly message: string };
-
-/** The part of the worker's Comlink proxy the page uses (`Remote<DecoderApi>` fits). */
-export interface FactsReader {
-	readFacts(file: File): Promise<Result<TraceFacts>>;
-}
 
 /** A started decoder worker and its Comlink proxy; created lazily, recreated after a crash. */
 export interface DecoderHandle {
-	readonly api: FactsReader;
+	readonly api: Remote<DecoderApi> | DecoderApi;
 	readonly worker: Worker;
 }
 
@@ -27,6 +31,10 @@ const SAMPLE_URL = 'sample.etl';
 export class TraceSession {
 	// Raw: worker results are plain data; a deep $state proxy could not be cloned back by Comlink.
 	state = $state.raw<SessionState>({ kind: 'empty' });
+	/** The trace library, newest first. */
+	library = $state.raw<readonly TraceSummary[]>([]);
+	/** Progress of the import running now, whichever trace is shown. */
+	importing = $state.raw<ImportProgress | null>(null);
 
 	#generation = 0;
 	#decoder: DecoderHandle | null = null;
@@ -40,10 +48,33 @@ export class TraceSession {
 		return this.state.kind === 'reading';
 	}
 
-	/** Reads the header facts of a picked or dropped file; the File handle goes to the worker. */
+	/** The worker's API, starting the worker on first use. */
+	get api(): Remote<DecoderApi> | DecoderApi {
+		return this.#connect().api;
+	}
+
+	async refreshLibrary(): Promise<void> {
+		try {
+			this.library = await this.api.listTraces();
+		} catch (err) {
+			console.error('cannot list the trace library', err);
+		}
+	}
+
+	/** Imports a picked or dropped file into the library and shows it; the File goes to the worker. */
 	async open(file: File): Promise<void> {
 		const generation = this.#begin(file.name);
-		await this.#read(file, generation);
+		await this.#import(generation, file.name, (onProgress) =>
+			this.api.importFile(file, onProgress),
+		);
+	}
+
+	/** Continues an interrupted import with the same file. */
+	async resume(id: number, file: File): Promise<void> {
+		const generation = this.#begin(file.name);
+		await this.#import(generation, file.name, (onProgress) =>
+			this.api.resumeImport(id, file, onProgress),
+		);
 	}
 
 	/** Fetches the bundled sample trace from the same origin and opens it like a picked file. */
@@ -62,7 +93,57 @@ export class TraceSession {
 			});
 			return;
 		}
-		await this.#read(file, generation);
+		await this.#import(generation, file.name, (onProgress) =>
+			this.api.importFile(file, onProgress),
+		);
+	}
+
+	/** Shows a trace of the library. */
+	async openStored(id: number): Promise<void> {
+		const known = this.library.find((t) => t.id === id);
+		const generation = this.#begin(known?.name ?? `trace ${id}`);
+		const opened = await this.api.openTrace(id);
+		if (!opened.ok) {
+			this.#settle(generation, {
+				kind: 'error',
+				fileName: known?.name ?? '',
+				message: opened.error,
+			});
+			return;
+		}
+		const trace = opened.value.trace;
+		this.#settle(generation, {
+			kind: 'trace',
+			trace,
+			facts: trace.facts,
+			progress: this.importing?.traceId === id ? this.importing : null,
+		});
+	}
+
+	async cancelImport(): Promise<void> {
+		const p = this.importing;
+		if (p) await this.api.cancelImport(p.traceId);
+	}
+
+	async rename(id: number, name: string): Promise<Result<TraceSummary>> {
+		const r = await this.api.renameTrace(id, name);
+		if (r.ok && this.state.kind === 'trace' && this.state.trace.id === id)
+			this.state = { ...this.state, trace: r.value };
+		await this.refreshLibrary();
+		return r;
+	}
+
+	async remove(id: number): Promise<void> {
+		await this.api.deleteTrace(id);
+		if (this.state.kind === 'trace' && this.state.trace.id === id) this.state = { kind: 'empty' };
+		await this.refreshLibrary();
+	}
+
+	/** Back to the start page (the library). */
+	home(): void {
+		++this.#generation;
+		this.state = { kind: 'empty' };
+		void this.refreshLibrary();
 	}
 
 	/** Stops the worker, e.g. when the page goes away. */
@@ -76,21 +157,49 @@ export class TraceSession {
 		return ++this.#generation;
 	}
 
-	async #read(file: File, generation: number): Promise<void> {
-		let result: Result<TraceFacts>;
+	async #import(
+		generation: number,
+		fileName: string,
+		run: (onProgress: (p: ImportProgress) => void) => Promise<Result<TraceSummary>>,
+	): Promise<void> {
+		let shown = false;
+		// The trace is shown as soon as its first rows are stored; the import goes on behind it.
+		const onProgress = (p: ImportProgress) => {
+			this.importing = p;
+			if (generation !== this.#generation) return;
+			if (!shown && p.records > 0) {
+				shown = true;
+				void this.#showWhileImporting(generation, p);
+			} else if (this.state.kind === 'trace' && this.state.trace.id === p.traceId)
+				this.state = { ...this.state, progress: p };
+		};
+		let result: Result<TraceSummary>;
 		try {
-			result = await this.#connect().api.readFacts(file);
+			result = await run(proxy(onProgress));
 		} catch (err) {
 			// Expected failures arrive as Result values; a throw means the decoder itself broke.
 			console.error('decoder worker failed', err);
 			result = { ok: false, error: `the decoder failed: ${describe(err)}` };
 		}
+		this.importing = null;
+		void this.refreshLibrary();
 		this.#settle(
 			generation,
 			result.ok
-				? { kind: 'facts', facts: result.value }
-				: { kind: 'error', fileName: file.name, message: result.error },
+				? { kind: 'trace', trace: result.value, facts: result.value.facts, progress: null }
+				: { kind: 'error', fileName, message: result.error },
 		);
+	}
+
+	async #showWhileImporting(generation: number, p: ImportProgress): Promise<void> {
+		const opened = await this.api.openTrace(p.traceId);
+		if (!opened.ok || generation !== this.#generation || this.state.kind !== 'reading') return;
+		this.state = {
+			kind: 'trace',
+			trace: opened.value.trace,
+			facts: opened.value.trace.facts,
+			progress: this.importing,
+		};
 	}
 
 	#settle(generation: number, state: SessionState): void {

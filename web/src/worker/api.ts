@@ -1,8 +1,87 @@
 import type { TraceFacts } from '../decoder/types.ts';
+import type { RecordJson } from '../decoder/record-json.ts';
+import type { EventType } from '../ingest/columns.ts';
 import type { Result } from '../lib/result.ts';
+import type { GroupKey, Group, Histogram, RowView, TimeRange } from '../query/engine.ts';
+import type { TraceRecord } from '../store/db.ts';
+
+/** A trace in the library, as the page lists it. */
+export interface TraceSummary extends TraceRecord {
+	readonly id: number;
+	/** Importing in a page that has gone away: it can be resumed with the same file or deleted. */
+	readonly interrupted: boolean;
+	/** Being imported by this worker now. */
+	readonly active: boolean;
+}
+
+export interface ImportProgress {
+	readonly traceId: number;
+	readonly fileName: string;
+	readonly bytesDone: number;
+	readonly bytesTotal: number;
+	readonly records: number;
+	readonly chunks: number;
+	readonly elapsedMs: number;
+	readonly mbPerSecond: number;
+	readonly etaSeconds: number | null;
+}
+
+export interface QueryAnswer {
+	readonly total: number;
+	readonly matched: number;
+	/** Still importing: more rows may come. */
+	readonly partial: boolean;
+	readonly ms: number;
+}
+
+export interface FieldDetail {
+	readonly name: string;
+	readonly value: string;
+	/** Named meaning: map entry, NTSTATUS name, flags. */
+	readonly meaning: string | null;
+	/** NTSTATUS explained, when the field holds one. */
+	readonly explanation: string | null;
+	/** Byte range in the record (for the hex view), or null when missing. */
+	readonly offset: number | null;
+	readonly size: number;
+}
+
+export interface RecordDetails {
+	readonly index: number;
+	readonly json: RecordJson;
+	readonly bytes: Uint8Array;
+	readonly payloadOffset: number;
+	readonly fields: FieldDetail[];
+}
+
+export interface OpenedTrace {
+	readonly trace: TraceSummary;
+	readonly eventTypes: EventType[];
+	readonly processes: [number, string][];
+}
 
 /** What the decoder worker offers the page, through Comlink. */
 export interface DecoderApi {
 	/** Reads the trace header of a dropped or picked file; the File is passed, never its bytes. */
 	readFacts(file: File): Promise<Result<TraceFacts>>;
+	listTraces(): Promise<TraceSummary[]>;
+	/** Imports a file into the library; progress is reported through the callback (≤ 10 per second). */
+	importFile(file: File, onProgress: (p: ImportProgress) => void): Promise<Result<TraceSummary>>;
+	/** Continues an interrupted, cancelled or failed import with the same file. */
+	resumeImport(
+		id: number,
+		file: File,
+		onProgress: (p: ImportProgress) => void,
+	): Promise<Result<TraceSummary>>;
+	cancelImport(id: number): Promise<void>;
+	renameTrace(id: number, name: string): Promise<Result<TraceSummary>>;
+	deleteTrace(id: number): Promise<Result<void>>;
+	openTrace(id: number): Promise<Result<OpenedTrace>>;
+	/** Runs a filter over a time range; later calls supersede earlier ones. */
+	query(id: number, filter: string, range: TimeRange | null): Promise<Result<QueryAnswer>>;
+	/** Rows [offset, offset + limit) of the last query's matches. */
+	rows(id: number, offset: number, limit: number): Promise<RowView[]>;
+	histogram(id: number, from: number, to: number, bins: number): Promise<Result<Histogram>>;
+	groupBy(id: number, key: GroupKey, limit: number): Promise<Result<Group[]>>;
+	details(id: number, index: number): Promise<Result<RecordDetails>>;
 }

@@ -1,4 +1,5 @@
-// The decoder worker: owns the WASM module; the page talks to it only through Comlink.
+// The decoder worker: owns the WASM module and the trace library; the page talks to it only
+// through Comlink, passing File handles (never their bytes).
 import { expose } from 'comlink';
 import wasmUrl from '../../../build/release/decoder.wasm?url';
 import { openTrace } from '../decoder/etl-file.ts';
@@ -6,6 +7,7 @@ import { blobSource } from '../decoder/source.ts';
 import { compileDecoderFromUrl } from '../decoder/wasm.ts';
 import { fail, ok } from '../lib/result.ts';
 import type { DecoderApi } from './api.ts';
+import { Library } from './library.ts';
 
 let module: Promise<WebAssembly.Module> | null = null;
 
@@ -14,6 +16,10 @@ function decoderModule(): Promise<WebAssembly.Module> {
 	return module;
 }
 
+const library = new Library(decoderModule);
+
+const reason = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
 const api: DecoderApi = {
 	async readFacts(file) {
 		try {
@@ -21,9 +27,35 @@ const api: DecoderApi = {
 			return opened.ok ? ok(opened.value.facts) : fail(opened.error);
 		} catch (e) {
 			// Reading the file itself failed (removed, unreadable): say so rather than crash.
-			return fail(`cannot read ${file.name}: ${e instanceof Error ? e.message : String(e)}`);
+			return fail(`cannot read ${file.name}: ${reason(e)}`);
 		}
 	},
+	listTraces: () => library.list(),
+	async importFile(file, onProgress) {
+		try {
+			return await library.import(file, onProgress);
+		} catch (e) {
+			return fail(`cannot import ${file.name}: ${reason(e)}`);
+		}
+	},
+	async resumeImport(id, file, onProgress) {
+		try {
+			return await library.resume(id, file, onProgress);
+		} catch (e) {
+			return fail(`cannot resume ${file.name}: ${reason(e)}`);
+		}
+	},
+	async cancelImport(id) {
+		library.cancel(id);
+	},
+	renameTrace: (id, name) => library.rename(id, name),
+	deleteTrace: (id) => library.remove(id),
+	openTrace: (id) => library.opened(id),
+	query: (id, filter, range) => library.query(id, filter, range),
+	rows: (id, offset, limit) => library.rows(id, offset, limit),
+	histogram: (id, from, to, bins) => library.histogram(id, from, to, bins),
+	groupBy: (id, key, limit) => library.groupBy(id, key, limit),
+	details: (id, index) => library.details(id, index),
 };
 
 expose(api);

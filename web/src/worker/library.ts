@@ -1,0 +1,327 @@
+// The trace library in the worker: imports files into IndexedDB chunk by chunk, resumes and
+// cancels them, and answers the page's queries over opened traces.
+import type { IDBPDatabase } from 'idb';
+import { indexBuffers, openTrace as openEtl, type OpenTrace } from '../decoder/etl-file.ts';
+import { recordDecoder } from '../decoder/single-record.ts';
+import { blobSource } from '../decoder/source.ts';
+import { ingestTrace, IngestStopped } from '../ingest/ingest.ts';
+import { TraceTables } from '../ingest/trace-tables.ts';
+import { fail, ok, type Result } from '../lib/result.ts';
+import { Superseded, type GroupKey, type TimeRange } from '../query/engine.ts';
+import { FilterError } from '../query/filter-parser.ts';
+import { openStore, type SockscopeDB, type TraceRecord } from '../store/db.ts';
+import {
+	addTrace,
+	commitChunk,
+	deleteTrace,
+	dropChunksFrom,
+	getTrace,
+	listTraces,
+	updateTrace,
+} from '../store/trace-store.ts';
+import type {
+	ImportProgress,
+	OpenedTrace,
+	QueryAnswer,
+	RecordDetails,
+	TraceSummary,
+} from './api.ts';
+import { recordDetails } from './details.ts';
+import { fingerprint } from './fingerprint.ts';
+import { LiveTrace } from './live-trace.ts';
+
+/** Bumped when the decoder or the column layout changes what an import stores. */
+export const DECODER_VERSION = 1;
+/** Stored bytes per file byte, measured on Winsock traces (columns plus record bytes), with room. */
+const STORAGE_FACTOR = 1.6;
+const PROGRESS_EVERY_MS = 100;
+
+const mb = (n: number) => `${(n / 1e6).toFixed(n < 1e7 ? 1 : 0)} MB`;
+
+function isQuotaError(e: unknown): boolean {
+	return e instanceof DOMException && (e.name === 'QuotaExceededError' || /quota/i.test(e.message));
+}
+
+export class Library {
+	#db: Promise<IDBPDatabase<SockscopeDB>> | null = null;
+	readonly #open = new Map<number, Promise<LiveTrace>>();
+	readonly #active = new Map<number, { cancelled: boolean }>();
+	readonly #module: () => Promise<WebAssembly.Module>;
+
+	constructor(module: () => Promise<WebAssembly.Module>) {
+		this.#module = module;
+	}
+
+	db(): Promise<IDBPDatabase<SockscopeDB>> {
+		this.#db ??= openStore();
+		return this.#db;
+	}
+
+	summary(t: TraceRecord): TraceSummary {
+		const active = this.#active.has(t.id!);
+		return { ...t, id: t.id!, active, interrupted: t.status === 'importing' && !active };
+	}
+
+	async list(): Promise<TraceSummary[]> {
+		const all = await listTraces(await this.db());
+		return all.map((t) => this.summary(t)).sort((a, b) => b.importedAt - a.importedAt);
+	}
+
+	async live(id: number): Promise<LiveTrace> {
+		let t = this.#open.get(id);
+		if (!t) {
+			t = (async () => {
+				const db = await this.db();
+				const record = await getTrace(db, id);
+				if (!record) throw new Error(`no trace ${id} in the library`);
+				return LiveTrace.load(db, record);
+			})();
+			this.#open.set(id, t);
+			t.catch(() => this.#open.delete(id));
+		}
+		return t;
+	}
+
+	async import(file: File, onProgress: (p: ImportProgress) => void): Promise<Result<TraceSummary>> {
+		const module = await this.#module();
+		const opened = await openEtl(blobSource(file), module, file.name);
+		if (!opened.ok) return fail(opened.error);
+		const trace = opened.value;
+		const index = await indexBuffers(trace);
+		const room = await this.#checkRoom(file.size);
+		if (room) return fail(room);
+		const db = await this.db();
+		const record: TraceRecord = {
+			name: file.name,
+			size: file.size,
+			lastModified: file.lastModified,
+			fingerprint: await fingerprint(trace.source, index),
+			facts: trace.facts,
+			decoderVersion: DECODER_VERSION,
+			status: 'importing',
+			records: 0,
+			chunks: 0,
+			storedBytes: 0,
+			tMin: 0,
+			tMax: 0,
+			importedAt: Date.now(),
+			importMs: 0,
+			damage: [],
+			error: null,
+		};
+		const id = await addTrace(db, record);
+		record.id = id;
+		return this.#run(trace, index, record, new TraceTables(), 0, onProgress);
+	}
+
+	async resume(
+		id: number,
+		file: File,
+		onProgress: (p: ImportProgress) => void,
+	): Promise<Result<TraceSummary>> {
+		if (this.#active.has(id)) return fail('this trace is being imported already');
+		const db = await this.db();
+		const record = await getTrace(db, id);
+		if (!record) return fail(`no trace ${id} in the library`);
+		if (record.status === 'complete') return ok(this.summary(record));
+		const module = await this.#module();
+		const opened = await openEtl(blobSource(file), module, file.name);
+		if (!opened.ok) return fail(opened.error);
+		const index = await indexBuffers(opened.value);
+		if ((await fingerprint(opened.value.source, index)) !== record.fingerprint)
+			return fail(
+				`${file.name} is not the file this trace was imported from (${record.name}): pick that file to resume`,
+			);
+		const room = await this.#checkRoom(
+			Math.max(0, file.size - record.storedBytes / STORAGE_FACTOR),
+		);
+		if (room) return fail(room);
+		await dropChunksFrom(db, id, record.chunks);
+		this.#open.delete(id);
+		const live = await this.live(id);
+		const updated = await updateTrace(db, id, { status: 'importing', error: null });
+		return this.#run(opened.value, index, updated, live.tables, record.records, onProgress);
+	}
+
+	async #checkRoom(bytes: number): Promise<string | null> {
+		if (!navigator.storage?.estimate) return null;
+		const { usage = 0, quota = 0 } = await navigator.storage.estimate();
+		const need = bytes * STORAGE_FACTOR;
+		if (quota > 0 && quota - usage < need)
+			return `not enough storage for this trace: it needs about ${mb(need)}, and ${mb(Math.max(0, quota - usage))} of the browser's ${mb(quota)} are free. Delete traces from the library or free disk space.`;
+		return null;
+	}
+
+	async #run(
+		trace: OpenTrace,
+		index: Awaited<ReturnType<typeof indexBuffers>>,
+		record: TraceRecord,
+		tables: TraceTables,
+		skipRows: number,
+		onProgress: (p: ImportProgress) => void,
+	): Promise<Result<TraceSummary>> {
+		const db = await this.db();
+		const id = record.id!;
+		const job = { cancelled: false };
+		this.#active.set(id, job);
+		const live = await this.live(id);
+		live.record = record;
+		const started = performance.now();
+		let lastReport = 0;
+		let bytesTotal = 0;
+		const report = (
+			p: { bytesDone: number; bytesTotal: number; records: number; chunks: number },
+			force = false,
+		) => {
+			const now = performance.now();
+			if (!force && now - lastReport < PROGRESS_EVERY_MS) return;
+			lastReport = now;
+			bytesTotal = p.bytesTotal;
+			const elapsedMs = now - started;
+			const rate = p.bytesDone / Math.max(1, elapsedMs / 1000);
+			onProgress({
+				traceId: id,
+				fileName: record.name,
+				bytesDone: p.bytesDone,
+				bytesTotal: p.bytesTotal,
+				records: skipRows + p.records,
+				chunks: p.chunks,
+				elapsedMs,
+				mbPerSecond: rate / 1e6,
+				etaSeconds: rate > 0 ? (p.bytesTotal - p.bytesDone) / rate : null,
+			});
+		};
+		try {
+			const result = await ingestTrace(
+				trace,
+				async (chunk, additions) => {
+					await commitChunk(db, id, chunk, additions);
+					live.added(chunk, additions);
+					live.record = (await getTrace(db, id))!;
+				},
+				{ index, tables, skipRows, onProgress: (p) => report(p), shouldStop: () => job.cancelled },
+			);
+			report(
+				{
+					bytesDone: bytesTotal,
+					bytesTotal,
+					records: result.records - skipRows,
+					chunks: result.chunks,
+				},
+				true,
+			);
+			live.record = await updateTrace(db, id, {
+				status: 'complete',
+				damage: result.damage,
+				importMs: record.importMs + (performance.now() - started),
+			});
+			return ok(this.summary(live.record));
+		} catch (e) {
+			const stopped = e instanceof IngestStopped;
+			const message = stopped
+				? null
+				: isQuotaError(e)
+					? `storage is full after ${live.record.records.toLocaleString('en-US')} events: about ${mb(Math.max(0, (trace.source.size - live.record.storedBytes / STORAGE_FACTOR) * STORAGE_FACTOR))} more are needed. What was stored is kept; free space, then resume.`
+					: `import failed: ${e instanceof Error ? e.message : String(e)}`;
+			live.record = await updateTrace(db, id, {
+				status: stopped ? 'cancelled' : 'failed',
+				error: message,
+				importMs: record.importMs + (performance.now() - started),
+			});
+			return stopped ? ok(this.summary(live.record)) : fail(message!);
+		} finally {
+			this.#active.delete(id);
+		}
+	}
+
+	cancel(id: number): void {
+		const job = this.#active.get(id);
+		if (job) job.cancelled = true;
+	}
+
+	async rename(id: number, name: string): Promise<Result<TraceSummary>> {
+		const clean = name.trim();
+		if (!clean) return fail('a trace needs a name');
+		const record = await updateTrace(await this.db(), id, { name: clean });
+		const live = this.#open.get(id);
+		if (live) (await live).record = record;
+		return ok(this.summary(record));
+	}
+
+	async remove(id: number): Promise<Result<void>> {
+		this.cancel(id);
+		this.#open.delete(id);
+		await deleteTrace(await this.db(), id);
+		return ok(undefined);
+	}
+
+	async opened(id: number): Promise<Result<OpenedTrace>> {
+		try {
+			const live = await this.live(id);
+			const record = (await getTrace(await this.db(), id)) ?? live.record;
+			live.record = record;
+			return ok({
+				trace: this.summary(record),
+				eventTypes: live.tables.eventTypes,
+				processes: [...live.tables.processNames],
+			});
+		} catch (e) {
+			return fail(e instanceof Error ? e.message : String(e));
+		}
+	}
+
+	async query(id: number, filter: string, range: TimeRange | null): Promise<Result<QueryAnswer>> {
+		const live = await this.live(id);
+		const generation = live.engine.begin();
+		const t0 = performance.now();
+		try {
+			const sel = await live.engine.select(filter, range, generation);
+			live.selection = sel;
+			return ok({
+				total: sel.total,
+				matched: sel.matched,
+				partial: this.#active.has(id),
+				ms: performance.now() - t0,
+			});
+		} catch (e) {
+			if (e instanceof FilterError || e instanceof Superseded) return fail(e.message);
+			throw e;
+		}
+	}
+
+	async rows(id: number, offset: number, limit: number) {
+		const live = await this.live(id);
+		if (!live.selection) return [];
+		return live.engine.rows(live.engine.indexes(live.selection, offset, limit));
+	}
+
+	async histogram(id: number, from: number, to: number, bins: number) {
+		const live = await this.live(id);
+		if (!live.selection) return fail<never>('no query yet');
+		return ok(await live.engine.histogram(live.selection, from, to, bins));
+	}
+
+	async groupBy(id: number, key: GroupKey, limit: number) {
+		const live = await this.live(id);
+		if (!live.selection) return fail<never>('no query yet');
+		return ok(await live.engine.groupBy(live.selection, key, limit));
+	}
+
+	async details(id: number, index: number): Promise<Result<RecordDetails>> {
+		const live = await this.live(id);
+		const at = live.locate(index);
+		if (!at) return fail(`no event ${index}`);
+		const [recOffset, cpu, time, bytes] = await Promise.all([
+			live.engine.column(at.chunk, 'recOffset'),
+			live.engine.column(at.chunk, 'cpu'),
+			live.engine.column(at.chunk, 'time'),
+			live.recordBytes(at.chunk),
+		]);
+		const start = recOffset[at.row]!;
+		const end = at.row + 1 < recOffset.length ? recOffset[at.row + 1]! : bytes.length;
+		const decoder = recordDecoder(await this.#module(), live.record.facts);
+		const filetime = BigInt(live.record.facts.startFiletime) + BigInt(time[at.row]!);
+		const d = await recordDetails(decoder, index, bytes.slice(start, end), cpu[at.row]!, filetime);
+		return d ? ok(d) : fail(`event ${index} could not be decoded again`);
+	}
+}

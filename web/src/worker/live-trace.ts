@@ -1,0 +1,85 @@
+// A library trace opened in the worker: its tables, its chunk list and a query engine over
+// IndexedDB. While an import runs, committed chunks join it as they are written, so the
+// page can show rows before the import ends.
+import type { IDBPDatabase } from 'idb';
+import type { Chunk, ColumnName, Columns } from '../ingest/columns.ts';
+import type { ChunkAdditions } from '../ingest/ingest.ts';
+import { TraceTables } from '../ingest/trace-tables.ts';
+import { QueryEngine, type ChunkInfo, type ChunkSource, type Selection } from '../query/engine.ts';
+import type { FilterContext } from '../query/filter-compile.ts';
+import type { SockscopeDB, TraceRecord } from '../store/db.ts';
+import { chunkSummaries, loadColumn, loadRecordBytes } from '../store/trace-store.ts';
+
+export class LiveTrace implements ChunkSource {
+	readonly id: number;
+	record: TraceRecord;
+	readonly tables = new TraceTables();
+	readonly engine: QueryEngine;
+	selection: Selection | null = null;
+	readonly #chunks: ChunkInfo[] = [];
+	readonly #db: IDBPDatabase<SockscopeDB>;
+	/** The last chunks committed by an import in this worker, served without a read back. */
+	readonly #recent = new Map<number, Chunk>();
+
+	private constructor(db: IDBPDatabase<SockscopeDB>, record: TraceRecord) {
+		this.#db = db;
+		this.id = record.id!;
+		this.record = record;
+		this.engine = new QueryEngine(this, () => this.context());
+	}
+
+	static async load(db: IDBPDatabase<SockscopeDB>, record: TraceRecord): Promise<LiveTrace> {
+		const t = new LiveTrace(db, record);
+		const summaries = await chunkSummaries(db, record.id!);
+		summaries.sort((a, b) => a.index - b.index);
+		// Only chunks the trace counts are whole; anything past them is left from an interruption.
+		for (const s of summaries.slice(0, record.chunks)) {
+			t.tables.apply(s.additions);
+			t.#chunks.push({ index: s.index, rows: s.rows, tMin: s.tMin, tMax: s.tMax });
+		}
+		return t;
+	}
+
+	context(): FilterContext {
+		return {
+			strings: this.tables.strings,
+			eventTypes: this.tables.eventTypes,
+			startFiletime: BigInt(this.record.facts.startFiletime),
+			processNames: this.tables.processNames,
+		};
+	}
+
+	/** A chunk an import in this worker has just committed. */
+	added(chunk: Chunk, additions: ChunkAdditions): void {
+		this.tables.apply(additions);
+		this.#chunks.push({ index: chunk.index, rows: chunk.rows, tMin: chunk.tMin, tMax: chunk.tMax });
+		this.#recent.set(chunk.index, chunk);
+		if (this.#recent.size > 2) this.#recent.delete(this.#recent.keys().next().value!);
+	}
+
+	chunks(): readonly ChunkInfo[] {
+		return this.#chunks;
+	}
+
+	async column<K extends ColumnName>(chunk: number, name: K): Promise<Columns[K]> {
+		const recent = this.#recent.get(chunk);
+		if (recent) return recent.columns[name];
+		return (await loadColumn(this.#db, this.id, chunk, name)) as Columns[K];
+	}
+
+	async recordBytes(chunk: number): Promise<Uint8Array> {
+		const recent = this.#recent.get(chunk);
+		if (recent) return recent.rec;
+		return loadRecordBytes(this.#db, this.id, chunk);
+	}
+
+	/** The chunk and local row of a global row index. */
+	locate(index: number): { chunk: number; row: number } | null {
+		let base = 0;
+		for (const c of this.#chunks) {
+			if (index < base + c.rows) return { chunk: c.index, row: index - base };
+			base += c.rows;
+		}
+		return null;
+	}
+}
