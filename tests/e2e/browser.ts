@@ -15,6 +15,12 @@ export interface Browser {
 export interface BrowserOptions {
 	readonly colorScheme?: 'light' | 'dark';
 	readonly viewport?: { width: number; height: number };
+	/**
+	 * Sends every request except those to 127.0.0.1 through this HTTP proxy (`http://host:port`).
+	 * The privacy tests point it at a recorder, so a request to any other host is seen however it
+	 * was made (page, worker, service worker, or the browser itself).
+	 */
+	readonly proxy?: string;
 }
 
 /** A fresh persistent profile per launch; `close()` also deletes it. */
@@ -38,6 +44,8 @@ export async function launchBrowser(options: BrowserOptions = {}): Promise<Brows
 			'--no-first-run',
 			'--disable-quic',
 		],
+		// Listing 127.0.0.1 keeps Playwright from also routing loopback through the proxy.
+		proxy: options.proxy ? { server: options.proxy, bypass: '127.0.0.1' } : undefined,
 		colorScheme: options.colorScheme ?? 'light',
 		viewport: options.viewport ?? { width: 1280, height: 900 },
 		locale: 'en-US',

@@ -10,9 +10,17 @@ export interface OpenedPage {
 	readonly errors: string[];
 }
 
-/** Opens the site in a new tab and waits until the app has rendered. */
-export async function openSite(browser: Browser, url: string): Promise<OpenedPage> {
+/**
+ * Opens the site in a new tab and waits until the app has rendered. `beforeLoad` runs on the blank
+ * tab first (for init scripts that must be in place before the app starts).
+ */
+export async function openSite(
+	browser: Browser,
+	url: string,
+	beforeLoad?: (page: Page) => Promise<unknown>,
+): Promise<OpenedPage> {
 	const page = await browser.context.newPage();
+	await beforeLoad?.(page);
 	const errors = collectErrors(page);
 	const origin = new URL(url).origin;
 	page.on('request', (request) => {

@@ -1,7 +1,9 @@
-// Entry point: starts the page and, on first use, the decoder worker it talks to over Comlink.
+// Entry point: starts the page, the service worker that makes it work offline, and, on first use,
+// the decoder worker it talks to over Comlink.
 import { wrap } from 'comlink';
 import { mount } from 'svelte';
 import App from './App.svelte';
+import { startPwa } from './pwa/services.ts';
 import type { DecoderApi } from './worker/api.ts';
 import { TraceSession, type DecoderHandle } from './views/trace-session.svelte.ts';
 import './app.css';
@@ -20,4 +22,6 @@ if (!target) throw new Error('index.html has no #app element');
 
 const session = new TraceSession(startDecoder);
 addEventListener('pagehide', () => session.dispose());
-mount(App, { target, props: { session } });
+// Launches from the operating system wait in window.launchQueue until a consumer is set.
+const pwa = startPwa(session);
+mount(App, { target, props: { session, pwa } });

@@ -2,6 +2,7 @@
 //   sockscope info FILE [--json]
 //   sockscope decode FILE [--format ndjson|csv] [--provider afd|all]
 //   sockscope stats FILE [--json]
+//   sockscope sockets FILE [--format ndjson|csv], sockscope findings FILE [--json]
 import { readFileSync, existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,11 +16,13 @@ import { blockCache } from '../decoder/source.ts';
 import { traceStats } from '../decoder/stats.ts';
 import { csvCell, LineWriter } from './output.ts';
 import { nodeFileSource } from './node-source.ts';
+import { findingsCommand, socketsCommand, SOCKETS_USAGE } from './sockets-commands.ts';
 
 const USAGE = `usage:
   sockscope info FILE [--json]
   sockscope decode FILE [--format ndjson|csv] [--provider afd|all]
-  sockscope stats FILE [--json]`;
+  sockscope stats FILE [--json]
+${SOCKETS_USAGE}`;
 
 const CSV_COLUMNS: (keyof RecordJson)[] = [
 	'kind',
@@ -53,7 +56,7 @@ interface Options {
 function parseArgs(argv: string[]): Options {
 	const [command, ...rest] = argv;
 	if (!command || command === '--help' || command === '-h') throw new UsageError('');
-	if (!['info', 'decode', 'stats'].includes(command))
+	if (!['info', 'decode', 'stats', 'sockets', 'findings'].includes(command))
 		throw new UsageError(`unknown command: ${command}`);
 	const opts: Options = { command, file: '', json: false, format: 'ndjson', provider: 'all' };
 	for (let i = 0; i < rest.length; i++) {
@@ -156,6 +159,8 @@ export async function main(argv: string[]): Promise<number> {
 		let problems: string[] = [];
 		if (opts.command === 'info') await info(trace, opts.json, out);
 		else if (opts.command === 'decode') problems = await decode(trace, opts, out);
+		else if (opts.command === 'sockets') problems = await socketsCommand(trace, opts.format, out);
+		else if (opts.command === 'findings') problems = await findingsCommand(trace, opts.json, out);
 		else {
 			const index = await indexBuffers(trace);
 			const stats = await traceStats(trace, index);

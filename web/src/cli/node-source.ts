@@ -18,6 +18,16 @@ export function nodeFileSource(path: string): ByteSource & { close(): void } {
 			}
 			return done === n ? out : out.subarray(0, done);
 		},
+		readInto(offset, target) {
+			const n = Math.max(0, Math.min(target.length, size - offset));
+			let done = 0;
+			while (done < n) {
+				const got = readSync(fd, target, done, n - done, offset + done);
+				if (got === 0) break;
+				done += got;
+			}
+			return done;
+		},
 		close() {
 			closeSync(fd);
 		},

@@ -38,7 +38,7 @@ export interface SocketAddress {
 	readonly family: number;
 	readonly address: string;
 	readonly port: number;
-	/** addr:port, [v6]:port, or the family and raw bytes for other families. */
+	/** addr:port, [v6]:port ([v6%scope]:port with a scope id), or the family and raw bytes. */
 	readonly text: string;
 }
 
@@ -54,7 +54,12 @@ export function socketAddress(b: Uint8Array, at: number, length: number): Socket
 	if (family === AF_INET6 && length >= 24) {
 		const address = ipv6(b, at + 8);
 		const port = (b[at + 2]! << 8) | b[at + 3]!;
-		return { family, address, port, text: `[${address}]:${port}` };
+		// sin6_scope_id (little-endian), written as %n the way ping and netstat show it.
+		const scope =
+			length >= 28
+				? (b[at + 24]! | (b[at + 25]! << 8) | (b[at + 26]! << 16) | (b[at + 27]! << 24)) >>> 0
+				: 0;
+		return { family, address, port, text: `[${address}${scope ? `%${scope}` : ''}]:${port}` };
 	}
 	const raw = Array.from(b.subarray(at + 2, at + length), (x) => x.toString(16).padStart(2, '0'));
 	return { family, address: raw.join(''), port: 0, text: `family ${family}: ${raw.join('')}` };

@@ -3,6 +3,7 @@
 import { BufferOut, FieldOut, RecordOut, Status } from '../generated/layouts.ts';
 import type { BufferEntry, OpenTrace } from './etl-file.ts';
 import type { DamageInfo } from './messages.ts';
+import type { WasmDecoder } from './wasm.ts';
 
 const R = RecordOut.SIZE;
 const F = FieldOut.SIZE;
@@ -15,6 +16,8 @@ export class DecodedBuffer {
 	readonly records: DataView;
 	readonly fields: DataView;
 	readonly damage: DamageInfo | null;
+	/** Memory the image and tables were copied into, which a later decode may reuse. */
+	storage: ArrayBuffer | null = null;
 
 	constructor(
 		entry: BufferEntry,
@@ -67,37 +70,64 @@ export class DecodedBuffer {
 	}
 }
 
-/** Decodes one buffer: reads it from the source, walks its records in WASM, copies the tables out. */
-export async function decodeBuffer(trace: OpenTrace, entry: BufferEntry): Promise<DecodedBuffer> {
+/**
+ * Decodes one buffer: reads it from the source, walks its records in WASM, copies the image and
+ * the tables out. With `reuse` (a buffer the caller is done with), the copies go into its memory
+ * when they fit: no allocation, which matters more than the copying itself.
+ */
+export async function decodeBuffer(
+	trace: OpenTrace,
+	entry: BufferEntry,
+	reuse: DecodedBuffer | null = null,
+): Promise<DecodedBuffer> {
 	const { decoder, source } = trace;
-	const bytes = await source.read(entry.offset, entry.available);
-	decoder.load(bytes);
-	const opened = decoder.openBuffer(bytes.length, entry.index === 0);
-	const recordChunks: Uint8Array[] = [];
-	const fieldChunks: Uint8Array[] = [];
+	// Read straight into WASM memory when the source can (no allocation, one copy fewer); the
+	// read, the walk and the copies below then run without a pause, as with read() + load().
+	const area = source.readInto ? decoder.inputArea(entry.available) : null;
+	let bytes: Uint8Array | null = null;
+	let length: number;
+	if (area) length = source.readInto!(entry.offset, area);
+	else {
+		bytes = await source.read(entry.offset, entry.available);
+		decoder.load(bytes);
+		length = bytes.length;
+	}
+	const opened = decoder.openBuffer(length, entry.index === 0);
+	let records: Uint8Array = EMPTY;
+	let fields: Uint8Array = EMPTY;
 	let count = 0;
-	let fieldCount = 0;
-	let image = new Uint8Array(0);
+	let image: Uint8Array = EMPTY;
+	let storage: ArrayBuffer | null = null;
 	if (opened === Status.Ok) {
 		const v = decoder.view();
 		const dataPtr = v.getUint32(decoder.bufferOut + BufferOut.dataPtr, true);
 		const dataSize = v.getUint32(decoder.bufferOut + BufferOut.dataSize, true);
-		image = decoder.bytes(dataPtr, dataSize).slice();
-		for (let n = decoder.nextRecords(); n > 0; n = decoder.nextRecords()) {
-			const recs = decoder.bytes(decoder.records, n * R).slice();
-			const rv = new DataView(recs.buffer);
-			// Field tables restart at 0 on every call: rebase this batch onto the fields kept so far.
-			let used = 0;
-			for (let i = 0; i < n; i++) {
-				const start = rv.getUint32(i * R + RecordOut.fieldStart, true);
-				const c = rv.getUint16(i * R + RecordOut.fieldCount, true);
-				if (start + c > used) used = start + c;
-				rv.setUint32(i * R + RecordOut.fieldStart, start + fieldCount, true);
-			}
-			recordChunks.push(recs);
-			fieldChunks.push(decoder.bytes(decoder.fields, used * F).slice());
-			count += n;
-			fieldCount += used;
+		// An uncompressed buffer's image may be the bytes just read (when they are not a view into
+		// something larger, such as a cache block): no copy back out of WASM memory then.
+		const keepBytes = bytes !== null && dataPtr === decoder.input && ownsBuffer(bytes);
+		const n = decoder.nextRecords();
+		// The image and the first batch of records and fields (almost always the only one) are
+		// copied into one piece of memory.
+		const imageSize = keepBytes ? 0 : (dataSize + 7) & ~7;
+		const used = n > 0 ? fieldsUsed(decoder, n) : 0;
+		const need = imageSize + n * R + used * F;
+		storage =
+			reuse?.storage && reuse.storage.byteLength >= need
+				? reuse.storage
+				: new ArrayBuffer(Math.max(need, 8));
+		if (keepBytes) image = bytes!.subarray(0, dataSize);
+		else {
+			image = new Uint8Array(storage, 0, dataSize);
+			image.set(decoder.bytes(dataPtr, dataSize));
+		}
+		if (n > 0) {
+			records = new Uint8Array(storage, imageSize, n * R);
+			records.set(decoder.bytes(decoder.records, n * R));
+			fields = new Uint8Array(storage, imageSize + n * R, used * F);
+			fields.set(decoder.bytes(decoder.fields, used * F));
+			count = n;
+			const m = decoder.nextRecords();
+			if (m > 0) [records, fields, count] = moreBatches(decoder, records, fields, count, m);
 		}
 	}
 	const status = opened === Status.Ok ? decoder.bufferStatus : opened;
@@ -114,7 +144,61 @@ export async function decodeBuffer(trace: OpenTrace, entry: BufferEntry): Promis
 			compressed: entry.compressed,
 		};
 	}
-	return new DecodedBuffer(entry, image, concat(recordChunks), count, concat(fieldChunks), damage);
+	const decoded = new DecodedBuffer(entry, image, records, count, fields, damage);
+	decoded.storage = storage;
+	return decoded;
+}
+
+const EMPTY = new Uint8Array(0);
+
+function ownsBuffer(b: Uint8Array): boolean {
+	return b.byteOffset === 0 && b.byteLength === b.buffer.byteLength;
+}
+
+/** Fields the last batch of n records uses (the end of the furthest field range). */
+function fieldsUsed(decoder: WasmDecoder, n: number): number {
+	const v = decoder.view();
+	const at = decoder.records;
+	let used = 0;
+	for (let i = 0; i < n; i++) {
+		const start = v.getUint32(at + i * R + RecordOut.fieldStart, true);
+		const c = v.getUint16(at + i * R + RecordOut.fieldCount, true);
+		if (start + c > used) used = start + c;
+	}
+	return used;
+}
+
+/**
+ * A buffer with more records than one nextRecords() call returns (very large buffers): copies the
+ * batch of m records now in WASM memory and every later one, and joins them to the first.
+ */
+function moreBatches(
+	decoder: WasmDecoder,
+	records: Uint8Array,
+	fields: Uint8Array,
+	count: number,
+	m: number,
+): [Uint8Array, Uint8Array, number] {
+	const recordChunks: Uint8Array[] = [records];
+	const fieldChunks: Uint8Array[] = [fields];
+	let fieldCount = fields.length / F;
+	for (let n = m; n > 0; n = decoder.nextRecords()) {
+		const recs = decoder.bytes(decoder.records, n * R).slice();
+		const rv = new DataView(recs.buffer);
+		// Field tables restart at 0 on every call: rebase this batch onto the fields kept so far.
+		let used = 0;
+		for (let i = 0; i < n; i++) {
+			const start = rv.getUint32(i * R + RecordOut.fieldStart, true);
+			const c = rv.getUint16(i * R + RecordOut.fieldCount, true);
+			if (start + c > used) used = start + c;
+			rv.setUint32(i * R + RecordOut.fieldStart, start + fieldCount, true);
+		}
+		recordChunks.push(recs);
+		fieldChunks.push(decoder.bytes(decoder.fields, used * F).slice());
+		count += n;
+		fieldCount += used;
+	}
+	return [concat(recordChunks), concat(fieldChunks), count];
 }
 
 function concat(parts: Uint8Array[]): Uint8Array {

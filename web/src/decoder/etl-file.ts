@@ -163,9 +163,16 @@ export async function indexBuffers(trace: OpenTrace): Promise<BufferIndex> {
 	let offset = 0;
 	let damage: DamageInfo | null = null;
 	while (offset < source.size) {
-		const head = await source.read(offset, HEADER_SIZE);
-		decoder.load(head);
-		const status = decoder.frameBuffer(head.length);
+		// Straight into WASM memory when the source can: no allocation per buffer.
+		const area = source.readInto ? decoder.inputArea(HEADER_SIZE) : null;
+		let length: number;
+		if (area) length = source.readInto!(offset, area);
+		else {
+			const head = await source.read(offset, HEADER_SIZE);
+			decoder.load(head);
+			length = head.length;
+		}
+		const status = decoder.frameBuffer(length);
 		if (status !== Status.Ok) {
 			damage = bufferOutDamage(decoder, status, buffers.length, offset);
 			break;

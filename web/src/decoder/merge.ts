@@ -15,7 +15,12 @@ interface Stream {
 	lo: number;
 }
 
+/**
+ * Called for every record, in time order. The buffer is valid until its stream moves on: the
+ * merge decodes that CPU's next buffer into the same memory, so copy what must be kept.
+ */
 export type RecordSink = (buffer: DecodedBuffer, i: number) => void;
+/** Called once for every buffer as it is decoded (same lifetime as for RecordSink). */
 export type BufferSink = (buffer: DecodedBuffer) => void;
 /** Awaited before each buffer is decoded: where a consumer may write out or stop (by throwing). */
 export type Checkpoint = () => Promise<void>;
@@ -57,7 +62,8 @@ async function advance(
 			return false;
 		}
 		if (checkpoint) await checkpoint();
-		s.current = await decodeBuffer(trace, s.buffers[s.next++]!);
+		// The stream is done with its current buffer: its memory takes the next one.
+		s.current = await decodeBuffer(trace, s.buffers[s.next++]!, s.current);
 		s.i = 0;
 		onBuffer(s.current);
 	}
@@ -88,9 +94,9 @@ export async function mergeRecords(
 		s.i = -1;
 		if (await advance(trace, s, onBuffer, checkpoint)) push(heap, s);
 	}
-	while (heap.length > 0) {
-		const s = heap[0]!;
-		onRecord(s.current!, s.i);
+	for (;;) {
+		const s = drain(heap, onRecord);
+		if (!s) return;
 		if (await advance(trace, s, onBuffer, checkpoint)) siftDown(heap, 0);
 		else {
 			const last = heap.pop()!;
@@ -100,6 +106,25 @@ export async function mergeRecords(
 			}
 		}
 	}
+}
+
+/**
+ * Hands out records in time order as long as the streams' decoded buffers last, and returns the
+ * stream whose buffer has just run out (null when the heap is empty). Kept synchronous and apart
+ * from the async loop, so that the hot path awaits nothing and runs fully optimised.
+ */
+function drain(heap: Stream[], onRecord: RecordSink): Stream | null {
+	while (heap.length > 0) {
+		const s = heap[0]!;
+		const b = s.current!;
+		onRecord(b, s.i);
+		if (s.i + 1 >= b.count) return s;
+		s.i++;
+		s.hi = b.timeHi(s.i);
+		s.lo = b.timeLo(s.i);
+		siftDown(heap, 0);
+	}
+	return null;
 }
 
 function push(heap: Stream[], s: Stream): void {

@@ -3,6 +3,12 @@ export interface ByteSource {
 	readonly size: number;
 	/** Up to `length` bytes at `offset`; fewer only at the end of the source. */
 	read(offset: number, length: number): Promise<Uint8Array>;
+	/**
+	 * Optional, for sources that can read synchronously (a Node file, memory): copies up to
+	 * `target.length` bytes at `offset` into `target` and returns how many (fewer only at the end
+	 * of the source). The decoder then reads each buffer straight into its WASM memory.
+	 */
+	readInto?(offset: number, target: Uint8Array): number;
 }
 
 export function blobSource(blob: Blob): ByteSource {
@@ -19,6 +25,11 @@ export function memorySource(bytes: Uint8Array): ByteSource {
 		size: bytes.length,
 		async read(offset, length) {
 			return bytes.subarray(offset, Math.min(bytes.length, offset + length));
+		},
+		readInto(offset, target) {
+			const part = bytes.subarray(offset, Math.min(bytes.length, offset + target.length));
+			target.set(part);
+			return part.length;
 		},
 	};
 }
@@ -42,7 +53,7 @@ export function blockCache(source: ByteSource, blockSize = 8 << 20, keep = 4): B
 		if (blocks.size > keep) blocks.delete(blocks.keys().next().value!);
 		return b;
 	}
-	return {
+	const cached: ByteSource = {
 		size: source.size,
 		async read(offset, length) {
 			const start = offset - (offset % blockSize);
@@ -51,4 +62,10 @@ export function blockCache(source: ByteSource, blockSize = 8 << 20, keep = 4): B
 			return b.subarray(offset - start, Math.min(b.length, offset - start + length));
 		},
 	};
+	// A source that reads synchronously into the caller's memory (a Node file) is faster read
+	// directly, buffer by buffer: blocks would cost an allocation and an extra copy each, and the
+	// index pass, which needs 0x48 bytes per buffer, would read the whole file.
+	const direct = source.readInto?.bind(source);
+	if (direct) cached.readInto = direct;
+	return cached;
 }

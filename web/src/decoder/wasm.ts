@@ -74,6 +74,12 @@ export class WasmDecoder {
 		return true;
 	}
 
+	/** The input area made room for n bytes, to be filled in place; null beyond the limit. */
+	inputArea(n: number): Uint8Array | null {
+		if (!this.#x.reserve(n)) return null;
+		return new Uint8Array(this.#x.memory.buffer, this.input, n);
+	}
+
 	readHeader(n: number): number {
 		return this.#x.readHeader(n);
 	}

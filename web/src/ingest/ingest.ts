@@ -46,6 +46,14 @@ export interface IngestOptions {
 	readonly index?: BufferIndex;
 }
 
+/** How long the decode may run before it lets other work in (messages, queries, cancel). */
+const SLICE_MS = 40;
+
+/** Yields to the event loop (a macrotask, not a microtask, so queued messages get handled). */
+function yieldToEventLoop(): Promise<void> {
+	return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
 export class IngestStopped extends Error {
 	constructor() {
 		super('import cancelled');
@@ -84,9 +92,14 @@ export async function ingestTrace(
 	};
 	// Records arrive synchronously; full chunks are committed at the next checkpoint, before the
 	// merge decodes another buffer, so that writes are awaited and memory stays bounded.
+	let sliceStart = Date.now();
 	const flush = async () => {
 		for (let chunk = pending.shift(); chunk; chunk = pending.shift())
 			await commit(chunk, tables.takeAdditions());
+		if (Date.now() - sliceStart > SLICE_MS) {
+			await yieldToEventLoop();
+			sliceStart = Date.now();
+		}
 		options.onProgress?.({
 			bytesDone,
 			bytesTotal,

@@ -1,0 +1,50 @@
+// Winsock traces written for the e2e tests with the test writer: a larger one (several MB, long
+// enough to cancel or interrupt its import) and its record count as the writer knows it.
+import { mkdirSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { EtlWriter } from '../builders/etl-writer.ts';
+import { filetimeFromIso } from '../builders/bytes.ts';
+import { projectRoot } from './server.ts';
+
+export interface GeneratedTrace {
+	readonly path: string;
+	readonly records: number;
+}
+
+/** A busy verbose-level trace: sockets sending and receiving on 4 CPUs. Cached under .cache/. */
+export function busyTrace(events = 120_000, name = 'busy'): GeneratedTrace {
+	const dir = join(projectRoot, '.cache', 'e2e');
+	const path = join(dir, `${name}-${events}.etl`);
+	const meta = `${path}.json`;
+	if (existsSync(path) && existsSync(meta))
+		return JSON.parse(readFileSync(meta, 'utf8')) as GeneratedTrace;
+	mkdirSync(dir, { recursive: true });
+	const w = new EtlWriter({ cpus: 4, loggerName: name });
+	let t = filetimeFromIso('2026-03-14T09:26:53.5897932Z');
+	for (let n = 0; n < events; n++) {
+		t += 50n + BigInt(n % 7) * 10n;
+		const endpoint = 0xffffa50c1e000000n + BigInt((n % 500) * 0x100);
+		w.addAfd({
+			cpu: n % 4,
+			time: t,
+			pid: 4000 + (n % 5),
+			tid: 5000 + (n % 9),
+			id: n % 2 ? 1004 : 1003,
+			values: {
+				EnterExit: n % 3 === 0 ? 0 : 1,
+				Location: 3,
+				Process: 0xffffa50c1a000000n + BigInt(n % 5),
+				Endpoint: endpoint,
+				BufferCount: 1,
+				Buffer: 0x1000n,
+				BufferLength: 100 + (n % 1400),
+				Status: 0,
+			},
+		});
+	}
+	const file = w.finish();
+	writeFileSync(path, file.bytes);
+	const generated = { path, records: file.records.length };
+	writeFileSync(meta, JSON.stringify(generated));
+	return generated;
+}

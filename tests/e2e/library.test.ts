@@ -1,0 +1,169 @@
+// The trace library in real Chromium with real IndexedDB: imports survive a reload, can be
+// cancelled, stop cleanly when storage runs out, resume after the page closed mid-import, sit
+// side by side, and free their space when deleted.
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchBrowser, type Browser } from './browser.ts';
+import { busyTrace, type GeneratedTrace } from './generated-traces.ts';
+import { openSite, pickFile } from './page.ts';
+import { projectRoot } from './server.ts';
+
+const sample = join(projectRoot, 'public', 'sample.etl');
+const truth = JSON.parse(
+	(await import('node:fs')).readFileSync(
+		join(projectRoot, 'tests/fixtures/sample/sample.truth.json'),
+		'utf8',
+	),
+) as { totalRecords: number };
+
+let browser: Browser;
+let busy: GeneratedTrace;
+/** Long enough (about 77 MB) to still be importing when the test acts. */
+let long: GeneratedTrace;
+
+beforeAll(async () => {
+	busy = busyTrace();
+	long = busyTrace(600_000, 'long');
+	browser = await launchBrowser();
+});
+afterAll(async () => browser?.close());
+
+async function totalShown(page: Page): Promise<number> {
+	const status = page.getByTestId('filter-status');
+	await status
+		.filter({ hasNotText: 'importing' })
+		.filter({ hasText: 'events' })
+		.waitFor({ timeout: 60_000 });
+	return Number((await page.getByTestId('total-count').textContent())!.replace(/,/g, ''));
+}
+
+async function libraryRow(page: Page, name: string) {
+	const row = page.locator('li[data-trace-id]').filter({ hasText: name });
+	await row.first().waitFor({ timeout: 20_000 });
+	return row.first();
+}
+
+async function usage(page: Page): Promise<number> {
+	return page.evaluate(async () => (await navigator.storage.estimate()).usage ?? 0);
+}
+
+describe('trace library', () => {
+	it('an imported trace is listed after a reload and reopens with the same counts', async () => {
+		const { page, errors } = await openSite(browser, inject('baseUrl'));
+		await pickFile(page, sample);
+		expect(await totalShown(page)).toBe(truth.totalRecords);
+		await page.reload();
+		const row = await libraryRow(page, 'sample.etl');
+		expect(await row.getAttribute('data-status')).toBe('complete');
+		await row.getByTestId('open-trace').click();
+		expect(await totalShown(page)).toBe(truth.totalRecords);
+		await page.locator('#filter-input').fill('status:error');
+		await page.locator('#filter-input').press('Enter');
+		await page
+			.getByTestId('filter-status')
+			.filter({ hasText: /^\s*3 of/ })
+			.waitFor();
+		expect(errors).toEqual([]);
+		await page.close();
+	});
+
+	it('shows first rows before a long import ends, and Cancel stops it', async () => {
+		const { page, errors } = await openSite(browser, inject('baseUrl'));
+		await pickFile(page, busy.path);
+		await page.getByTestId('import-progress').waitFor();
+		await page.locator('[data-position="0"] [role=gridcell]').first().waitFor({ timeout: 30_000 });
+		await page.getByRole('button', { name: 'Cancel' }).click();
+		await page.getByTestId('import-progress').waitFor({ state: 'detached', timeout: 30_000 });
+		await page.getByRole('button', { name: '← All traces' }).click();
+		const row = await libraryRow(page, 'busy-');
+		expect(await row.getAttribute('data-status')).toBe('cancelled');
+		const text = (await row.textContent())!;
+		const stored = Number(/([\d,]+) events/.exec(text)![1]!.replace(/,/g, ''));
+		expect(stored).toBeGreaterThan(0);
+		expect(stored).toBeLessThan(busy.records);
+		// Resume with the same file completes it.
+		await row.getByTestId('resume-input').setInputFiles(busy.path);
+		expect(await totalShown(page)).toBe(busy.records);
+		await page.getByRole('button', { name: '← All traces' }).click();
+		await (await libraryRow(page, 'busy-')).getByTestId('delete-trace').click();
+		await page
+			.locator('li[data-trace-id]')
+			.filter({ hasText: 'busy-' })
+			.waitFor({ state: 'detached' });
+		expect(errors).toEqual([]);
+		await page.close();
+	});
+
+	it('a page closed mid-import leaves an interrupted trace that Resume completes', async () => {
+		const first = await openSite(browser, inject('baseUrl'));
+		await pickFile(first.page, long.path);
+		await first.page
+			.locator('[data-position="0"] [role=gridcell]')
+			.first()
+			.waitFor({ timeout: 30_000 });
+		await first.page.close();
+		const { page, errors } = await openSite(browser, inject('baseUrl'));
+		const row = await libraryRow(page, 'long-');
+		expect(await row.getAttribute('data-status')).toBe('interrupted');
+		await row.getByTestId('resume-input').setInputFiles(long.path);
+		expect(await totalShown(page)).toBe(long.records);
+		// The same file imported afresh gives the same counts for a filter.
+		await page.locator('#filter-input').fill('event:AfdSend bytes>700');
+		await page.locator('#filter-input').press('Enter');
+		await page.getByTestId('filter-status').filter({ hasText: /of/ }).waitFor();
+		const resumed = await page.getByTestId('match-count').textContent();
+		await pickFile(page, long.path);
+		expect(await totalShown(page)).toBe(long.records);
+		await page.locator('#filter-input').fill('event:AfdSend bytes>700');
+		await page.locator('#filter-input').press('Enter');
+		await page.getByTestId('filter-status').filter({ hasText: /of/ }).waitFor();
+		expect(await page.getByTestId('match-count').textContent()).toBe(resumed);
+		await page.getByRole('button', { name: '← All traces' }).click();
+		// Two imports of the same file sit side by side; deleting both frees their space.
+		const rows = page.locator('li[data-trace-id]').filter({ hasText: 'long-' });
+		expect(await rows.count()).toBe(2);
+		const before = await usage(page);
+		while ((await rows.count()) > 0) {
+			const n = await rows.count();
+			await rows.first().getByTestId('delete-trace').click();
+			await expect.poll(() => rows.count()).toBe(n - 1);
+		}
+		await expect.poll(() => usage(page), { timeout: 20_000 }).toBeLessThan(before);
+		expect(errors).toEqual([]);
+		await page.close();
+	});
+
+	it('when storage runs out, the import stops cleanly, keeps what is stored and says how much more is needed', async () => {
+		const { page, errors } = await openSite(browser, inject('baseUrl'));
+		const cdp = await browser.context.newCDPSession(page);
+		const origin = new URL(inject('baseUrl')).origin;
+		// Chromium applies a quota override when storage opens. This trace takes about 25 MB once
+		// stored (compressed): 16 MB hold its first chunks, and a later chunk's write fails.
+		await cdp.send('Storage.overrideQuotaForOrigin', {
+			origin,
+			quotaSize: (await usage(page)) + 16_000_000,
+		});
+		await pickFile(page, long.path);
+		const alert = page.getByRole('alert');
+		await alert.waitFor({ timeout: 60_000 });
+		expect(await alert.textContent()).toMatch(
+			/storage is full after [\d,]+ events: about [\d.]+ MB more are needed/,
+		);
+		const row = await libraryRow(page, 'long-');
+		expect(await row.getAttribute('data-status')).toBe('failed');
+		const stored = Number(
+			/([\d,]+) events/.exec((await row.textContent())!)![1]!.replace(/,/g, ''),
+		);
+		expect(stored).toBeGreaterThan(0);
+		expect(stored).toBeLessThan(long.records);
+		// With the space back, Resume completes it.
+		await cdp.send('Storage.overrideQuotaForOrigin', { origin });
+		await row.getByTestId('resume-input').setInputFiles(long.path);
+		expect(await totalShown(page)).toBe(long.records);
+		await page.getByRole('button', { name: '← All traces' }).click();
+		await (await libraryRow(page, 'long-')).getByTestId('delete-trace').click();
+		expect(errors.filter((e) => !/QuotaExceeded|quota/i.test(e))).toEqual([]);
+		await page.close();
+	});
+});

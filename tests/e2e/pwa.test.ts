@@ -1,0 +1,334 @@
+// Sockscope as an installed, offline app in Chromium: install criteria, what the service worker
+// precaches, files handed over by the operating system, paste and multi-file drop, the storage
+// panel, and the "update available" prompt with a second build of the app.
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchBrowser, type Browser } from './browser.ts';
+import {
+	captureLaunchConsumer,
+	clearPrivateFiles,
+	dropFiles,
+	launchFiles,
+	pasteFiles,
+} from './hand-over.ts';
+import { openSite, readAlert, readFact, waitForOutcome, type OpenedPage } from './page.ts';
+import { projectRoot, startServer } from './server.ts';
+import {
+	appManifest,
+	grantPersistentStorage,
+	installabilityErrors,
+	waitForOfflineReady,
+} from './service-worker.ts';
+import { buildSite } from './site-build.ts';
+import { fixturesDir } from './sources.ts';
+
+const baseUrl = inject('baseUrl');
+const dist = join(projectRoot, 'dist');
+const fixture = (name: string) => join(fixturesDir, name);
+const TRACES = [
+	'krabsetw-powershell-manifest.etl',
+	'tx-win7-kernel-network.etl',
+	'perfview-small-32bit-compressed.etl',
+];
+
+let browser: Browser;
+
+beforeAll(async () => {
+	browser = await launchBrowser();
+});
+
+afterAll(async () => {
+	await browser?.close();
+});
+
+async function expectFacts(tab: OpenedPage, fileName: string): Promise<void> {
+	const outcome = await waitForOutcome(tab.page, fileName);
+	if (outcome === 'error') expect.fail(`${fileName}: ${await readAlert(tab.page)}`);
+}
+
+/** Waits for the import of `fileName` to finish (the facts show as soon as it starts). */
+async function expectImported(tab: OpenedPage, fileName: string): Promise<void> {
+	await expectFacts(tab, fileName);
+	await tab.page.getByTestId('import-progress').waitFor({ state: 'detached', timeout: 30_000 });
+}
+
+/**
+ * The `count` newest names in the trace library, after going back to it. The library is shared by
+ * every test of this file (one browser profile), so only the newest entries are this test's.
+ */
+async function newestInLibrary(tab: OpenedPage, count: number): Promise<string[]> {
+	const { page } = tab;
+	const back = page.getByRole('button', { name: '← All traces' });
+	if (await back.count()) await back.click();
+	await page.getByTestId('open-trace').first().waitFor();
+	return (await page.getByTestId('open-trace').allTextContents()).slice(0, count);
+}
+
+describe('installing', () => {
+	it('meets Chromium install criteria: manifest, icons and a service worker', async () => {
+		const tab = await openSite(browser, baseUrl);
+		const { page } = tab;
+		await waitForOfflineReady(page);
+		expect(await installabilityErrors(page)).toEqual([]);
+
+		const manifest = await appManifest(page);
+		expect(manifest.url).toBe(new URL('manifest.webmanifest', baseUrl).href);
+		expect(manifest.errors).toEqual([]);
+		expect(manifest.data).toMatchObject({
+			start_url: './',
+			scope: './',
+			name: 'Sockscope',
+			short_name: 'Sockscope',
+			display: 'standalone',
+			theme_color: '#0b6e99',
+			file_handlers: [{ action: './', accept: { 'application/x-etl': ['.etl'] } }],
+		});
+		const icons = manifest.data.icons as { src: string; sizes: string; purpose: string }[];
+		for (const size of ['192x192', '512x512']) {
+			expect(icons).toContainEqual(expect.objectContaining({ sizes: size, purpose: 'any' }));
+		}
+		expect(icons).toContainEqual(expect.objectContaining({ purpose: 'maskable' }));
+		// Every icon is served as a real PNG of the size it claims (Chromium checks, too).
+		for (const icon of icons.filter((i) => i.src.endsWith('.png'))) {
+			const png = readFileSync(join(dist, icon.src));
+			const [w, h] = [png.readUInt32BE(16), png.readUInt32BE(20)];
+			expect(`${w}x${h}`, icon.src).toBe(icon.sizes);
+		}
+		expect(tab.errors).toEqual([]);
+		await page.close();
+	});
+
+	it('precaches every file of the build, so a first visit is enough to work offline', async () => {
+		const tab = await openSite(browser, baseUrl);
+		const { page } = tab;
+		await waitForOfflineReady(page);
+		const cached = await page.evaluate(async () => {
+			const urls: string[] = [];
+			for (const name of await caches.keys()) {
+				for (const request of await (await caches.open(name)).keys()) urls.push(request.url);
+			}
+			return urls;
+		});
+		const cachedPaths = new Set(cached.map((url) => new URL(url).pathname.slice(1)));
+		// The service worker's own scripts live in the browser's worker storage, not in a cache.
+		const expected = listFiles(dist).filter((path) => !/^(sw|workbox-[\w-]+)\.js$/.test(path));
+		expect(expected).toEqual(
+			expect.arrayContaining([
+				'index.html',
+				'sample.etl',
+				'manifest.webmanifest',
+				'icon-192.png',
+				expect.stringMatching(/^assets\/decoder-[\w-]+\.wasm$/),
+				expect.stringMatching(/^assets\/decoder\.worker-[\w-]+\.js$/),
+			]),
+		);
+		expect(expected.filter((path) => !cachedPaths.has(path))).toEqual([]);
+		expect(tab.errors).toEqual([]);
+		await page.close();
+	});
+});
+
+describe('traces from outside the page', () => {
+	it('imports the traces an installed app is launched with (launchQueue)', async () => {
+		const tab = await openSite(browser, baseUrl, captureLaunchConsumer);
+		const { page } = tab;
+		await launchFiles(page, [fixture(TRACES[0]!), fixture(TRACES[1]!)]);
+		// One after another; the last one stays on screen.
+		await expectImported(tab, TRACES[1]!);
+		expect(await newestInLibrary(tab, 2)).toEqual([TRACES[1], TRACES[0]]);
+
+		// A second launch into the open window (launch_handler focus-existing) adds to them.
+		await launchFiles(page, [fixture(TRACES[2]!)]);
+		await expectImported(tab, TRACES[2]!);
+		expect(await readFact(page, 'pointerSize')).toBe('4');
+		expect(await newestInLibrary(tab, 3)).toEqual([TRACES[2], TRACES[1], TRACES[0]]);
+		await clearPrivateFiles(page);
+		expect(tab.errors).toEqual([]);
+		await page.close();
+	});
+
+	it('imports several traces pasted or dropped at once', async () => {
+		const tab = await openSite(browser, baseUrl);
+		const { page } = tab;
+		await pasteFiles(page, [fixture(TRACES[0]!), fixture(TRACES[2]!)]);
+		await expectImported(tab, TRACES[2]!);
+		expect(await newestInLibrary(tab, 2)).toEqual([TRACES[2], TRACES[0]]);
+
+		await dropFiles(page, [fixture(TRACES[1]!), fixture(TRACES[0]!)]);
+		await expectImported(tab, TRACES[0]!);
+		expect(await readFact(page, 'build')).toBe('22623');
+		expect(await page.getByTestId('drop-zone').getAttribute('data-dragging')).toBe('false');
+		expect(await newestInLibrary(tab, 4)).toEqual([TRACES[0], TRACES[1], TRACES[2], TRACES[0]]);
+		expect(tab.errors).toEqual([]);
+		await page.close();
+	});
+});
+
+describe('the storage panel', () => {
+	/** Counts navigator.storage.persist() calls, to see when the app asks. */
+	const countPersistCalls = (page: OpenedPage['page']) =>
+		page.addInitScript(() => {
+			const w = window as { __persistCalls?: number };
+			w.__persistCalls = 0;
+			const original = StorageManager.prototype.persist;
+			StorageManager.prototype.persist = function (this: StorageManager) {
+				w.__persistCalls! += 1;
+				return original.call(this);
+			};
+		});
+	const persistCalls = (tab: OpenedPage) =>
+		tab.page.evaluate(() => (window as { __persistCalls?: number }).__persistCalls);
+
+	it('shows usage, quota, persistence and offline state; asks to persist on the first import', async () => {
+		const tab = await openSite(browser, baseUrl, countPersistCalls);
+		const { page } = tab;
+		const panel = page.getByTestId('storage-panel');
+		await waitForOfflineReady(page);
+
+		const usage = Number(await panel.getByTestId('storage-usage').getAttribute('data-bytes'));
+		const quota = Number(await panel.getByTestId('storage-quota').getAttribute('data-bytes'));
+		expect(quota).toBeGreaterThan(0);
+		expect(usage).toBeGreaterThanOrEqual(0);
+		expect(usage).toBeLessThanOrEqual(quota);
+		expect(await panel.getByTestId('offline-status').textContent()).toContain('Ready');
+		expect(await panel.getByTestId('app-version').textContent()).toBe(packageVersion());
+
+		// Not on load: only when a trace comes in, and only once.
+		const persisted = panel.getByTestId('storage-persisted');
+		expect(await persistCalls(tab)).toBe(0);
+		expect(await persisted.getAttribute('data-state')).toBe('not-asked');
+		await page.getByRole('button', { name: 'Open the sample trace' }).click();
+		await expectImported(tab, 'sample.etl');
+		expect(await persistCalls(tab)).toBe(1);
+		// Headless Chromium has no engagement signals, so it declines: the panel says what that means.
+		await expect.poll(() => persisted.getAttribute('data-state')).toBe('denied');
+		await pasteFiles(page, [fixture(TRACES[0]!)]);
+		await expectImported(tab, TRACES[0]!);
+		expect(await persistCalls(tab)).toBe(1);
+
+		// What an installed app gets: Chromium grants persistence and the panel shows it.
+		await grantPersistentStorage(page, new URL(baseUrl).origin);
+		await panel.getByRole('button', { name: 'Ask again' }).click();
+		await expect.poll(() => persisted.getAttribute('data-state')).toBe('persistent');
+		expect(await persisted.textContent()).toBe('Persistent');
+		expect(tab.errors).toEqual([]);
+		await page.close();
+	});
+
+	it('lists each stored trace by size and deletes it', async () => {
+		const tab = await openSite(browser, baseUrl);
+		const { page } = tab;
+		await pasteFiles(page, [fixture(TRACES[2]!)]);
+		await expectImported(tab, TRACES[2]!);
+
+		const stored = page.getByTestId('stored-traces');
+		await stored.locator('summary').click();
+		const rows = stored.locator('tbody tr');
+		const sizes = await rows.evaluateAll((trs) =>
+			trs.map((tr) => Number(tr.querySelector('[data-bytes]')?.getAttribute('data-bytes'))),
+		);
+		expect(sizes.length).toBeGreaterThan(0);
+		expect(sizes.every((n) => n > 0)).toBe(true);
+		expect(sizes, 'largest first').toEqual([...sizes].sort((a, b) => b - a));
+		expect(await stored.getByTestId('stored-traces-summary').textContent()).toMatch(
+			new RegExp(`^${sizes.length} · `),
+		);
+
+		// The library's keys grow, so the newest trace (the one just pasted) has the largest id.
+		const ids = await rows.evaluateAll((trs) => trs.map((tr) => Number(tr.dataset.traceId)));
+		const newest = Math.max(...ids);
+		const row = stored.locator(`tr[data-trace-id="${newest}"]`);
+		expect(await row.locator('.name').textContent()).toBe(TRACES[2]);
+		await row.getByRole('button', { name: `Delete ${TRACES[2]} from this device` }).click();
+		await expect.poll(() => row.count()).toBe(0);
+		await expect.poll(() => rows.count()).toBe(sizes.length - 1);
+		// The library is the same store: the trace is gone there too.
+		await page.getByTestId('open-trace').first().waitFor();
+		expect(await page.locator(`[data-trace-id="${newest}"]`).count()).toBe(0);
+		expect(tab.errors).toEqual([]);
+		await page.close();
+	});
+});
+
+describe('a new version', () => {
+	const NEXT_VERSION = `${packageVersion()}+update-test`;
+	let work: string;
+
+	beforeAll(async () => {
+		work = mkdtempSync(join(tmpdir(), 'sockscope-update-'));
+		await buildSite(join(work, 'next'), { SOCKSCOPE_VERSION: NEXT_VERSION });
+	});
+
+	afterAll(() => {
+		if (work) rmSync(work, { recursive: true, force: true });
+	});
+
+	it('is offered with a prompt instead of replacing the app, and Reload switches to it', async () => {
+		// One origin serves the current build, then the next one from the same directory.
+		const site = join(work, 'site');
+		cpSync(dist, site, { recursive: true });
+		const server = await startServer([site, '--port', '0']);
+		try {
+			const tab = await openSite(browser, server.url);
+			const { page } = tab;
+			const version = page.getByTestId('app-version');
+			await waitForOfflineReady(page);
+			expect(await version.textContent()).toBe(packageVersion());
+			expect(await page.getByTestId('update-prompt').count()).toBe(0);
+
+			rmSync(site, { recursive: true });
+			cpSync(join(work, 'next'), site, { recursive: true });
+			// The browser looks for a new service worker on every navigation.
+			await page.reload();
+			const prompt = page.getByTestId('update-prompt');
+			await prompt.waitFor({ timeout: 30_000 });
+			expect(await prompt.textContent()).toContain('Update available');
+			// Until the user says so, the page keeps running the version it was loaded with.
+			expect(await version.textContent()).toBe(packageVersion());
+
+			// "Later" hides it for this page; a reload does not activate the waiting version.
+			await prompt.getByRole('button', { name: 'Later' }).click();
+			expect(await prompt.count()).toBe(0);
+			await page.reload();
+			await prompt.waitFor({ timeout: 30_000 });
+			expect(await version.textContent()).toBe(packageVersion());
+
+			await prompt.getByRole('button', { name: 'Reload' }).click();
+			await expect.poll(() => version.textContent(), { timeout: 30_000 }).toBe(NEXT_VERSION);
+			expect(await prompt.count()).toBe(0);
+
+			// The new version works, offline included.
+			await waitForOfflineReady(page);
+			page.on('console', (m) => console.log('CONSOLE', m.type(), m.text()));
+			page.on('framenavigated', () => console.log('NAVIGATED'));
+			page.on('request', (r) => console.log('REQ', r.url()));
+			page.on('requestfailed', (r) => console.log('FAILED', r.url(), r.failure()?.errorText));
+			await page.waitForTimeout(1000);
+			await page.getByRole('button', { name: 'Open the sample trace' }).click();
+			await page.waitForTimeout(3000);
+			await page.screenshot({ path: '/tmp/upd.png' });
+			console.log(tab.errors);
+			await expectFacts(tab, 'sample.etl');
+			expect(tab.errors).toEqual([]);
+			await page.close();
+		} finally {
+			await server.stop();
+		}
+	});
+});
+
+function packageVersion(): string {
+	return (
+		JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version: string }
+	).version;
+}
+
+/** Files under `dir`, as slash-separated paths relative to it. */
+function listFiles(dir: string): string[] {
+	return readdirSync(dir, { recursive: true, withFileTypes: true })
+		.filter((entry) => entry.isFile())
+		.map((entry) => relative(dir, join(entry.parentPath, entry.name)).split('\\').join('/'))
+		.sort();
+}

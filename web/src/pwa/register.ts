@@ -1,0 +1,41 @@
+// Registers the service worker that vite-plugin-pwa generates (precache of the whole app, see
+// vite.config.ts) and routes its events into PwaState.
+import { registerSW } from 'virtual:pwa-register';
+import type { PwaState } from './pwa-state.svelte.ts';
+
+/** How often an open page asks the server for a new version (one small same-origin request). */
+const UPDATE_CHECK_MS = 60 * 60 * 1000;
+
+export function registerServiceWorker(state: PwaState, onCached: () => void): void {
+	if (!('serviceWorker' in navigator)) return;
+	const activate = registerSW({
+		immediate: true,
+		onNeedRefresh: () => state.offerUpdate(),
+		onOfflineReady: () => {
+			state.markCached();
+			onCached();
+		},
+		onRegisteredSW: (_url, registration) => {
+			if (registration) checkForUpdates(registration);
+		},
+		onRegisterError: (error: unknown) => {
+			// The app still works online; a warning, not an error, because nothing is broken.
+			console.warn('Sockscope: offline use is unavailable, the service worker failed:', error);
+			state.markFailed();
+		},
+	});
+	state.connect(() => activate(true));
+}
+
+/**
+ * The browser checks for a new version on every load; people who keep the tab open for days get
+ * the hourly check. Skipped offline, where it could only fail.
+ */
+function checkForUpdates(registration: ServiceWorkerRegistration): void {
+	setInterval(() => {
+		if (!navigator.onLine || registration.installing) return;
+		registration.update().catch(() => {
+			// The server is unreachable right now; the next check tries again.
+		});
+	}, UPDATE_CHECK_MS);
+}

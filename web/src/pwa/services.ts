@@ -1,0 +1,24 @@
+// Everything that makes Sockscope an installable, offline app, started once by main.ts: the
+// service worker, storage status, and the ways files arrive from outside the page.
+import { FileIntake, type TraceOpener } from './file-intake.svelte.ts';
+import { consumeLaunchQueue } from './launch-queue.ts';
+import { listenForPastedFiles } from './paste.ts';
+import { PwaState } from './pwa-state.svelte.ts';
+import { registerServiceWorker } from './register.ts';
+import { StorageStatus } from './storage-status.svelte.ts';
+
+export interface PwaServices {
+	readonly state: PwaState;
+	readonly storage: StorageStatus;
+	readonly intake: FileIntake;
+}
+
+export function startPwa(opener: TraceOpener): PwaServices {
+	const state = new PwaState(navigator.serviceWorker);
+	const storage = new StorageStatus(navigator.storage);
+	const intake = new FileIntake(opener, storage);
+	registerServiceWorker(state, () => void storage.refresh());
+	consumeLaunchQueue(window, (files) => void intake.accept(files));
+	listenForPastedFiles(window, (files) => void intake.accept(files));
+	return { state, storage, intake };
+}

@@ -1,0 +1,215 @@
+// The tracker's views over the decoder's tables (DecodedBuffer), for the CLI and the worker:
+// one reused view object per kind, numbers read straight from the FieldOut table (no bigint),
+// pointer strings cached, so a 10 M-event trace does not build an object per event.
+import { FieldOut, FieldType, PayloadLayout, RecordKind, RecordOut } from '../generated/layouts.ts';
+import { EVENT_SCHEMAS, PROVIDERS } from '../generated/schemas.ts';
+import { ipv4, ipv6, socketAddress } from '../decoder/addresses.ts';
+import type { DecodedBuffer } from '../decoder/decoded-buffer.ts';
+import type { SocketTracker } from './tracker.ts';
+import {
+	isKernelProcessEvent,
+	isMofProcessClass,
+	isMofProcessHook,
+	KERNEL_PROCESS_GUID,
+	type AfdEventView,
+	type ProcessEventView,
+} from './view.ts';
+
+const NO_ID = 0xffffffff;
+const TWO32 = 4294967296;
+const AFD_CODE = PROVIDERS.find((p) => p.key === 'afd')!.code;
+
+/** Field name → position, per schema index (built on first use). */
+const positions: (Map<string, number> | undefined)[] = [];
+
+function positionsOf(schemaIndex: number): Map<string, number> {
+	let m = positions[schemaIndex];
+	if (!m) {
+		m = new Map(EVENT_SCHEMAS[schemaIndex]!.fields.map((f, k) => [f.name, k]));
+		positions[schemaIndex] = m;
+	}
+	return m;
+}
+
+/** Pointer text by high and low halves; bounded, since endpoints repeat but buffers do not. */
+class PointerCache {
+	#byHi = new Map<number, Map<number, string>>();
+	#size = 0;
+
+	text(hi: number, lo: number): string {
+		let m = this.#byHi.get(hi);
+		if (!m) this.#byHi.set(hi, (m = new Map()));
+		let s = m.get(lo);
+		if (s === undefined) {
+			s = hi ? `0x${hi.toString(16)}${lo.toString(16).padStart(8, '0')}` : `0x${lo.toString(16)}`;
+			if (++this.#size > 65536) {
+				this.#byHi.clear();
+				this.#size = 0;
+				this.#byHi.set(hi, (m = new Map()));
+			}
+			m.set(lo, s);
+		}
+		return s;
+	}
+}
+
+/** Ticks of record i relative to an origin FILETIME, exactly, without a bigint. */
+class Clock {
+	readonly #hi: number;
+	readonly #lo: number;
+	constructor(origin: bigint) {
+		this.#hi = Number(origin >> 32n);
+		this.#lo = Number(origin & 0xffffffffn);
+	}
+	ticks(buf: DecodedBuffer, i: number): number {
+		return (buf.timeHi(i) - this.#hi) * TWO32 + (buf.timeLo(i) - this.#lo);
+	}
+}
+
+export class BufferAfdView implements AfdEventView {
+	index = 0;
+	ticks = 0;
+	id = 0;
+	version = 0;
+	headerPid: number | null = null;
+	tid: number | null = null;
+	#buf: DecodedBuffer | null = null;
+	#start = 0;
+	#count = 0;
+	#names: Map<string, number> = new Map();
+	readonly #pointers = new PointerCache();
+
+	/** Points the view at record i of a buffer (whose layout must be an AFD schema). */
+	set(buf: DecodedBuffer, i: number, index: number, ticks: number): void {
+		this.#buf = buf;
+		this.index = index;
+		this.ticks = ticks;
+		this.id = buf.u16(i, RecordOut.id);
+		this.version = buf.u8(i, RecordOut.version);
+		const pid = buf.u32(i, RecordOut.pid);
+		const tid = buf.u32(i, RecordOut.tid);
+		this.headerPid = pid === NO_ID ? null : pid;
+		this.tid = tid === NO_ID ? null : tid;
+		this.#start = buf.u32(i, RecordOut.fieldStart);
+		this.#count = buf.u16(i, RecordOut.fieldCount);
+		this.#names = positionsOf(buf.u16(i, RecordOut.schemaIndex));
+	}
+
+	/** The FieldOut row of a field, or -1 when the record lacks it. */
+	#row(name: string): number {
+		const k = this.#names.get(name);
+		if (k === undefined || k >= this.#count) return -1;
+		const j = this.#start + k;
+		return this.#buf!.fieldU8(j, FieldOut.missing) ? -1 : j;
+	}
+
+	num(name: string): number | undefined {
+		const j = this.#row(name);
+		if (j < 0) return undefined;
+		const b = this.#buf!;
+		const lo = b.fieldU32(j, FieldOut.value);
+		switch (b.fieldU8(j, FieldOut.type)) {
+			case FieldType.Int32:
+				return lo | 0;
+			case FieldType.Boolean:
+				return lo !== 0 ? 1 : 0;
+			case FieldType.IPv4:
+			case FieldType.IPv6:
+			case FieldType.SocketAddress:
+			case FieldType.UnicodeString:
+			case FieldType.AnsiString:
+			case FieldType.Guid:
+				return undefined;
+			default:
+				return b.fieldU32(j, FieldOut.value + 4) * TWO32 + lo;
+		}
+	}
+
+	ptr(name: string): string | undefined {
+		const j = this.#row(name);
+		if (j < 0) return undefined;
+		const b = this.#buf!;
+		if (b.fieldU8(j, FieldOut.type) !== FieldType.Pointer) return undefined;
+		return this.#pointers.text(b.fieldU32(j, FieldOut.value + 4), b.fieldU32(j, FieldOut.value));
+	}
+
+	text(name: string): string | undefined {
+		const j = this.#row(name);
+		if (j < 0) return undefined;
+		const b = this.#buf!;
+		const at = b.fieldU32(j, FieldOut.offset);
+		switch (b.fieldU8(j, FieldOut.type)) {
+			case FieldType.IPv4:
+				return ipv4(b.image, at);
+			case FieldType.IPv6:
+				return ipv6(b.image, at);
+			case FieldType.SocketAddress:
+				return socketAddress(b.image, at, b.fieldU32(j, FieldOut.size))?.text;
+			default:
+				return undefined;
+		}
+	}
+}
+
+/**
+ * Hands the records of a trace to a tracker: AFD events through a reused view, process events
+ * (Kernel-Process, kernel MOF) as small objects (there are few of them).
+ */
+export class BufferFeeder {
+	readonly #tracker: SocketTracker;
+	readonly #clock: Clock;
+	readonly #guidOf: (providerIndex: number) => string | null;
+	readonly #afd = new BufferAfdView();
+
+	/** `guidOf`: provider index → GUID (record-json.ts ProviderTable.guid). */
+	constructor(
+		tracker: SocketTracker,
+		origin: bigint,
+		guidOf: (providerIndex: number) => string | null,
+	) {
+		this.#tracker = tracker;
+		this.#clock = new Clock(origin);
+		this.#guidOf = guidOf;
+	}
+
+	/** Record i of a buffer, the index-th record of the trace. */
+	feed(buf: DecodedBuffer, i: number, index: number): void {
+		const kind = buf.u8(i, RecordOut.kind);
+		if (buf.u8(i, RecordOut.layout) === PayloadLayout.schema) {
+			if (EVENT_SCHEMAS[buf.u16(i, RecordOut.schemaIndex)]?.provider !== AFD_CODE) return;
+			this.#afd.set(buf, i, index, this.#clock.ticks(buf, i));
+			this.#tracker.afd(this.#afd);
+			return;
+		}
+		let source: ProcessEventView['source'] | null = null;
+		let id = buf.u16(i, RecordOut.id);
+		if (kind === RecordKind.event) {
+			if (!isKernelProcessEvent(id)) return;
+			if (this.#guidOf(buf.u16(i, RecordOut.providerIndex)) === KERNEL_PROCESS_GUID)
+				source = 'kernel-process';
+		} else if (
+			kind === RecordKind.system ||
+			kind === RecordKind.perfinfo ||
+			kind === RecordKind.compact
+		) {
+			if (isMofProcessHook(id)) [source, id] = ['mof', id & 0xff];
+		} else if (kind === RecordKind.classic || kind === RecordKind.instance) {
+			const type = buf.u8(i, RecordOut.opcode);
+			if (isMofProcessClass(this.#guidOf(buf.u16(i, RecordOut.providerIndex)), type))
+				[source, id] = ['mof', type];
+		}
+		if (!source) return;
+		const at = buf.u32(i, RecordOut.payloadOffset);
+		const pid = buf.u32(i, RecordOut.pid);
+		this.#tracker.process({
+			index,
+			ticks: this.#clock.ticks(buf, i),
+			source,
+			id,
+			version: buf.u8(i, RecordOut.version),
+			headerPid: pid === NO_ID ? null : pid,
+			pointerSize: buf.u8(i, RecordOut.pointerSize) === 4 ? 4 : 8,
+			payload: buf.image.subarray(at, at + buf.u32(i, RecordOut.payloadSize)),
+		});
+	}
+}

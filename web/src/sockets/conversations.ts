@@ -1,0 +1,124 @@
+// Conversations: the sockets of one process with one remote address:port, with their connects,
+// failures, bytes each way, and connect latency (percentiles and a histogram).
+import { protocolLabel } from './format.ts';
+import type { SocketSummary } from './socket.ts';
+
+/** Upper bounds (ms, exclusive) of the latency histogram's buckets; the last is open-ended. */
+export const LATENCY_BUCKETS_MS: readonly number[] = [
+	1,
+	2,
+	5,
+	10,
+	20,
+	50,
+	100,
+	200,
+	500,
+	1000,
+	2000,
+	5000,
+	Infinity,
+];
+
+export interface Latency {
+	/** Successful connects measured. */
+	readonly count: number;
+	readonly min: number;
+	readonly max: number;
+	/** Nearest-rank percentiles, in milliseconds. */
+	readonly p50: number;
+	readonly p90: number;
+	readonly p99: number;
+}
+
+export interface Conversation {
+	/** `pid|remote` (or `eprocess|remote` when the PID is unknown). */
+	readonly key: string;
+	readonly pid: number | null;
+	readonly process: string;
+	readonly remote: string;
+	/** 'TCP', 'UDP', … of its sockets (joined with '+' when they differ). */
+	readonly protocol: string;
+	/** Whether its sockets connected out, were accepted in, or both. */
+	readonly direction: 'outbound' | 'inbound' | 'both';
+	/** Socket keys, in order of their first event. */
+	readonly sockets: readonly string[];
+	readonly connections: number;
+	/** Sockets whose connect (or accept) succeeded, failed, were aborted, are still open. */
+	readonly connected: number;
+	readonly failed: number;
+	readonly aborted: number;
+	readonly open: number;
+	readonly bytesSent: number;
+	readonly bytesReceived: number;
+	readonly latency: Latency | null;
+	/** Connects per LATENCY_BUCKETS_MS bucket. */
+	readonly histogram: readonly number[];
+	/** Ticks of its first and last event. */
+	readonly firstTicks: number;
+	readonly lastTicks: number;
+}
+
+/** Nearest-rank percentile of an ascending list. */
+export function percentile(sorted: readonly number[], p: number): number {
+	const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
+	return sorted[Math.min(rank, sorted.length) - 1]!;
+}
+
+export function bucketOf(ms: number): number {
+	return LATENCY_BUCKETS_MS.findIndex((b) => ms < b);
+}
+
+/** Groups sockets that have a remote address; listening sockets have none and are left out. */
+export function conversationsOf(sockets: readonly SocketSummary[]): Conversation[] {
+	const groups = new Map<string, SocketSummary[]>();
+	for (const s of sockets) {
+		if (s.remote === null || s.listening) continue;
+		const key = `${s.pid ?? s.eprocess ?? '?'}|${s.remote}`;
+		let g = groups.get(key);
+		if (!g) groups.set(key, (g = []));
+		g.push(s);
+	}
+	return [...groups.entries()].map(([key, list]) => {
+		const ms = list
+			.map((s) => s.connect?.ms)
+			.filter((x): x is number => typeof x === 'number')
+			.sort((a, b) => a - b);
+		const histogram = LATENCY_BUCKETS_MS.map(() => 0);
+		for (const x of ms) histogram[bucketOf(x)]!++;
+		const inbound = list.some((s) => s.listener !== null || s.origin === 'accepted');
+		const outbound = list.some((s) => s.listener === null && s.origin !== 'accepted');
+		const first = list[0]!;
+		return {
+			key,
+			pid: first.pid,
+			process: first.process,
+			remote: first.remote!,
+			protocol: [...new Set(list.map((s) => protocolLabel(s.type, s.protocol)))].join('+'),
+			direction: inbound && outbound ? 'both' : inbound ? 'inbound' : 'outbound',
+			sockets: list.map((s) => s.key),
+			connections: list.length,
+			connected: list.filter(
+				(s) => s.connect?.outcome === 'connected' || s.listener !== null || s.origin === 'accepted',
+			).length,
+			failed: list.filter((s) => s.state === 'failed').length,
+			aborted: list.filter((s) => s.state === 'aborted').length,
+			open: list.filter((s) => s.state === 'open at end of trace').length,
+			bytesSent: list.reduce((n, s) => n + s.bytesSent, 0),
+			bytesReceived: list.reduce((n, s) => n + s.bytesReceived, 0),
+			latency: ms.length
+				? {
+						count: ms.length,
+						min: ms[0]!,
+						max: ms.at(-1)!,
+						p50: percentile(ms, 50),
+						p90: percentile(ms, 90),
+						p99: percentile(ms, 99),
+					}
+				: null,
+			histogram,
+			firstTicks: list.reduce((t, s) => Math.min(t, s.firstEvent.ticks), Infinity),
+			lastTicks: list.reduce((t, s) => Math.max(t, s.lastEvent.ticks), -Infinity),
+		};
+	});
+}

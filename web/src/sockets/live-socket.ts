@@ -1,0 +1,409 @@
+// The mutable state of one socket while the trace streams by, and its summary.
+//
+// A trace may carry the legacy events (1-41) and the enter/exit events (1000+) for the same
+// operations. Each family's counts are kept apart here, and the summary takes, per class of
+// counter (sends, receives, indications, drops, accepts, connect, options), the family that saw
+// more (never the sum): both describe the same operations, and either may have missed some (an
+// exit that returned STATUS_PENDING has no completion bytes; events can be lost). Lifecycle
+// marks (opened, bound, closed, aborted …) are states, not counters: the first event of either
+// family sets them.
+import { EVENT_MAPS } from '../generated/schemas.ts';
+import { explainStatus } from '../decoder/status.ts';
+import { filetimeToIso } from '../decoder/time.ts';
+import { IndexList } from './index-list.ts';
+import type { RateWindow } from './rate-window.ts';
+import type { ProcessTable } from './processes.ts';
+import {
+	STATE_OPEN,
+	type AbortInfo,
+	type ConnectInfo,
+	type DropReason,
+	type EndedBy,
+	type OptionChange,
+	type SocketError,
+	type SocketOrigin,
+	type SocketState,
+	type SocketSummary,
+	type TimeMark,
+} from './socket.ts';
+
+export const LEGACY = 0;
+export const MODERN = 1;
+export type Family = typeof LEGACY | typeof MODERN;
+
+export const STATUS_PENDING = 0x103;
+export const STATUS_CANCELLED = 0xc0000120;
+/** Errors and option changes kept per family and socket (counts go on past it). */
+const MAX_LIST = 32;
+/** Event indexes kept for I/O after close and for drops, per socket. */
+export const MAX_LINKED_EVENTS = 16;
+
+/** A point in the stream: ticks and record index. */
+export interface Mark {
+	ticks: number;
+	index: number;
+}
+
+interface ConnectState {
+	attempts: number;
+	start: Mark | null;
+	/** The attempt that `start` began has an outcome. */
+	done: boolean;
+	outcome: 'connected' | 'failed' | 'pending' | null;
+	ms: number | null;
+	failedAfterMs: number | null;
+	status: number | null;
+	end: Mark | null;
+}
+
+/** One family's view of a socket. */
+export class Tally {
+	sendsPosted = 0;
+	bytesSendPosted = 0;
+	sends = 0;
+	bytesSent = 0;
+	sendFailures = 0;
+	tinySends = 0;
+	receivesPosted = 0;
+	bytesReceivePosted = 0;
+	receives = 0;
+	bytesReceived = 0;
+	receiveFailures = 0;
+	indications = 0;
+	bytesIndicated = 0;
+	dropped = 0;
+	bytesDropped = 0;
+	dropReasons: Map<number, { count: number; bytes: number }> | null = null;
+	accepts = 0;
+	ioAfterClose = 0;
+	bindAttempted = false;
+	options: OptionChange[] = [];
+	errors: SocketError[] = [];
+	connect: ConnectState = {
+		attempts: 0,
+		start: null,
+		done: false,
+		outcome: null,
+		ms: null,
+		failedAfterMs: null,
+		status: null,
+		end: null,
+	};
+	/** Recent tiny sends, made on the first one. */
+	tinyRate: RateWindow | null = null;
+}
+
+function statusName(status: number): string {
+	return explainStatus(status).name;
+}
+
+export function isFailure(status: number): boolean {
+	return explainStatus(status).isError;
+}
+
+/** Which family's numbers to report for one class of counter: the one that saw more. */
+function pick(t: readonly [Tally, Tally], weight: (t: Tally) => number[]): Tally {
+	const [l, m] = [weight(t[LEGACY]), weight(t[MODERN])];
+	for (let k = 0; k < l.length; k++)
+		if (l[k] !== m[k]) return l[k]! > m[k]! ? t[LEGACY] : t[MODERN];
+	return t[MODERN];
+}
+
+export class LiveSocket {
+	readonly endpoint: string;
+	readonly generation: number;
+	origin: SocketOrigin;
+	eprocess: string | null;
+	/** From the create event (UserModePid / ProcessId). */
+	pid: number | null = null;
+	family: number | null = null;
+	type: number | null = null;
+	protocol: number | null = null;
+	local: string | null = null;
+	remote: string | null = null;
+	listening = false;
+	listener: LiveSocket | null = null;
+	accepted = false;
+	modernCreate = false;
+	legacyCreate = false;
+	/** Events other than its create and the accept that named it: a create after one starts a new socket. */
+	activity = 0;
+	readonly tallies: readonly [Tally, Tally] = [new Tally(), new Tally()];
+	readonly families = [false, false];
+	readonly events: IndexList;
+	readonly first: Mark;
+	lastTicks: number;
+	lastIndex: number;
+	opened: Mark | null = null;
+	bound: Mark | null = null;
+	closeRequested: Mark | null = null;
+	cleanupStarted: Mark | null = null;
+	closed: Mark | null = null;
+	/** Its Endpoint was reused without a cleanup event: where it was last seen. */
+	reusedWithoutCleanup = false;
+	abort: AbortInfo | null = null;
+	peerDisconnect: Mark | null = null;
+	bindFailure: SocketError | null = null;
+	createFailure: SocketError | null = null;
+	afterClose: number[] = [];
+	dropEvents: number[] = [];
+	tinyStorm: number | null = null;
+	/** Close/cleanup events seen, as bits (see CLOSE_BITS in tracker.ts), to absorb the other family's. */
+	closeBits = 0;
+
+	constructor(
+		endpoint: string,
+		generation: number,
+		origin: SocketOrigin,
+		eprocess: string | null,
+		ticks: number,
+		index: number,
+		maxEvents: number,
+	) {
+		this.endpoint = endpoint;
+		this.generation = generation;
+		this.origin = origin;
+		this.eprocess = eprocess;
+		this.events = new IndexList(maxEvents);
+		this.first = { ticks, index };
+		this.lastTicks = ticks;
+		this.lastIndex = index;
+	}
+
+	get key(): string {
+		return `${this.endpoint}#${this.generation}`;
+	}
+
+	/** Records that an event names this socket (once, though it may name it twice). */
+	see(family: Family, ticks: number, index: number): void {
+		this.families[family] = true;
+		if (this.events.count > 0 && index === this.lastIndex) return;
+		this.events.push(index);
+		this.lastTicks = ticks;
+		this.lastIndex = index;
+	}
+
+	error(family: Family, at: Mark, op: string, status: number): SocketError {
+		const e = { index: at.index, ticks: at.ticks, op, status, name: statusName(status) };
+		const list = this.tallies[family].errors;
+		if (list.length < MAX_LIST) list.push(e);
+		return e;
+	}
+
+	option(family: Family, at: Mark, option: number, value: number, status: number | null): void {
+		const list = this.tallies[family].options;
+		if (list.length >= MAX_LIST) return;
+		const name =
+			option === -1 ? 'WSAEventSelect' : (EVENT_MAPS.afdOption?.[option] ?? `option ${option}`);
+		list.push({ index: at.index, ticks: at.ticks, option, name, value, status });
+	}
+
+	connectStart(family: Family, at: Mark, remote: string | undefined): void {
+		const c = this.tallies[family].connect;
+		c.attempts++;
+		c.start = at;
+		c.done = false;
+		c.outcome = 'pending';
+		if (remote && !this.remote) this.remote = remote;
+	}
+
+	connectDone(family: Family, at: Mark, status: number): void {
+		const c = this.tallies[family].connect;
+		if (c.outcome === null) c.attempts++; // its start is before the trace
+		c.status = status;
+		c.end = at;
+		const ms = c.start && !c.done ? (at.ticks - c.start.ticks) / 10_000 : null;
+		if (status === STATUS_PENDING) c.outcome = 'pending';
+		else if (isFailure(status)) {
+			c.outcome = 'failed';
+			c.failedAfterMs = ms;
+			this.error(family, at, 'connect', status);
+		} else {
+			c.outcome = 'connected';
+			c.ms = ms;
+		}
+		c.done = status !== STATUS_PENDING;
+	}
+
+	/** A completed transfer proves that a connect still pending has succeeded. */
+	transferred(family: Family, at: Mark): void {
+		const c = this.tallies[family].connect;
+		if (c.outcome === 'pending' && this.type !== 2) {
+			c.outcome = 'connected';
+			c.status = 0;
+			c.end = at;
+			c.done = true;
+		}
+	}
+
+	drop(family: Family, index: number, reason: number, bytes: number): void {
+		if (this.dropEvents.length < MAX_LINKED_EVENTS) this.dropEvents.push(index);
+		const t = this.tallies[family];
+		t.dropped++;
+		t.bytesDropped += bytes;
+		t.dropReasons ??= new Map();
+		const r = t.dropReasons.get(reason) ?? { count: 0, bytes: 0 };
+		r.count++;
+		r.bytes += bytes;
+		t.dropReasons.set(reason, r);
+	}
+
+	/** The socket as reported at `endTicks`, with times relative to `origin`. */
+	summary(origin: bigint, processes: ProcessTable): SocketSummary {
+		const mark = (m: Mark | null): TimeMark | null => (m ? timeMark(origin, m) : null);
+		const t = this.tallies;
+		const send = pick(t, (x) => [x.bytesSent, x.sends, x.sendsPosted, x.sendFailures]);
+		const recv = pick(t, (x) => [x.bytesReceived, x.receives, x.receivesPosted, x.receiveFailures]);
+		const ind = pick(t, (x) => [x.bytesIndicated, x.indications]);
+		const drop = pick(t, (x) => [x.dropped, x.bytesDropped]);
+		const acc = pick(t, (x) => [x.accepts]);
+		const opt = pick(t, (x) => [x.options.length]);
+		const after = pick(t, (x) => [x.ioAfterClose]);
+		const conn = this.#connectFamily();
+		const connect = this.#connectInfo(conn);
+		const errors = this.#errors(send, recv, conn);
+		const connectFailed = connect?.outcome === 'failed';
+		const bindFailed = this.bindFailure !== null && this.local === null;
+		const failed = connectFailed || bindFailed || this.createFailure !== null;
+		const closedMark = this.closed ?? this.cleanupStarted;
+		const ended = closedMark !== null || this.closeRequested !== null || this.reusedWithoutCleanup;
+		const state: SocketState = this.abort
+			? 'aborted'
+			: failed
+				? 'failed'
+				: ended
+					? 'closed'
+					: STATE_OPEN;
+		let endedBy: EndedBy | null = null;
+		if (this.reusedWithoutCleanup) endedBy = 'unknown';
+		else if (this.abort) endedBy = this.abort.by === 'afd' ? 'afd-abort' : 'transport-abort';
+		else if (
+			this.peerDisconnect &&
+			(this.closeRequested === null || this.peerDisconnect.ticks <= this.closeRequested.ticks)
+		)
+			endedBy = ended ? 'peer-disconnect' : null;
+		else if (ended) endedBy = 'application';
+		const firstError = connectFailed
+			? connect!.statusName
+			: bindFailed
+				? this.bindFailure!.name
+				: (this.createFailure?.name ??
+					errors.find((e) => e.status !== STATUS_CANCELLED)?.name ??
+					null);
+		const pid = this.pid ?? processes.pidOf(this.eprocess, this.first.ticks);
+		const dropReasons: DropReason[] = [...(drop.dropReasons ?? [])]
+			.sort((a, b) => a[0] - b[0])
+			.map(([reason, r]) => ({
+				reason,
+				name: EVENT_MAPS.afdDatagramDrop?.[reason] ?? `reason ${reason}`,
+				count: r.count,
+				bytes: r.bytes,
+			}));
+		return {
+			key: this.key,
+			pid,
+			process: processes.label(pid, this.first.ticks),
+			eprocess: this.eprocess,
+			endpoint: this.endpoint,
+			generation: this.generation,
+			origin:
+				this.modernCreate || (this.legacyCreate && !this.accepted)
+					? 'created'
+					: this.accepted
+						? 'accepted'
+						: this.origin,
+			family: this.family,
+			type: this.type,
+			protocol: this.protocol,
+			local: this.local,
+			remote: this.remote,
+			listening: this.listening,
+			listener: this.listener?.key ?? null,
+			accepts: acc.accepts,
+			opened: mark(this.opened),
+			closed: mark(closedMark),
+			closeRequested: mark(this.closeRequested),
+			firstEvent: timeMark(origin, this.first),
+			lastEvent: timeMark(origin, { ticks: this.lastTicks, index: this.lastIndex }),
+			state,
+			endedBy,
+			connect,
+			bytesSent: send.bytesSent,
+			bytesReceived: recv.bytesReceived,
+			sends: send.sends,
+			receives: recv.receives,
+			sendsPosted: send.sendsPosted,
+			receivesPosted: recv.receivesPosted,
+			bytesSendPosted: send.bytesSendPosted,
+			bytesReceivePosted: recv.bytesReceivePosted,
+			sendFailures: send.sendFailures,
+			receiveFailures: recv.receiveFailures,
+			indications: ind.indications,
+			bytesIndicated: ind.bytesIndicated,
+			datagramsDropped: drop.dropped,
+			bytesDropped: drop.bytesDropped,
+			dropReasons,
+			dropEvents: [...this.dropEvents],
+			options: [...opt.options],
+			errors,
+			error: firstError,
+			abort: this.abort,
+			peerDisconnect: this.peerDisconnect?.index ?? null,
+			ioAfterClose: after.ioAfterClose,
+			ioAfterCloseEvents: [...this.afterClose],
+			tinySends: send.tinySends,
+			tinySendStorm: this.tinyStorm,
+			legacy: this.families[LEGACY]!,
+			modern: this.families[MODERN]!,
+			eventCount: this.events.count,
+			events: this.events.toArray(),
+		};
+	}
+
+	/** The family whose connect says the most: a finished outcome beats a pending one. */
+	#connectFamily(): Tally {
+		const rank = (c: ConnectState) =>
+			c.outcome === 'connected' || c.outcome === 'failed' ? 2 : c.attempts > 0 ? 1 : 0;
+		const [l, m] = this.tallies;
+		return rank(l.connect) > rank(m.connect) ? l : m;
+	}
+
+	#connectInfo(t: Tally): ConnectInfo | null {
+		const c = t.connect;
+		if (c.attempts === 0) return null;
+		return {
+			attempts: c.attempts,
+			outcome: c.outcome ?? 'pending',
+			ms: c.outcome === 'connected' ? c.ms : null,
+			failedAfterMs: c.failedAfterMs,
+			status: c.outcome === 'pending' ? null : c.status,
+			statusName: c.outcome === 'pending' || c.status === null ? null : statusName(c.status),
+			startIndex: c.start?.index ?? null,
+			endIndex: c.end?.index ?? null,
+		};
+	}
+
+	/** Errors by operation, each operation's from the family its counts come from. */
+	#errors(send: Tally, recv: Tally, conn: Tally): SocketError[] {
+		const [l, m] = this.tallies;
+		const chosen = (op: string): Tally => {
+			if (op === 'send') return send;
+			if (op === 'receive') return recv;
+			if (op === 'connect') return conn;
+			return m.errors.some((e) => e.op === op) ? m : l;
+		};
+		return [...l.errors, ...m.errors]
+			.filter((e) => chosen(e.op).errors.includes(e))
+			.sort((a, b) => a.index - b.index);
+	}
+}
+
+export function timeMark(origin: bigint, m: Mark): TimeMark {
+	const filetime = origin + BigInt(m.ticks);
+	return {
+		ticks: m.ticks,
+		filetime: filetime.toString(),
+		iso: filetimeToIso(filetime),
+		index: m.index,
+	};
+}

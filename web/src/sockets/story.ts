@@ -1,0 +1,91 @@
+// A socket's life in one sentence, e.g. "chrome.exe (PID 4120) connected to 142.250.74.46:443 in
+// 38 ms, sent 12.4 KB, received 1.2 MB, closed by the application after 41.2 s".
+import { explainStatus } from '../decoder/status.ts';
+import { formatBytes, formatDuration, protocolLabel, ticksToMs } from './format.ts';
+import type { SocketSummary } from './socket.ts';
+
+const REFUSED = new Set(['STATUS_CONNECTION_REFUSED', 'STATUS_REMOTE_NOT_LISTENING']);
+const TIMED_OUT = new Set(['STATUS_IO_TIMEOUT', 'STATUS_TIMEOUT']);
+
+function plural(n: number, one: string, many = `${one}s`): string {
+	return `${n} ${n === 1 ? one : many}`;
+}
+
+function who(s: SocketSummary): string {
+	return s.pid !== null && s.process !== `PID ${s.pid}` ? `${s.process} (PID ${s.pid})` : s.process;
+}
+
+/** What the socket was for: its first clause. */
+function opening(s: SocketSummary): string {
+	const kind = protocolLabel(s.type, s.protocol);
+	const early = s.origin === 'before-trace' || s.origin === 'missing-create';
+	const since =
+		s.origin === 'before-trace'
+			? 'opened before the trace began'
+			: 'whose creation is not in the trace';
+	if (s.listening)
+		return `${who(s)} listened on ${s.local ?? 'an unknown address'}${
+			s.accepts ? ` and accepted ${plural(s.accepts, 'connection')}` : ''
+		}${early ? ` (a socket ${since})` : ''}`;
+	if (s.listener !== null || (s.origin === 'accepted' && s.remote))
+		return `${who(s)} accepted a connection from ${s.remote ?? 'an unknown peer'}${
+			s.local ? ` on ${s.local}` : ''
+		}`;
+	const c = s.connect;
+	const to = s.remote ?? 'an unknown address';
+	if (c?.outcome === 'connected')
+		return `${who(s)} connected to ${to}${c.ms !== null ? ` in ${formatDuration(c.ms)}` : ''}`;
+	if (c?.outcome === 'failed') {
+		const name = c.statusName ?? 'an error';
+		const how = REFUSED.has(name) ? 'refused' : TIMED_OUT.has(name) ? 'timed out' : 'failed';
+		const after = c.failedAfterMs !== null ? ` after ${formatDuration(c.failedAfterMs)}` : '';
+		return `${who(s)} tried to connect to ${to}: ${how} (${name})${after}`;
+	}
+	if (c?.outcome === 'pending') return `${who(s)} was connecting to ${to}`;
+	if (early) return `${who(s)} used a ${kind} socket${s.remote ? ` to ${s.remote}` : ''} ${since}`;
+	if (s.type === 2 && s.remote)
+		return `${who(s)} exchanged datagrams with ${s.remote}${s.local ? ` from ${s.local}` : ''}`;
+	if (s.error && s.local === null && s.errors.some((e) => e.op === 'bind'))
+		return `${who(s)} could not bind a ${kind} socket (${s.error}: ${explainStatus(s.errors.find((e) => e.op === 'bind')!.status).explanation.replace(/\.$/, '')})`;
+	return `${who(s)} opened a ${kind} socket${s.local ? ` on ${s.local}` : ''}`;
+}
+
+function lifetime(s: SocketSummary): string {
+	const from = s.opened ?? s.firstEvent;
+	const to = s.closed ?? s.closeRequested;
+	return to ? ` after ${formatDuration(ticksToMs(to.ticks - from.ticks))}` : '';
+}
+
+function ending(s: SocketSummary): string {
+	switch (s.endedBy) {
+		case null:
+			return s.state === 'open at end of trace' || s.state === 'failed'
+				? 'still open at the end of the trace'
+				: '';
+		case 'afd-abort':
+			return `aborted by AFD (${s.abort?.reasonName ?? `reason ${s.abort?.reason}`})${lifetime(s)}`;
+		case 'transport-abort':
+			return `reset by the transport (${s.abort?.reasonName ?? `reason ${s.abort?.reason}`})${lifetime(s)}`;
+		case 'peer-disconnect':
+			return `closed by the peer${lifetime(s)}`;
+		case 'application':
+			return `closed by the application${lifetime(s)}`;
+		case 'unknown':
+			return 'its end is not in the trace';
+	}
+}
+
+export function storyOf(s: SocketSummary): string {
+	const parts = [opening(s)];
+	const data = s.sends + s.receives > 0 || s.bytesSent + s.bytesReceived > 0;
+	if (data)
+		parts.push(`sent ${formatBytes(s.bytesSent)}`, `received ${formatBytes(s.bytesReceived)}`);
+	if (s.datagramsDropped > 0)
+		parts.push(
+			`${plural(s.datagramsDropped, 'datagram')} dropped (${s.dropReasons.map((r) => r.name).join('; ')})`,
+		);
+	if (s.ioAfterClose > 0) parts.push(`${plural(s.ioAfterClose, 'request')} after closesocket`);
+	const end = ending(s);
+	if (end) parts.push(end);
+	return parts.join(', ');
+}

@@ -1,0 +1,666 @@
+// Socket reconstruction: a state machine fed one Winsock-AFD event at a time, in time order.
+//
+// Identity. A socket is its Endpoint address plus a generation: AFD reuses endpoint memory after
+// cleanup, so the n-th socket seen on one address is generation n (counted per address, whatever
+// the process). Live sockets are found by Endpoint alone, which the kernel never shares between
+// two live sockets. The owning process is the Process field (EPROCESS); the header PID is not
+// trusted (transport-side events are logged in System, PID 4). PIDs come from the create event
+// (UserModePid / ProcessId), else from the process table (kernel MOF events, or the header PID
+// of calls the application made itself: enter events and legacy "posted" events).
+//
+// Lifecycle: create (1, 1000) → bind (2/3, 1029/1030) → connect (4/5 → 6, 1017-1021) or listen
+// (1037, or connections indicated on it: 35/36, 3000/3001) and accept (15/16, 1023-1027) → data
+// → close (13, 1001 enter) → cleanup (14, 1002 exit), which ends the socket. Aborts (7, 8, 1032)
+// and peer disconnects (41, 3006) are recorded as they come.
+//
+// Rules where the events leave room:
+// - Enter/exit events: the exit's Status is the outcome and its BufferLength the bytes; the enter
+//   counts as "posted" with the requested length. An exit with STATUS_PENDING is neither
+//   completed nor failed. A connect enter starts the latency clock, its exit (or legacy 6) stops
+//   it. Events with no EnterExit field count as exits.
+// - Legacy 18-22 are posted operations, 23-28 completions (bytes), 9-12 failures.
+// - Data indications (37-39, 3003/3004) are counted apart and never as received bytes.
+// - Legacy and enter/exit events of one operation: see live-socket.ts (per class of counter the
+//   family that saw more, never the sum). A create of the other family merges into a socket that
+//   has done nothing else yet; a close or cleanup of the other family after the socket ended is
+//   absorbed into it instead of starting a new one.
+// - A create on a live Endpoint that has already done something (or belongs to another process)
+//   means its cleanup was not in the trace: the old socket ends ("unknown"), a new generation
+//   starts. Any other event on an unknown Endpoint starts a socket that existed before the trace
+//   (or, if the address had been cleaned up, one whose create is missing).
+// - Accepts: 1024/1027 exits name the listening Endpoint and the AcceptEndpoint; the accepted
+//   socket inherits the listener's process, family, type, protocol and local address. Legacy
+//   15/16 name one endpoint: if it is listening it is the listener, else it is the accepted
+//   socket, linked to the listener on which the same peer was last indicated (35/36).
+// - AfdAbort (1032) with reason 4 or 18 (both indicated by the transport) is a transport abort,
+//   any other reason an AFD abort; legacy 7 is AFD's, 8 the transport's.
+// - I/O after close: an application request (an enter event, a legacy posted event, bind,
+//   connect, option) on a socket after its closesocket; completions of earlier requests are not.
+import { EVENT_MAPS } from '../generated/schemas.ts';
+import {
+	isFailure,
+	LEGACY,
+	LiveSocket,
+	MAX_LINKED_EVENTS,
+	MODERN,
+	STATUS_PENDING,
+	type Family,
+	type Mark,
+	type Tally,
+} from './live-socket.ts';
+import { ProcessTable, type ProcessInfo } from './processes.ts';
+import { RateWindow } from './rate-window.ts';
+import type { SocketSummary } from './socket.ts';
+import type { AfdEventView, ProcessEventView } from './view.ts';
+
+export interface TrackerOptions {
+	/** FILETIME of tick 0: the trace's StartTime. */
+	readonly origin: bigint;
+	/** Event indexes kept per socket (default: all). */
+	readonly maxEventsPerSocket?: number;
+	/** A completed send of at most this many bytes is tiny (default 64). */
+	readonly tinySendBytes?: number;
+	/** This many tiny sends within tinySendWindowMs on one socket is a storm (default 50 in 1 s). */
+	readonly tinySendCount?: number;
+	readonly tinySendWindowMs?: number;
+	/** This many select/poll calls within pollWindowMs by one process is a busy loop (100 in 1 s). */
+	readonly pollCount?: number;
+	readonly pollWindowMs?: number;
+}
+
+export type Thresholds = Required<Omit<TrackerOptions, 'origin' | 'maxEventsPerSocket'>>;
+
+export const DEFAULT_THRESHOLDS: Thresholds = {
+	tinySendBytes: 64,
+	tinySendCount: 50,
+	tinySendWindowMs: 1000,
+	pollCount: 100,
+	pollWindowMs: 1000,
+};
+
+/** A process's select/poll calls (legacy 30 posted, 31 completed). */
+export interface PollActivity {
+	readonly eprocess: string;
+	readonly pid: number | null;
+	readonly process: string;
+	readonly selects: number;
+	readonly completions: number;
+	/** The call at which pollCount calls had fallen within pollWindowMs, or null. */
+	readonly busyAt: number | null;
+	/** Calls made while the rate stayed at or above the threshold. */
+	readonly busyCalls: number;
+	/** Record indexes of the first calls (up to 64). */
+	readonly events: readonly number[];
+}
+
+export interface TrackedTrace {
+	/** FILETIME of tick 0, as a decimal string. */
+	readonly origin: string;
+	/** Ticks of the last event seen. */
+	readonly endTicks: number;
+	readonly afdEvents: number;
+	/** In order of their first event. */
+	readonly sockets: SocketSummary[];
+	readonly processes: ProcessInfo[];
+	readonly pollers: PollActivity[];
+	readonly thresholds: Thresholds;
+}
+
+/** Bits of LiveSocket.closeBits: which close/cleanup events a socket has had. */
+const CLOSE_BITS: Readonly<Record<number, readonly [number, number]>> = {
+	13: [1, 1],
+	14: [2, 2],
+	1001: [4, 8],
+	1002: [16, 32],
+};
+
+const SENDS = new Set([1003, 1005, 1007, 1011, 1013]);
+const RECEIVES = new Set([1004, 1006, 1009, 1012, 1015]);
+const CONNECTS = new Set([1017, 1018, 1020, 1021]);
+/** Enter events of calls the application makes (their header PID is the caller's). */
+const APP_CALLS = new Set([
+	1000, 1001, 1003, 1004, 1005, 1006, 1007, 1009, 1011, 1012, 1013, 1015, 1017, 1018, 1020, 1021,
+	1023, 1024, 1026, 1027, 1029, 1030, 1035, 1036, 1037,
+]);
+/** Enter events of application I/O requests (what may come after closesocket by mistake). */
+const APP_IO = new Set([...APP_CALLS].filter((id) => id !== 1000 && id !== 1001));
+/** Legacy events of requests the application makes. */
+const LEGACY_REQUESTS = new Set([2, 3, 4, 5, 15, 16, 18, 19, 20, 21, 22, 29, 32]);
+/** Abort reasons that the transport indicated (AFD_ABORT_ValueMap). */
+const TRANSPORT_ABORT_REASONS = new Set([4, 18]);
+const MAX_POLL_EVENTS = 64;
+const MAX_INDICATED = 4096;
+
+interface Poller {
+	eprocess: string;
+	selects: number;
+	completions: number;
+	rate: RateWindow;
+	busyAt: number | null;
+	busyCalls: number;
+	events: number[];
+	firstTicks: number;
+}
+
+const nonZero = (p: string | undefined): string | null => (p && p !== '0x0' ? p : null);
+
+/** Legacy address + port fields as 'a.b.c.d:port' / '[v6]:port'. */
+function legacyAddress(v: AfdEventView): string | undefined {
+	const a = v.text('Address');
+	const port = v.num('Port');
+	if (a === undefined || port === undefined) return undefined;
+	return a.includes(':') ? `[${a}]:${port}` : `${a}:${port}`;
+}
+
+export class SocketTracker {
+	readonly processes = new ProcessTable();
+	readonly #origin: bigint;
+	readonly #maxEvents: number;
+	readonly #t: Thresholds;
+	readonly #tinyWindow: number;
+	readonly #pollWindow: number;
+	readonly #live = new Map<string, LiveSocket>();
+	/** The last socket ended on each Endpoint, to absorb the other family's close events. */
+	readonly #ended = new Map<string, LiveSocket>();
+	readonly #generations = new Map<string, number>();
+	readonly #all: LiveSocket[] = [];
+	readonly #pollers = new Map<string, Poller>();
+	/** Peer 'addr:port' → the listener it was last indicated on (legacy accept linking). */
+	readonly #indicated = new Map<string, LiveSocket>();
+	#afdEvents = 0;
+	#end = 0;
+
+	constructor(options: TrackerOptions) {
+		this.#origin = options.origin;
+		this.#maxEvents = options.maxEventsPerSocket ?? Infinity;
+		const t: { -readonly [K in keyof Thresholds]: number } = { ...DEFAULT_THRESHOLDS };
+		for (const k of Object.keys(t) as (keyof Thresholds)[]) t[k] = options[k] ?? t[k];
+		this.#t = t;
+		this.#tinyWindow = this.#t.tinySendWindowMs * 10_000;
+		this.#pollWindow = this.#t.pollWindowMs * 10_000;
+	}
+
+	/** Reads one process event (names, and EPROCESS → PID from MOF events). */
+	process(v: ProcessEventView): void {
+		if (v.ticks > this.#end) this.#end = v.ticks;
+		this.processes.onEvent(v);
+	}
+
+	/** Reads one Winsock-AFD event. Events must come in time order. */
+	afd(v: AfdEventView): void {
+		this.#afdEvents++;
+		const id = v.id;
+		const ticks = v.ticks;
+		const index = v.index;
+		if (ticks > this.#end) this.#end = ticks;
+		const fam: Family = id >= 1000 ? MODERN : LEGACY;
+		const exit = fam === LEGACY || (v.num('EnterExit') ?? 1) === 1;
+		const eprocess = nonZero(v.ptr('Process'));
+		if (eprocess && v.headerPid !== null && v.headerPid > 4) {
+			if (
+				(fam === MODERN && !exit && APP_CALLS.has(id)) ||
+				(fam === LEGACY && id >= 18 && id <= 22)
+			)
+				if (!this.processes.hasStrongPid(eprocess))
+					this.processes.learnPid(eprocess, v.headerPid, ticks, 'header');
+		}
+		if (id === 30) return this.#poll(eprocess, ticks, index);
+		if (id === 1 || id === 1000) return this.#create(v, fam, exit, eprocess);
+		if (id === 1024 || id === 1027) return this.#acceptWithEndpoint(v, exit, eprocess);
+		if (id === 35 || id === 36) return this.#indication(v, eprocess);
+		const ep = nonZero(v.ptr('Endpoint'));
+		if (!ep) return; // RIO and NRT events name no socket
+		const bits = CLOSE_BITS[id];
+		const bit = bits ? bits[exit ? 1 : 0] : 0;
+		const s = this.#lookup(ep, eprocess, ticks, index, bit);
+		s.see(fam, ticks, index);
+		s.closeBits |= bit;
+		const t = s.tallies[fam];
+		if (s.closeRequested && (fam === MODERN ? !exit && APP_IO.has(id) : LEGACY_REQUESTS.has(id)))
+			this.#afterClose(s, t, index);
+		// Close events and a legacy accept naming the accepted socket are not "doing something".
+		if (!bit && id !== 15 && id !== 16) s.activity++;
+		if (fam === LEGACY) this.#legacy(v, s, t);
+		else this.#modern(v, s, t, exit);
+	}
+
+	#mark(v: AfdEventView): Mark {
+		return { ticks: v.ticks, index: v.index };
+	}
+
+	#lookup(ep: string, eprocess: string | null, ticks: number, index: number, closeBit = 0) {
+		const s = this.#live.get(ep);
+		if (s) return s;
+		const ended = this.#ended.get(ep);
+		// The other family's close or cleanup of a socket that has just ended.
+		if (ended && closeBit && !(ended.closeBits & closeBit)) return ended;
+		return this.#open(ep, eprocess, ended ? 'missing-create' : 'before-trace', ticks, index);
+	}
+
+	#open(
+		ep: string,
+		eprocess: string | null,
+		origin: LiveSocket['origin'],
+		ticks: number,
+		index: number,
+	): LiveSocket {
+		const generation = this.#generations.get(ep) ?? 0;
+		this.#generations.set(ep, generation + 1);
+		const s = new LiveSocket(ep, generation, origin, eprocess, ticks, index, this.#maxEvents);
+		this.#live.set(ep, s);
+		this.#all.push(s);
+		return s;
+	}
+
+	#retire(s: LiveSocket): void {
+		if (this.#live.get(s.endpoint) === s) this.#live.delete(s.endpoint);
+		this.#ended.set(s.endpoint, s);
+	}
+
+	#create(v: AfdEventView, fam: Family, exit: boolean, eprocess: string | null): void {
+		const ep = nonZero(v.ptr('Endpoint'));
+		if (!ep) return;
+		let s = this.#live.get(ep);
+		const otherProcess = s && eprocess && s.eprocess && s.eprocess !== eprocess;
+		const used = s && (s.activity > 0 || s.closeRequested || s.cleanupStarted);
+		if (s && (used || otherProcess)) {
+			// The old socket's cleanup is not in the trace: it ends where it was last seen.
+			s.reusedWithoutCleanup = true;
+			this.#retire(s);
+			s = undefined;
+		}
+		s ??= this.#open(ep, eprocess, 'created', v.ticks, v.index);
+		s.see(fam, v.ticks, v.index);
+		s.eprocess ??= eprocess;
+		s.opened ??= this.#mark(v);
+		if (fam === MODERN) s.modernCreate = true;
+		else s.legacyCreate = true;
+		s.family ??= v.num('AddressFamily') ?? null;
+		s.type ??= v.num('SocketType') ?? null;
+		s.protocol ??= v.num('Protocol') ?? null;
+		const pid = v.num(fam === MODERN ? 'ProcessId' : 'UserModePid');
+		if (pid !== undefined && pid > 0) {
+			s.pid ??= pid;
+			if (eprocess) this.processes.learnPid(eprocess, pid, v.ticks, 'afd-create');
+		}
+		const status = fam === MODERN && exit ? v.num('Status') : undefined;
+		if (status !== undefined && isFailure(status))
+			s.createFailure = s.error(fam, this.#mark(v), 'create', status);
+	}
+
+	#legacy(v: AfdEventView, s: LiveSocket, t: Tally): void {
+		const id = v.id;
+		const at = () => this.#mark(v);
+		switch (id) {
+			case 2:
+			case 3:
+				return this.#bound(s, t, LEGACY, v, v.num('Status') ?? 0, legacyAddress(v));
+			case 40:
+				return this.#bound(s, t, LEGACY, v, v.num('Error') ?? 0, undefined);
+			case 4:
+			case 5:
+				return s.connectStart(LEGACY, at(), legacyAddress(v));
+			case 6:
+				return s.connectDone(LEGACY, at(), v.num('Error') ?? 0);
+			case 7:
+			case 8:
+				return this.#abort(s, v, id === 7 ? 'afd' : 'transport', v.num('Reason') ?? 0);
+			case 9:
+			case 10:
+				t.sendFailures++;
+				s.error(LEGACY, at(), 'send', v.num('Error') ?? 0);
+				return;
+			case 11:
+			case 12:
+				t.receiveFailures++;
+				s.error(LEGACY, at(), 'receive', v.num('Error') ?? 0);
+				return;
+			case 13:
+				return this.#closeRequest(s, LEGACY, v, v.num('Error'));
+			case 14:
+				return this.#cleanup(s, LEGACY, v, v.num('Error'));
+			case 15:
+			case 16:
+				return this.#legacyAccept(s, t, v);
+			case 17:
+				s.error(LEGACY, at(), 'accept', v.num('Error') ?? 0);
+				return;
+			case 18:
+			case 21:
+			case 22:
+				t.sendsPosted++;
+				t.bytesSendPosted += v.num('BufferLength') ?? 0;
+				if (id !== 18) this.#peer(s, legacyAddress(v));
+				return;
+			case 19:
+			case 20:
+				t.receivesPosted++;
+				t.bytesReceivePosted += v.num('BufferLength') ?? 0;
+				return;
+			case 23:
+			case 26:
+			case 27:
+				t.receives++;
+				t.bytesReceived += v.num('BufferLength') ?? 0;
+				if (id !== 23) this.#peer(s, legacyAddress(v));
+				s.transferred(LEGACY, at());
+				return;
+			case 24:
+			case 25:
+			case 28:
+				return this.#sent(s, t, v, v.num('BufferLength') ?? 0);
+			case 29:
+				return s.option(LEGACY, at(), v.num('Option') ?? 0, v.num('Value') ?? 0, null);
+			case 31: {
+				const err = v.num('Error') ?? 0;
+				if (isFailure(err)) s.error(LEGACY, at(), 'select', err);
+				const p = s.eprocess ? this.#pollers.get(s.eprocess) : undefined;
+				if (p) p.completions++;
+				return;
+			}
+			case 32:
+				return s.option(LEGACY, at(), -1, v.num('EventMask') ?? 0, null);
+			case 33:
+			case 34:
+				this.#peer(s, legacyAddress(v));
+				return s.drop(LEGACY, v.index, v.num('Reason') ?? 0, v.num('PacketSize') ?? 0);
+			case 37:
+			case 38:
+			case 39:
+				t.indications++;
+				t.bytesIndicated += v.num('Bytes Indicated') ?? 0;
+				return;
+			case 41:
+				s.peerDisconnect ??= at();
+				return;
+		}
+	}
+
+	#modern(v: AfdEventView, s: LiveSocket, t: Tally, exit: boolean): void {
+		const id = v.id;
+		const at = () => this.#mark(v);
+		const status = () => v.num('Status') ?? 0;
+		if (SENDS.has(id)) {
+			if (id === 1007 || id === 1013) this.#peer(s, v.text('Address'));
+			if (!exit) {
+				t.sendsPosted++;
+				t.bytesSendPosted += v.num('BufferLength') ?? 0;
+			} else if (status() === STATUS_PENDING) return;
+			else if (isFailure(status())) {
+				t.sendFailures++;
+				s.error(MODERN, at(), 'send', status());
+			} else this.#sent(s, t, v, v.num('BufferLength') ?? 0);
+			return;
+		}
+		if (RECEIVES.has(id)) {
+			if (id === 1009 || id === 1015) this.#peer(s, v.text('Address'));
+			if (!exit) {
+				t.receivesPosted++;
+				t.bytesReceivePosted += v.num('BufferLength') ?? 0;
+			} else if (status() === STATUS_PENDING) return;
+			else if (isFailure(status())) {
+				t.receiveFailures++;
+				s.error(MODERN, at(), 'receive', status());
+			} else {
+				t.receives++;
+				t.bytesReceived += v.num('BufferLength') ?? 0;
+				s.transferred(MODERN, at());
+			}
+			return;
+		}
+		if (CONNECTS.has(id)) {
+			const remote = v.text('Address');
+			if (!exit) s.connectStart(MODERN, at(), remote);
+			else {
+				if (remote) this.#peer(s, remote);
+				s.connectDone(MODERN, at(), status());
+			}
+			return;
+		}
+		switch (id) {
+			case 1001:
+				if (!exit) return this.#closeRequest(s, MODERN, v, undefined);
+				if (isFailure(status())) s.error(MODERN, at(), 'close', status());
+				return;
+			case 1002:
+				if (!exit) {
+					s.cleanupStarted ??= at();
+					return;
+				}
+				return this.#cleanup(s, MODERN, v, status());
+			case 1023:
+			case 1026:
+				if (exit && isFailure(status())) s.error(MODERN, at(), 'accept', status());
+				else if (exit && status() !== STATUS_PENDING) t.accepts++;
+				return;
+			case 1029:
+			case 1030:
+				if (!exit) t.bindAttempted = true;
+				else this.#bound(s, t, MODERN, v, status(), v.text('Address'));
+				return;
+			case 1032:
+				return this.#abort(
+					s,
+					v,
+					TRANSPORT_ABORT_REASONS.has(v.num('Reason') ?? 0) ? 'transport' : 'afd',
+					v.num('Reason') ?? 0,
+				);
+			case 1033:
+				this.#peer(s, v.text('Address'));
+				return s.drop(MODERN, v.index, v.num('Reason') ?? 0, v.num('BufferLength') ?? 0);
+			case 1035:
+				if (exit) s.option(MODERN, at(), v.num('Option') ?? 0, v.num('Value') ?? 0, status());
+				return;
+			case 1037:
+				if (exit && !isFailure(status()) && status() !== STATUS_PENDING) s.listening = true;
+				else if (exit && isFailure(status())) s.error(MODERN, at(), 'listen', status());
+				return;
+			case 3000:
+			case 3001:
+				s.listening = true;
+				return;
+			case 3003:
+			case 3004:
+				t.indications++;
+				t.bytesIndicated += v.num('BufferLength') ?? 0;
+				return;
+			case 3006:
+				s.peerDisconnect ??= at();
+				return;
+		}
+	}
+
+	/** Bind outcome: the bound local address on success. */
+	#bound(
+		s: LiveSocket,
+		t: Tally,
+		fam: Family,
+		v: AfdEventView,
+		status: number,
+		local: string | undefined,
+	): void {
+		t.bindAttempted = true;
+		if (status === STATUS_PENDING) return;
+		if (isFailure(status)) {
+			const e = s.error(fam, this.#mark(v), 'bind', status);
+			s.bindFailure ??= e;
+			return;
+		}
+		if (local && !s.local) s.local = local;
+		s.bound ??= this.#mark(v);
+	}
+
+	#sent(s: LiveSocket, t: Tally, v: AfdEventView, bytes: number): void {
+		t.sends++;
+		t.bytesSent += bytes;
+		s.transferred(v.id >= 1000 ? MODERN : LEGACY, this.#mark(v));
+		if (bytes > this.#t.tinySendBytes) return;
+		t.tinySends++;
+		t.tinyRate ??= new RateWindow(this.#t.tinySendCount, this.#tinyWindow);
+		if (t.tinyRate.hit(v.ticks)) s.tinyStorm ??= v.index;
+	}
+
+	/** A peer address from data transfers, when connect or accept did not give one. */
+	#peer(s: LiveSocket, address: string | undefined): void {
+		if (address && !s.remote) s.remote = address;
+	}
+
+	#closeRequest(s: LiveSocket, fam: Family, v: AfdEventView, status: number | undefined): void {
+		s.closeRequested ??= this.#mark(v);
+		if (status !== undefined && isFailure(status)) s.error(fam, this.#mark(v), 'close', status);
+	}
+
+	#cleanup(s: LiveSocket, fam: Family, v: AfdEventView, status: number | undefined): void {
+		if (status !== undefined && isFailure(status)) s.error(fam, this.#mark(v), 'close', status);
+		if (s.closed) return; // the other family's cleanup of a socket already ended
+		s.closed = this.#mark(v);
+		this.#retire(s);
+	}
+
+	#abort(s: LiveSocket, v: AfdEventView, by: 'afd' | 'transport', reason: number): void {
+		if (s.abort) return;
+		s.abort = {
+			by,
+			reason,
+			reasonName: EVENT_MAPS.afdAbort?.[reason] ?? null,
+			index: v.index,
+		};
+	}
+
+	#afterClose(s: LiveSocket, t: Tally, index: number): void {
+		t.ioAfterClose++;
+		if (s.afterClose.length < MAX_LINKED_EVENTS && !s.afterClose.includes(index))
+			s.afterClose.push(index);
+	}
+
+	/** 35/36: a connection indicated on a listening socket (legacy). */
+	#indication(v: AfdEventView, eprocess: string | null): void {
+		const ep = nonZero(v.ptr('Listen Endpoint'));
+		if (!ep) return;
+		const s = this.#lookup(ep, eprocess, v.ticks, v.index);
+		s.see(LEGACY, v.ticks, v.index);
+		s.activity++;
+		s.listening = true;
+		const peer = legacyAddress(v);
+		if (!peer) return;
+		if (this.#indicated.size >= MAX_INDICATED)
+			this.#indicated.delete(this.#indicated.keys().next().value!);
+		this.#indicated.set(peer, s);
+	}
+
+	/** Legacy 15/16: the listener's accept, or the accepted socket's (see the rules above). */
+	#legacyAccept(s: LiveSocket, t: Tally, v: AfdEventView): void {
+		const status = v.num('Status') ?? 0;
+		if (s.listening) {
+			s.activity++;
+			if (isFailure(status)) s.error(LEGACY, this.#mark(v), 'accept', status);
+			else t.accepts++;
+			return;
+		}
+		if (isFailure(status)) {
+			s.error(LEGACY, this.#mark(v), 'accept', status);
+			return;
+		}
+		const peer = legacyAddress(v);
+		const listener = peer ? this.#indicated.get(peer) : undefined;
+		if (peer) this.#indicated.delete(peer);
+		this.#accepted(s, listener ?? null, peer, LEGACY, v);
+	}
+
+	/** 1024/1027: accept on a listening Endpoint, naming the accepted one on exit. */
+	#acceptWithEndpoint(v: AfdEventView, exit: boolean, eprocess: string | null): void {
+		const ep = nonZero(v.ptr('Endpoint'));
+		const acceptEp = exit ? nonZero(v.ptr('AcceptEndpoint')) : null;
+		if (ep) {
+			const l = this.#lookup(ep, eprocess, v.ticks, v.index);
+			l.see(MODERN, v.ticks, v.index);
+			l.activity++;
+			if (l.closeRequested && !exit) this.#afterClose(l, l.tallies[MODERN], v.index);
+			const status = v.num('Status') ?? 0;
+			if (exit && isFailure(status)) l.error(MODERN, this.#mark(v), 'accept', status);
+			else if (exit && status !== STATUS_PENDING) {
+				l.tallies[MODERN].accepts++;
+				l.listening = true;
+			}
+			if (!exit || !acceptEp || isFailure(status) || status === STATUS_PENDING) return;
+			// AcceptEx accepts into a socket the application created: that one goes on.
+			const a =
+				this.#live.get(acceptEp) ?? this.#open(acceptEp, eprocess, 'accepted', v.ticks, v.index);
+			a.see(MODERN, v.ticks, v.index);
+			this.#accepted(a, l, v.text('Address'), MODERN, v);
+		}
+	}
+
+	#accepted(
+		a: LiveSocket,
+		listener: LiveSocket | null,
+		peer: string | undefined,
+		fam: Family,
+		v: AfdEventView,
+	): void {
+		a.accepted = true;
+		a.opened ??= this.#mark(v);
+		if (peer && !a.remote) a.remote = peer;
+		if (listener && listener !== a) {
+			a.listener ??= listener;
+			a.eprocess ??= listener.eprocess;
+			a.pid ??= listener.pid;
+			a.family ??= listener.family;
+			a.type ??= listener.type;
+			a.protocol ??= listener.protocol;
+			a.local ??= listener.local;
+			if (fam === LEGACY) listener.tallies[LEGACY].accepts++;
+		}
+	}
+
+	#poll(eprocess: string | null, ticks: number, index: number): void {
+		if (!eprocess) return;
+		let p = this.#pollers.get(eprocess);
+		if (!p) {
+			p = {
+				eprocess,
+				selects: 0,
+				completions: 0,
+				rate: new RateWindow(this.#t.pollCount, this.#pollWindow),
+				busyAt: null,
+				busyCalls: 0,
+				events: [],
+				firstTicks: ticks,
+			};
+			this.#pollers.set(eprocess, p);
+		}
+		p.selects++;
+		if (p.events.length < MAX_POLL_EVENTS) p.events.push(index);
+		if (p.rate.hit(ticks)) {
+			p.busyAt ??= index;
+			p.busyCalls++;
+		}
+	}
+
+	/** The sockets as they stand: ended ones, and live ones as open at the end of the trace. */
+	snapshot(): TrackedTrace {
+		const sockets = this.#all.map((s) => s.summary(this.#origin, this.processes));
+		const pollers = [...this.#pollers.values()].map((p): PollActivity => {
+			const pid = this.processes.pidOf(p.eprocess, p.firstTicks);
+			return {
+				eprocess: p.eprocess,
+				pid,
+				process: this.processes.label(pid, p.firstTicks),
+				selects: p.selects,
+				completions: p.completions,
+				busyAt: p.busyAt,
+				busyCalls: p.busyCalls,
+				events: [...p.events],
+			};
+		});
+		return {
+			origin: this.#origin.toString(),
+			endTicks: this.#end,
+			afdEvents: this.#afdEvents,
+			sockets,
+			processes: this.processes.list(),
+			pollers,
+			thresholds: { ...this.#t },
+		};
+	}
+}
