@@ -139,4 +139,49 @@ describe('sockscope CLI', () => {
 				.stderr,
 		).toContain('--format must be ndjson or csv');
 	});
+
+	it('decode --filter goes through the column store and prints the same lines as decode', async () => {
+		for (const path of [
+			join(import.meta.dirname, '../../public/sample.etl'),
+			fixture('demikernel-pktmon-compressed'),
+		]) {
+			const all = await sockscope('decode', path);
+			const filtered = await sockscope('decode', path, '--filter', '');
+			expect(filtered.code).toBe(0);
+			expect(filtered.stdout).toBe(all.stdout);
+		}
+	});
+
+	it('decode --filter keeps exactly the records the expression selects', async () => {
+		const path = join(import.meta.dirname, '../../public/sample.etl');
+		const all = (await sockscope('decode', path)).stdout.trim().split('\n');
+		const r = await sockscope(
+			'decode',
+			path,
+			'--filter',
+			'event:AfdConnectWithAddress status:error',
+		);
+		expect(r.code).toBe(0);
+		const want = all.filter((l) => {
+			const j = JSON.parse(l);
+			return (
+				j.name === 'AfdConnectWithAddress' &&
+				j.fields.EnterExit === 1 &&
+				j.fields.Status >= 0xc0000000
+			);
+		});
+		expect(want.length).toBeGreaterThan(0);
+		expect(r.stdout.trim().split('\n')).toEqual(want);
+	});
+
+	it('a bad --filter names the position', async () => {
+		const r = await sockscope(
+			'decode',
+			fixture('krabsetw-powershell-manifest'),
+			'--filter',
+			'port:443 (pid:4',
+		);
+		expect(r.code).toBe(2);
+		expect(r.stderr).toContain('--filter: missing ")" (at 16)');
+	});
 });

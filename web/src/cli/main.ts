@@ -1,6 +1,6 @@
 // sockscope: the command line over the same WASM decoder as the web app.
 //   sockscope info FILE [--json]
-//   sockscope decode FILE [--format ndjson|csv] [--provider afd|all]
+//   sockscope decode FILE [--format ndjson|csv] [--provider afd|all] [--filter EXPR]
 //   sockscope stats FILE [--json]
 //   sockscope sockets FILE [--format ndjson|csv], sockscope findings FILE [--json]
 import { readFileSync, existsSync } from 'node:fs';
@@ -14,13 +14,19 @@ import { damageFileOffset, describeDamage } from '../decoder/messages.ts';
 import { ProviderTable, recordJson, type RecordJson } from '../decoder/record-json.ts';
 import { blockCache } from '../decoder/source.ts';
 import { traceStats } from '../decoder/stats.ts';
+import { NO_PID } from '../ingest/columns.ts';
+import { ingestTrace } from '../ingest/ingest.ts';
+import { TraceTables } from '../ingest/trace-tables.ts';
+import { compileFilter } from '../query/filter-compile.ts';
+import { FilterError, parseFilter } from '../query/filter-parser.ts';
+import { decodeRecord, recordDecoder } from '../decoder/single-record.ts';
 import { csvCell, LineWriter } from './output.ts';
 import { nodeFileSource } from './node-source.ts';
 import { findingsCommand, socketsCommand, SOCKETS_USAGE } from './sockets-commands.ts';
 
 const USAGE = `usage:
   sockscope info FILE [--json]
-  sockscope decode FILE [--format ndjson|csv] [--provider afd|all]
+  sockscope decode FILE [--format ndjson|csv] [--provider afd|all] [--filter EXPR]
   sockscope stats FILE [--json]
 ${SOCKETS_USAGE}`;
 
@@ -51,6 +57,8 @@ interface Options {
 	json: boolean;
 	format: 'ndjson' | 'csv';
 	provider: 'afd' | 'all';
+	/** A filter-language expression (the same as the web app's filter box). */
+	filter: string | null;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -58,7 +66,14 @@ function parseArgs(argv: string[]): Options {
 	if (!command || command === '--help' || command === '-h') throw new UsageError('');
 	if (!['info', 'decode', 'stats', 'sockets', 'findings'].includes(command))
 		throw new UsageError(`unknown command: ${command}`);
-	const opts: Options = { command, file: '', json: false, format: 'ndjson', provider: 'all' };
+	const opts: Options = {
+		command,
+		file: '',
+		json: false,
+		format: 'ndjson',
+		provider: 'all',
+		filter: null,
+	};
 	for (let i = 0; i < rest.length; i++) {
 		const a = rest[i]!;
 		const value = () => {
@@ -77,6 +92,15 @@ function parseArgs(argv: string[]): Options {
 			if (p !== 'afd' && p !== 'all')
 				throw new UsageError(`--provider must be afd or all, not ${p}`);
 			opts.provider = p;
+		} else if (a === '--filter') {
+			const f = value();
+			try {
+				parseFilter(f);
+			} catch (e) {
+				if (e instanceof FilterError) throw new UsageError(`--filter: ${e.message}`);
+				throw e;
+			}
+			opts.filter = f;
 		} else if (a.startsWith('-')) throw new UsageError(`unknown option: ${a}`);
 		else if (!opts.file) opts.file = a;
 		else throw new UsageError(`unexpected argument: ${a}`);
@@ -100,35 +124,107 @@ async function info(trace: OpenTrace, json: boolean, out: LineWriter): Promise<v
 }
 
 async function decode(trace: OpenTrace, opts: Options, out: LineWriter): Promise<string[]> {
-	const index = await indexBuffers(trace);
 	const providers = new ProviderTable(trace);
-	const afdOnly = opts.provider === 'afd';
 	const afdGuid = PROVIDERS.find((p) => p.key === 'afd')!.guid;
-	const problems: string[] = [];
 	const lines: string[] = [];
-	if (opts.format === 'csv') await out.line(CSV_COLUMNS.join(','));
-	const flushEvery = async () => {
+	const print = (r: RecordJson) =>
+		lines.push(
+			opts.format === 'csv' ? CSV_COLUMNS.map((c) => csvCell(r[c])).join(',') : JSON.stringify(r),
+		);
+	// Lines go out between buffers, so memory stays bounded whatever the trace size.
+	const flush = async () => {
 		for (const l of lines) await out.line(l);
 		lines.length = 0;
 	};
+	if (opts.format === 'csv') await out.line(CSV_COLUMNS.join(','));
+	if (opts.filter !== null) {
+		const damage = await decodeFiltered(
+			trace,
+			opts,
+			(r) => {
+				if (opts.provider === 'afd' && r.providerGuid !== afdGuid) return;
+				print(r);
+			},
+			flush,
+		);
+		await flush();
+		return damage;
+	}
+	const index = await indexBuffers(trace);
+	const problems: string[] = [];
 	await mergeRecords(
 		trace,
 		index.buffers,
 		(b, i) => {
-			if (afdOnly && providers.guid(b.u16(i, RecordOut.providerIndex)) !== afdGuid) return;
-			const r = recordJson(b, i, trace, providers);
-			lines.push(
-				opts.format === 'csv' ? CSV_COLUMNS.map((c) => csvCell(r[c])).join(',') : JSON.stringify(r),
-			);
+			if (opts.provider === 'afd' && providers.guid(b.u16(i, RecordOut.providerIndex)) !== afdGuid)
+				return;
+			print(recordJson(b, i, trace, providers));
 		},
 		(b) => {
 			if (b.damage) problems.push(describeDamage(b.damage));
 		},
+		flush,
 	);
-	await flushEvery();
+	await flush();
 	if (index.damage && !problems.some((p) => p.startsWith(`buffer ${index.damage!.bufferIndex} `)))
 		problems.push(describeDamage(index.damage));
 	return problems;
+}
+
+/**
+ * --filter: the records go through the same column chunks and compiled filter as in the web app;
+ * each matching record is decoded again from its stored bytes for printing.
+ */
+async function decodeFiltered(
+	trace: OpenTrace,
+	opts: Options,
+	print: (r: RecordJson) => void,
+	flush: () => Promise<void>,
+): Promise<string[]> {
+	const tables = new TraceTables();
+	const start = BigInt(trace.facts.startFiletime);
+	const single = recordDecoder(loadModule(), trace.facts);
+	const providers = new ProviderTable(single);
+	const node = parseFilter(opts.filter!);
+	const result = await ingestTrace(
+		trace,
+		async (chunk) => {
+			const compiled = compileFilter(node, {
+				strings: tables.strings,
+				eventTypes: tables.eventTypes,
+				startFiletime: start,
+				processNames: tables.processNames,
+			});
+			const test = compiled?.bind(chunk.columns);
+			const c = chunk.columns;
+			for (let i = 0; i < chunk.rows; i++) {
+				if (test && !test(i)) continue;
+				const from = c.recOffset[i]!;
+				const to = i + 1 < chunk.rows ? c.recOffset[i + 1]! : chunk.rec.length;
+				const buf = await decodeRecord(
+					single,
+					chunk.rec.subarray(from, to),
+					c.cpu[i]!,
+					start + BigInt(c.time[i]!),
+				);
+				if (!buf) continue;
+				const r = recordJson(buf, 0, trace, providers);
+				// Kernel header records and PID-less records keep what the columns say.
+				r.pid = c.pid[i] === NO_PID ? null : c.pid[i]!;
+				r.tid = c.tid[i] === NO_PID ? null : c.tid[i]!;
+				if (c.kind[i] === 0) {
+					r.kind = 'header';
+					r.name = 'TraceLogfileHeader';
+					r.fields = { ...trace.facts };
+					delete r.payload;
+				}
+				print(r);
+			}
+			await flush();
+		},
+		{ tables },
+	);
+	return result.damage.map((d) => d.message);
 }
 
 export async function main(argv: string[]): Promise<number> {
