@@ -7,7 +7,6 @@ import { AF_INET, AF_INET6, ipv4, ipv6, socketAddress } from '../decoder/address
 import type { DecodedBuffer } from '../decoder/decoded-buffer.ts';
 import { providerName, type ProviderTable } from '../decoder/record-json.ts';
 import { decodeTraceLogging, extItems } from '../decoder/tracelogging.ts';
-import { explainStatus } from '../decoder/status.ts';
 import {
 	allocateColumn,
 	CHUNK_ROWS,
@@ -67,14 +66,28 @@ export class ChunkBuilder {
 	#tMin = Infinity;
 	#tMax = -Infinity;
 	readonly #tables: TraceTables;
-	readonly #start: bigint;
+	readonly #startHi: number;
+	readonly #startLo: number;
 	readonly #providers: ProviderTable;
+	/** Event types by a numeric key of the record's header facts (strings only on a miss). */
+	readonly #typeCache: Map<number, number>;
+	/** Pointer text → string index, keyed by the pointer's high then low 32 bits. */
+	readonly #pointers: Map<number, Map<number, number>>;
 
-	constructor(index: number, tables: TraceTables, startFiletime: bigint, providers: ProviderTable) {
+	constructor(
+		index: number,
+		tables: TraceTables,
+		startFiletime: bigint,
+		providers: ProviderTable,
+		caches: BuilderCaches = newBuilderCaches(),
+	) {
 		this.index = index;
 		this.#tables = tables;
-		this.#start = startFiletime;
+		this.#startHi = Number(startFiletime >> 32n);
+		this.#startLo = Number(startFiletime & 0xffffffffn);
 		this.#providers = providers;
+		this.#typeCache = caches.types;
+		this.#pointers = caches.pointers;
 		const columns = {} as Record<string, unknown>;
 		for (const name of COLUMN_NAMES) columns[name] = allocateColumn(name, CHUNK_ROWS);
 		this.columns = columns as Columns;
@@ -87,7 +100,14 @@ export class ChunkBuilder {
 	add(b: DecodedBuffer, i: number): void {
 		const c = this.columns;
 		const r = this.rows++;
-		const t = Number(b.time(i) - this.#start);
+		// FILETIME minus StartTime, exact without bigint: subtract the 32-bit halves with a borrow.
+		let dHi = b.timeHi(i) - this.#startHi;
+		let dLo = b.timeLo(i) - this.#startLo;
+		if (dLo < 0) {
+			dLo += 0x100000000;
+			dHi -= 1;
+		}
+		const t = dHi * 0x100000000 + dLo;
 		c.time[r] = t;
 		if (t < this.#tMin) this.#tMin = t;
 		if (t > this.#tMax) this.#tMax = t;
@@ -119,7 +139,12 @@ export class ChunkBuilder {
 			grown.set(this.#rec.subarray(0, this.#recUsed));
 			this.#rec = grown;
 		}
-		this.#rec.set(b.image.subarray(at, at + size), this.#recUsed);
+		// Most records are small: a plain loop beats creating a subarray per record.
+		const rec = this.#rec;
+		const image = b.image;
+		const to = this.#recUsed;
+		if (size <= 512) for (let k = 0; k < size; k++) rec[to + k] = image[at + k]!;
+		else rec.set(image.subarray(at, at + size), to);
 		c.recOffset[r] = this.#recUsed;
 		this.#recUsed += size;
 	}
@@ -139,6 +164,28 @@ export class ChunkBuilder {
 	}
 
 	#eventType(b: DecodedBuffer, i: number, kind: number): number {
+		const layout = b.u8(i, RecordOut.layout);
+		// TraceLogging events of one provider share header facts: their names need the metadata.
+		const key =
+			layout === PayloadLayout.tracelogging
+				? -1
+				: (((b.u16(i, RecordOut.providerIndex) * 65536 + b.u16(i, RecordOut.id)) * 256 +
+						b.u8(i, RecordOut.version)) *
+						256 +
+						b.u8(i, RecordOut.opcode)) *
+						16 +
+					kind;
+		if (key >= 0) {
+			const known = this.#typeCache.get(key);
+			if (known !== undefined) return known;
+			const made = this.#makeEventType(b, i, kind);
+			this.#typeCache.set(key, made);
+			return made;
+		}
+		return this.#makeEventType(b, i, kind);
+	}
+
+	#makeEventType(b: DecodedBuffer, i: number, kind: number): number {
 		const providerIndex = b.u16(i, RecordOut.providerIndex);
 		const guid = this.#providers.guid(providerIndex);
 		const id = b.u16(i, RecordOut.id);
@@ -182,16 +229,15 @@ export class ChunkBuilder {
 		const c = this.columns;
 		const s = SOCKET_FIELDS[b.u16(i, RecordOut.schemaIndex)]!;
 		const start = b.u32(i, RecordOut.fieldStart);
-		const present = (k: number) => k >= 0 && b.fieldU8(start + k, FieldOut.missing) === 0;
-		const num = (k: number) => Number(b.fieldU64(start + k, FieldOut.value));
-		const ptr = (k: number) => '0x' + b.fieldU64(start + k, FieldOut.value).toString(16);
 		let flags = 0;
-		if (present(s.enterExit)) flags |= num(s.enterExit) === 0 ? FLAG_ENTER : FLAG_EXIT;
-		if (present(s.endpoint)) c.endpoint[r] = this.#tables.intern(ptr(s.endpoint));
-		if (present(s.process)) {
-			const eprocess = ptr(s.process);
+		if (present(b, start, s.enterExit))
+			flags |= num(b, start, s.enterExit) === 0 ? FLAG_ENTER : FLAG_EXIT;
+		if (present(b, start, s.endpoint)) c.endpoint[r] = this.#pointer(b, start + s.endpoint);
+		if (present(b, start, s.process)) {
+			const eprocess = this.#tables.strings[this.#pointer(b, start + s.process)]!;
 			const headerPid = c.pid[r]!;
-			if (present(s.pidField)) this.#tables.processOf.set(eprocess, num(s.pidField));
+			if (present(b, start, s.pidField))
+				this.#tables.processOf.set(eprocess, num(b, start, s.pidField));
 			else if (
 				headerPid !== NO_PID &&
 				headerPid !== SYSTEM_PID &&
@@ -201,24 +247,24 @@ export class ChunkBuilder {
 				this.#tables.processOf.set(eprocess, headerPid);
 			c.process[r] = this.#tables.processOf.get(eprocess) ?? headerPid;
 		}
-		if (present(s.status)) {
-			const st = num(s.status);
+		if (present(b, start, s.status)) {
+			const st = num(b, start, s.status);
 			c.status[r] = st;
 			flags |= FLAG_STATUS;
 			// Enter events carry no outcome yet; an error is a failed status on anything else.
-			if (explainStatus(st).isError && !(flags & FLAG_ENTER)) flags |= FLAG_ERROR;
+			if (st >>> 30 === 3 && !(flags & FLAG_ENTER)) flags |= FLAG_ERROR;
 		}
-		if (present(s.bytes)) {
-			c.bytes[r] = num(s.bytes);
+		if (present(b, start, s.bytes)) {
+			c.bytes[r] = num(b, start, s.bytes);
 			flags |= FLAG_BYTES;
 		}
-		if (present(s.family)) c.family[r] = num(s.family);
-		if (present(s.address)) {
+		if (present(b, start, s.family)) c.family[r] = num(b, start, s.family);
+		if (present(b, start, s.address)) {
 			const j = start + s.address;
 			const type = b.fieldU8(j, FieldOut.type);
 			const off = b.fieldU32(j, FieldOut.offset);
 			let text: string | null = null;
-			let port = present(s.port) ? num(s.port) : 0;
+			let port = present(b, start, s.port) ? num(b, start, s.port) : 0;
 			let family = 0;
 			if (type === FieldType.IPv4) {
 				text = ipv4(b.image, off);
@@ -248,4 +294,41 @@ export class ChunkBuilder {
 		}
 		c.flags[r] = flags;
 	}
+
+	/** The string index of a pointer field's value as lowercase 0x-hex text. */
+	#pointer(b: DecodedBuffer, j: number): number {
+		const lo = b.fieldU32(j, FieldOut.value);
+		const hi = b.fieldU32(j, FieldOut.value + 4);
+		let byLo = this.#pointers.get(hi);
+		if (!byLo) this.#pointers.set(hi, (byLo = new Map()));
+		let index = byLo.get(lo);
+		if (index === undefined) {
+			const text =
+				'0x' + (hi ? hi.toString(16) + lo.toString(16).padStart(8, '0') : lo.toString(16));
+			index = this.#tables.intern(text);
+			byLo.set(lo, index);
+		}
+		return index;
+	}
+}
+
+/** Whether field k of the record whose fields start at `start` was present in the payload. */
+function present(b: DecodedBuffer, start: number, k: number): boolean {
+	return k >= 0 && b.fieldU8(start + k, FieldOut.missing) === 0;
+}
+
+/** A field's integer value (ports, statuses, lengths: all well below 2^53). */
+function num(b: DecodedBuffer, start: number, k: number): number {
+	const j = start + k;
+	return b.fieldU32(j, FieldOut.value + 4) * 0x100000000 + b.fieldU32(j, FieldOut.value);
+}
+
+/** Lookups that outlive one chunk (the tables they point into do too). */
+export interface BuilderCaches {
+	readonly types: Map<number, number>;
+	readonly pointers: Map<number, Map<number, number>>;
+}
+
+export function newBuilderCaches(): BuilderCaches {
+	return { types: new Map(), pointers: new Map() };
 }

@@ -6,7 +6,7 @@ import { mergeRecords } from '../decoder/merge.ts';
 import { damageFileOffset, describeDamage } from '../decoder/messages.ts';
 import { ProviderTable } from '../decoder/record-json.ts';
 import { CHUNK_ROWS, type Chunk, type EventType } from './columns.ts';
-import { ChunkBuilder } from './chunk-builder.ts';
+import { ChunkBuilder, newBuilderCaches } from './chunk-builder.ts';
 import { TraceTables } from './trace-tables.ts';
 
 export interface ChunkAdditions {
@@ -73,7 +73,8 @@ export async function ingestTrace(
 	const bytesTotal = index.buffers.reduce((n, b) => n + b.available, 0);
 	const damage: IngestDamage[] = [];
 	let chunkIndex = Math.floor(skip / CHUNK_ROWS);
-	let builder = new ChunkBuilder(chunkIndex, tables, start, providers);
+	const caches = newBuilderCaches();
+	let builder = new ChunkBuilder(chunkIndex, tables, start, providers, caches);
 	let row = 0;
 	let bytesDone = 0;
 	const pending: Chunk[] = [];
@@ -82,7 +83,7 @@ export async function ingestTrace(
 		builder.add(b, i);
 		if (builder.full) {
 			pending.push(builder.finish());
-			builder = new ChunkBuilder(++chunkIndex, tables, start, providers);
+			builder = new ChunkBuilder(++chunkIndex, tables, start, providers, caches);
 		}
 	};
 	const onBuffer = (b: DecodedBuffer) => {
