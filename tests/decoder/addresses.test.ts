@@ -31,6 +31,8 @@ describe('addresses', () => {
 		sin6.set([23, 0, 0x00, 0x35]);
 		sin6.set(v6([0xfe80, 0, 0, 0, 0, 0, 0, 1]), 8);
 		expect(socketAddress(sin6, 0, 28)?.text).toBe('[fe80::1]:53');
+		sin6.set([12, 0, 0, 0], 24);
+		expect(socketAddress(sin6, 0, 28)?.text).toBe('[fe80::1%12]:53');
 		expect(socketAddress(sin, 0, 0)).toBeNull();
 	});
 });

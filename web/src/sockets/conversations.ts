@@ -3,6 +3,8 @@
 import { protocolLabel } from './format.ts';
 import type { SocketSummary } from './socket.ts';
 
+const SOCK_DGRAM = 2;
+
 /** Upper bounds (ms, exclusive) of the latency histogram's buckets; the last is open-ended. */
 export const LATENCY_BUCKETS_MS: readonly number[] = [
 	1,
@@ -21,7 +23,7 @@ export const LATENCY_BUCKETS_MS: readonly number[] = [
 ];
 
 export interface Latency {
-	/** Successful connects measured. */
+	/** Successful connects measured (stream sockets only). */
 	readonly count: number;
 	readonly min: number;
 	readonly max: number;
@@ -80,7 +82,9 @@ export function conversationsOf(sockets: readonly SocketSummary[]): Conversation
 		g.push(s);
 	}
 	return [...groups.entries()].map(([key, list]) => {
+		// connect() on a datagram socket only sets its default peer: no handshake to time.
 		const ms = list
+			.filter((s) => s.type !== SOCK_DGRAM)
 			.map((s) => s.connect?.ms)
 			.filter((x): x is number => typeof x === 'number')
 			.sort((a, b) => a - b);

@@ -97,8 +97,9 @@ function statusName(status: number): string {
 	return explainStatus(status).name;
 }
 
+/** NTSTATUS severity 3 (bits 31-30): an error. */
 export function isFailure(status: number): boolean {
-	return explainStatus(status).isError;
+	return status >>> 30 === 3;
 }
 
 /** Which family's numbers to report for one class of counter: the one that saw more. */
@@ -371,14 +372,26 @@ export class LiveSocket {
 	#connectInfo(t: Tally): ConnectInfo | null {
 		const c = t.connect;
 		if (c.attempts === 0) return null;
+		let { start, ms, failedAfterMs } = c;
+		// An outcome with no start of its own (legacy 6 after a ConnectEx that returned
+		// STATUS_PENDING): the other family's pending attempt is where it started.
+		const other = this.tallies[t === this.tallies[LEGACY] ? MODERN : LEGACY].connect;
+		if (!start && c.end && other.outcome === 'pending' && other.start) {
+			const lateMs = (c.end.ticks - other.start.ticks) / 10_000;
+			if (lateMs >= 0) {
+				start = other.start;
+				if (c.outcome === 'connected') ms = lateMs;
+				else if (c.outcome === 'failed') failedAfterMs = lateMs;
+			}
+		}
 		return {
-			attempts: c.attempts,
+			attempts: Math.max(c.attempts, other.attempts),
 			outcome: c.outcome ?? 'pending',
-			ms: c.outcome === 'connected' ? c.ms : null,
-			failedAfterMs: c.failedAfterMs,
+			ms: c.outcome === 'connected' ? ms : null,
+			failedAfterMs,
 			status: c.outcome === 'pending' ? null : c.status,
 			statusName: c.outcome === 'pending' || c.status === null ? null : statusName(c.status),
-			startIndex: c.start?.index ?? null,
+			startIndex: start?.index ?? null,
 			endIndex: c.end?.index ?? null,
 		};
 	}

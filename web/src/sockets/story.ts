@@ -17,7 +17,8 @@ function who(s: SocketSummary): string {
 
 /** What the socket was for: its first clause. */
 function opening(s: SocketSummary): string {
-	const kind = protocolLabel(s.type, s.protocol);
+	const label = protocolLabel(s.type, s.protocol);
+	const kind = label === 'socket' ? 'socket' : `${label} socket`;
 	const early = s.origin === 'before-trace' || s.origin === 'missing-create';
 	const since =
 		s.origin === 'before-trace'
@@ -42,12 +43,12 @@ function opening(s: SocketSummary): string {
 		return `${who(s)} tried to connect to ${to}: ${how} (${name})${after}`;
 	}
 	if (c?.outcome === 'pending') return `${who(s)} was connecting to ${to}`;
-	if (early) return `${who(s)} used a ${kind} socket${s.remote ? ` to ${s.remote}` : ''} ${since}`;
+	if (early) return `${who(s)} used a ${kind}${s.remote ? ` to ${s.remote}` : ''} ${since}`;
 	if (s.type === 2 && s.remote)
 		return `${who(s)} exchanged datagrams with ${s.remote}${s.local ? ` from ${s.local}` : ''}`;
 	if (s.error && s.local === null && s.errors.some((e) => e.op === 'bind'))
-		return `${who(s)} could not bind a ${kind} socket (${s.error}: ${explainStatus(s.errors.find((e) => e.op === 'bind')!.status).explanation.replace(/\.$/, '')})`;
-	return `${who(s)} opened a ${kind} socket${s.local ? ` on ${s.local}` : ''}`;
+		return `${who(s)} could not bind a ${kind} (${s.error}: ${explainStatus(s.errors.find((e) => e.op === 'bind')!.status).explanation.replace(/\.$/, '')})`;
+	return `${who(s)} opened a ${kind}${s.local ? ` on ${s.local}` : ''}`;
 }
 
 function lifetime(s: SocketSummary): string {

@@ -290,7 +290,6 @@ export class SocketTracker {
 
 	#legacy(v: AfdEventView, s: LiveSocket, t: Tally): void {
 		const id = v.id;
-		const at = () => this.#mark(v);
 		switch (id) {
 			case 2:
 			case 3:
@@ -299,21 +298,21 @@ export class SocketTracker {
 				return this.#bound(s, t, LEGACY, v, v.num('Error') ?? 0, undefined);
 			case 4:
 			case 5:
-				return s.connectStart(LEGACY, at(), legacyAddress(v));
+				return s.connectStart(LEGACY, this.#mark(v), legacyAddress(v));
 			case 6:
-				return s.connectDone(LEGACY, at(), v.num('Error') ?? 0);
+				return s.connectDone(LEGACY, this.#mark(v), v.num('Error') ?? 0);
 			case 7:
 			case 8:
 				return this.#abort(s, v, id === 7 ? 'afd' : 'transport', v.num('Reason') ?? 0);
 			case 9:
 			case 10:
 				t.sendFailures++;
-				s.error(LEGACY, at(), 'send', v.num('Error') ?? 0);
+				s.error(LEGACY, this.#mark(v), 'send', v.num('Error') ?? 0);
 				return;
 			case 11:
 			case 12:
 				t.receiveFailures++;
-				s.error(LEGACY, at(), 'receive', v.num('Error') ?? 0);
+				s.error(LEGACY, this.#mark(v), 'receive', v.num('Error') ?? 0);
 				return;
 			case 13:
 				return this.#closeRequest(s, LEGACY, v, v.num('Error'));
@@ -323,7 +322,7 @@ export class SocketTracker {
 			case 16:
 				return this.#legacyAccept(s, t, v);
 			case 17:
-				s.error(LEGACY, at(), 'accept', v.num('Error') ?? 0);
+				s.error(LEGACY, this.#mark(v), 'accept', v.num('Error') ?? 0);
 				return;
 			case 18:
 			case 21:
@@ -343,23 +342,23 @@ export class SocketTracker {
 				t.receives++;
 				t.bytesReceived += v.num('BufferLength') ?? 0;
 				if (id !== 23) this.#peer(s, legacyAddress(v));
-				s.transferred(LEGACY, at());
+				s.transferred(LEGACY, this.#mark(v));
 				return;
 			case 24:
 			case 25:
 			case 28:
 				return this.#sent(s, t, v, v.num('BufferLength') ?? 0);
 			case 29:
-				return s.option(LEGACY, at(), v.num('Option') ?? 0, v.num('Value') ?? 0, null);
+				return s.option(LEGACY, this.#mark(v), v.num('Option') ?? 0, v.num('Value') ?? 0, null);
 			case 31: {
 				const err = v.num('Error') ?? 0;
-				if (isFailure(err)) s.error(LEGACY, at(), 'select', err);
+				if (isFailure(err)) s.error(LEGACY, this.#mark(v), 'select', err);
 				const p = s.eprocess ? this.#pollers.get(s.eprocess) : undefined;
 				if (p) p.completions++;
 				return;
 			}
 			case 32:
-				return s.option(LEGACY, at(), -1, v.num('EventMask') ?? 0, null);
+				return s.option(LEGACY, this.#mark(v), -1, v.num('EventMask') ?? 0, null);
 			case 33:
 			case 34:
 				this.#peer(s, legacyAddress(v));
@@ -371,24 +370,23 @@ export class SocketTracker {
 				t.bytesIndicated += v.num('Bytes Indicated') ?? 0;
 				return;
 			case 41:
-				s.peerDisconnect ??= at();
+				s.peerDisconnect ??= this.#mark(v);
 				return;
 		}
 	}
 
 	#modern(v: AfdEventView, s: LiveSocket, t: Tally, exit: boolean): void {
 		const id = v.id;
-		const at = () => this.#mark(v);
-		const status = () => v.num('Status') ?? 0;
+		const status = exit ? (v.num('Status') ?? 0) : 0;
 		if (SENDS.has(id)) {
 			if (id === 1007 || id === 1013) this.#peer(s, v.text('Address'));
 			if (!exit) {
 				t.sendsPosted++;
 				t.bytesSendPosted += v.num('BufferLength') ?? 0;
-			} else if (status() === STATUS_PENDING) return;
-			else if (isFailure(status())) {
+			} else if (status === STATUS_PENDING) return;
+			else if (isFailure(status)) {
 				t.sendFailures++;
-				s.error(MODERN, at(), 'send', status());
+				s.error(MODERN, this.#mark(v), 'send', status);
 			} else this.#sent(s, t, v, v.num('BufferLength') ?? 0);
 			return;
 		}
@@ -397,46 +395,46 @@ export class SocketTracker {
 			if (!exit) {
 				t.receivesPosted++;
 				t.bytesReceivePosted += v.num('BufferLength') ?? 0;
-			} else if (status() === STATUS_PENDING) return;
-			else if (isFailure(status())) {
+			} else if (status === STATUS_PENDING) return;
+			else if (isFailure(status)) {
 				t.receiveFailures++;
-				s.error(MODERN, at(), 'receive', status());
+				s.error(MODERN, this.#mark(v), 'receive', status);
 			} else {
 				t.receives++;
 				t.bytesReceived += v.num('BufferLength') ?? 0;
-				s.transferred(MODERN, at());
+				s.transferred(MODERN, this.#mark(v));
 			}
 			return;
 		}
 		if (CONNECTS.has(id)) {
 			const remote = v.text('Address');
-			if (!exit) s.connectStart(MODERN, at(), remote);
+			if (!exit) s.connectStart(MODERN, this.#mark(v), remote);
 			else {
 				if (remote) this.#peer(s, remote);
-				s.connectDone(MODERN, at(), status());
+				s.connectDone(MODERN, this.#mark(v), status);
 			}
 			return;
 		}
 		switch (id) {
 			case 1001:
 				if (!exit) return this.#closeRequest(s, MODERN, v, undefined);
-				if (isFailure(status())) s.error(MODERN, at(), 'close', status());
+				if (isFailure(status)) s.error(MODERN, this.#mark(v), 'close', status);
 				return;
 			case 1002:
 				if (!exit) {
-					s.cleanupStarted ??= at();
+					s.cleanupStarted ??= this.#mark(v);
 					return;
 				}
-				return this.#cleanup(s, MODERN, v, status());
+				return this.#cleanup(s, MODERN, v, status);
 			case 1023:
 			case 1026:
-				if (exit && isFailure(status())) s.error(MODERN, at(), 'accept', status());
-				else if (exit && status() !== STATUS_PENDING) t.accepts++;
+				if (exit && isFailure(status)) s.error(MODERN, this.#mark(v), 'accept', status);
+				else if (exit && status !== STATUS_PENDING) t.accepts++;
 				return;
 			case 1029:
 			case 1030:
 				if (!exit) t.bindAttempted = true;
-				else this.#bound(s, t, MODERN, v, status(), v.text('Address'));
+				else this.#bound(s, t, MODERN, v, status, v.text('Address'));
 				return;
 			case 1032:
 				return this.#abort(
@@ -449,11 +447,12 @@ export class SocketTracker {
 				this.#peer(s, v.text('Address'));
 				return s.drop(MODERN, v.index, v.num('Reason') ?? 0, v.num('BufferLength') ?? 0);
 			case 1035:
-				if (exit) s.option(MODERN, at(), v.num('Option') ?? 0, v.num('Value') ?? 0, status());
+				if (exit)
+					s.option(MODERN, this.#mark(v), v.num('Option') ?? 0, v.num('Value') ?? 0, status);
 				return;
 			case 1037:
-				if (exit && !isFailure(status()) && status() !== STATUS_PENDING) s.listening = true;
-				else if (exit && isFailure(status())) s.error(MODERN, at(), 'listen', status());
+				if (exit && !isFailure(status) && status !== STATUS_PENDING) s.listening = true;
+				else if (exit && isFailure(status)) s.error(MODERN, this.#mark(v), 'listen', status);
 				return;
 			case 3000:
 			case 3001:
@@ -465,7 +464,7 @@ export class SocketTracker {
 				t.bytesIndicated += v.num('BufferLength') ?? 0;
 				return;
 			case 3006:
-				s.peerDisconnect ??= at();
+				s.peerDisconnect ??= this.#mark(v);
 				return;
 		}
 	}
