@@ -97,6 +97,18 @@ export interface EtlWriterOptions {
 	padByte?: number;
 	/** SequenceNumber of the first data buffer (the header buffer has 0). Default 1. */
 	firstSequence?: number;
+	/**
+	 * Streaming output (for files too large to hold in memory). Data buffers are handed to the sink
+	 * in file order as they are flushed instead of being kept; the first chunk is a zero-filled
+	 * placeholder of buffer 0 (the header buffer, whose BuffersWritten and EndTime are only known at
+	 * the end). finish() then returns buffer 0 alone in `bytes`: write it over the placeholder at
+	 * offset 0. Records are placed in buffers by release() and finish(); call release() as time
+	 * advances to keep memory bounded. Default: none (finish() returns the whole file).
+	 */
+	sink?: (chunk: Uint8Array) => void;
+	/** Keep the ground truth of every record (EtlFile.records). Default true; false leaves
+	 * `records` empty and keeps nothing per record once its buffer is flushed. */
+	truth?: boolean;
 }
 
 export type RecordKindName =
@@ -161,9 +173,10 @@ export interface BufferInfo {
 }
 
 export interface EtlFile {
+	/** The whole file; with the `sink` option, buffer 0 only (to write over its placeholder). */
 	bytes: Uint8Array;
 	/**
-	 * Every record, header record included, in decoder output order: by time; ties by CPU, then by
+	 * Every record, header record included, in decoder output order (empty with `truth: false`): by time; ties by CPU, then by
 	 * position in that CPU's stream (its buffers by SequenceNumber, the header buffer first for
 	 * CPU 0). Records of one CPU with equal times keep the order they were added in.
 	 */
@@ -317,6 +330,8 @@ const BUFFER_STATE_FLUSH = 3;
 const COMPRESSED_MODE = 0x04000000;
 const HEADER_BUFFER_ALIGN = 512;
 
+const EMPTY = new Uint8Array(0);
+
 const fieldCache = new Map<StructDef, Map<string, FieldDef>>();
 
 function fieldOf(def: StructDef, name: string): FieldDef {
@@ -338,6 +353,43 @@ export function fieldOffset(def: StructDef, name: string, ptr32 = false): number
 
 type FieldValue = number | bigint | string | Uint8Array;
 
+function numberOf(name: string, value: FieldValue): number {
+	if (typeof value !== 'number' && typeof value !== 'bigint') {
+		throw new Error(`${name}: expected a number`);
+	}
+	return Number(value);
+}
+
+function bigintOf(name: string, value: FieldValue): bigint {
+	if (typeof value !== 'number' && typeof value !== 'bigint') {
+		throw new Error(`${name}: expected a number`);
+	}
+	return BigInt(value);
+}
+
+/** guidBytes, memoised (the writer stores the same few provider GUIDs again and again). */
+const guidBytesCache = new Map<string, Uint8Array>();
+
+function cachedGuidBytes(g: string): Uint8Array {
+	let b = guidBytesCache.get(g);
+	if (!b) {
+		b = guidBytes(g);
+		if (guidBytesCache.size < 1024) guidBytesCache.set(g, b);
+	}
+	return b;
+}
+
+const normGuidCache = new Map<string, string>();
+
+function cachedNormGuid(g: string): string {
+	let n = normGuidCache.get(g);
+	if (n === undefined) {
+		n = normGuid(g);
+		if (normGuidCache.size < 1024) normGuidCache.set(g, n);
+	}
+	return n;
+}
+
 /** Writes a field by name and layout type into `view` at `base`. */
 function put(
 	view: DataView,
@@ -349,57 +401,46 @@ function put(
 ): void {
 	const f = fieldOf(def, name);
 	const at = base + (ptr32 && f.offset32 !== undefined ? f.offset32 : f.offset);
-	const n = (): number => {
-		if (typeof value !== 'number' && typeof value !== 'bigint') {
-			throw new Error(`${name}: expected a number`);
-		}
-		return Number(value);
-	};
-	const b = (): bigint => {
-		if (typeof value !== 'number' && typeof value !== 'bigint') {
-			throw new Error(`${name}: expected a number`);
-		}
-		return BigInt(value);
-	};
-	const bytes = (len: number): void => {
-		const src = typeof value === 'string' ? guidBytes(value) : value;
-		if (!(src instanceof Uint8Array) || src.length > len) {
-			throw new Error(`${name}: expected at most ${len} bytes`);
-		}
-		new Uint8Array(view.buffer, view.byteOffset + at, len).set(src);
-	};
 	switch (f.type) {
 		case 'u8':
-			view.setUint8(at, n());
+			view.setUint8(at, numberOf(name, value));
 			break;
 		case 'u16':
-			view.setUint16(at, n(), true);
+			view.setUint16(at, numberOf(name, value), true);
 			break;
 		case 'u32':
-			view.setUint32(at, n(), true);
+			view.setUint32(at, numberOf(name, value), true);
 			break;
 		case 'i32':
-			view.setInt32(at, n(), true);
+			view.setInt32(at, numberOf(name, value), true);
 			break;
 		case 'u64':
-			view.setBigUint64(at, b(), true);
+			view.setBigUint64(at, bigintOf(name, value), true);
 			break;
 		case 'i64':
-			view.setBigInt64(at, b(), true);
+			view.setBigInt64(at, bigintOf(name, value), true);
 			break;
 		case 'ptr':
-			if (ptr32) view.setUint32(at, n(), true);
-			else view.setBigUint64(at, b(), true);
+			if (ptr32) view.setUint32(at, numberOf(name, value), true);
+			else view.setBigUint64(at, bigintOf(name, value), true);
 			break;
 		case 'guid':
-			bytes(16);
+			putBytes(view, at, name, value, 16);
 			break;
 		default: {
 			const m = /^bytes:(\d+)$/.exec(f.type);
 			if (!m) throw new Error(`${name}: unknown layout type ${f.type}`);
-			bytes(Number(m[1]));
+			putBytes(view, at, name, value, Number(m[1]));
 		}
 	}
+}
+
+function putBytes(view: DataView, at: number, name: string, value: FieldValue, len: number): void {
+	const src = typeof value === 'string' ? cachedGuidBytes(value) : value;
+	if (!(src instanceof Uint8Array) || src.length > len) {
+		throw new Error(`${name}: expected at most ${len} bytes`);
+	}
+	new Uint8Array(view.buffer, view.byteOffset + at, len).set(src);
 }
 
 /** A zeroed fixed header of `def` plus a DataView on it. */
@@ -424,6 +465,7 @@ function u32Check(v: number, what: string): number {
 /** On-disk extended items: u16 Size (8-aligned, header included), u16 ExtType, u16 Linkage, u16
  * DataSize, data, zero padding. */
 function extItemsBytes(items: readonly ExtItem[]): Uint8Array {
+	if (items.length === 0) return EMPTY;
 	const w = new ByteWriter(64);
 	items.forEach((it, i) => {
 		const size = align8(EVENT_HEADER_EXTENDED_DATA_ITEM.size + it.data.length);
@@ -444,13 +486,16 @@ function extItemsBytes(items: readonly ExtItem[]): Uint8Array {
 // ---------------------------------------------------------------------------------------------
 // The writer
 
+type TruthData = Omit<TruthRecord, 'bufferIndex' | 'offset'>;
+
 interface Pending {
 	addIndex: number;
 	cpu: number;
 	time: bigint;
 	raw: bigint;
 	bytes: Uint8Array;
-	truth: Omit<TruthRecord, 'bufferIndex' | 'offset'>;
+	/** null with `truth: false`. */
+	truth: TruthData | null;
 }
 
 interface OpenBuffer {
@@ -477,11 +522,26 @@ export class EtlWriter {
 	readonly bootTime: bigint;
 	readonly t0: bigint;
 	private readonly opts: EtlWriterOptions;
-	private readonly pending: Pending[] = [];
+	private readonly keepTruth: boolean;
+	/** Records added but not yet placed in a buffer. */
+	private pending: Pending[] = [];
 	private readonly headerExtras: Pending[] = [];
-	private readonly lostMarks: { cpu: number; time: bigint }[] = [];
+	/** Marks not yet matched to a flushed buffer. */
+	private lostMarks: { cpu: number; time: bigint }[] = [];
 	private addCount = 0;
 	private finished = false;
+	// Buffer placement state (records are placed in global time order, ties by add order).
+	/** Records before this time have been placed; adding one earlier throws. */
+	private released: bigint | null = null;
+	private endTime: bigint;
+	private nextSeq: number;
+	private readonly open = new Map<number, OpenBuffer>();
+	/** Size of buffer 0, fixed when the first data buffer is written. */
+	private headerSize: number | null = null;
+	private fileOffset = 0;
+	private readonly dataInfos: BufferInfo[] = [];
+	private readonly dataChunks: Uint8Array[] = [];
+	private readonly dataTruth: TruthRecord[] = [];
 
 	constructor(options: EtlWriterOptions = {}) {
 		this.opts = options;
@@ -493,6 +553,9 @@ export class EtlWriter {
 		this.perfFreq = options.perfFreq ?? 10_000_000n;
 		this.cpuSpeedMHz = options.cpuSpeedMHz ?? 3000;
 		this.startTime = options.startTime ?? DEFAULT_START;
+		this.keepTruth = options.truth ?? true;
+		this.endTime = this.startTime;
+		this.nextSeq = options.firstSequence ?? 1;
 		this.bootTime = options.bootTime ?? this.startTime - 118_200_000_000n;
 		if (![4, 8].includes(this.pointerSize)) throw new Error('pointerSize must be 4 or 8');
 		if (!Number.isInteger(this.cpus) || this.cpus < 1 || this.cpus > 2048) {
@@ -535,6 +598,9 @@ export class EtlWriter {
 		if (!Number.isInteger(c.cpu) || c.cpu < 0 || c.cpu >= this.cpus) {
 			throw new RangeError(`cpu ${c.cpu} outside 0..${this.cpus - 1}`);
 		}
+		if (this.released !== null && c.time < this.released) {
+			throw new RangeError(`time ${c.time} is before the released time ${this.released}`);
+		}
 		const ptr = c.pointerSize ?? this.pointerSize;
 		if (ptr !== 4 && ptr !== 8) throw new Error('pointerSize must be 4 or 8');
 		return { ptr, raw: this.rawTime(c.time) };
@@ -544,7 +610,7 @@ export class EtlWriter {
 		c: Common,
 		raw: bigint,
 		bytes: Uint8Array,
-		truth: Omit<Pending['truth'], 'addIndex' | 'time' | 'raw' | 'cpu' | 'size'>,
+		truth: Omit<TruthData, 'addIndex' | 'time' | 'raw' | 'cpu' | 'size'> | null,
 	): number {
 		if (bytes.length > 0xffff) throw new RangeError(`record too large: ${bytes.length} bytes`);
 		if (BUFFER_HEADER_SIZE + align8(bytes.length) > this.bufferSize) {
@@ -553,13 +619,17 @@ export class EtlWriter {
 			);
 		}
 		const addIndex = this.addCount++;
+		if (c.time > this.endTime) this.endTime = c.time;
 		this.pending.push({
 			addIndex,
 			cpu: c.cpu,
 			time: c.time,
 			raw,
 			bytes,
-			truth: { ...truth, addIndex, time: c.time, raw, cpu: c.cpu, size: bytes.length },
+			truth:
+				this.keepTruth && truth
+					? { ...truth, addIndex, time: c.time, raw, cpu: c.cpu, size: bytes.length }
+					: null,
 		});
 		return addIndex;
 	}
@@ -572,8 +642,10 @@ export class EtlWriter {
 		const payload = e.payload ?? new Uint8Array(0);
 		const flags = u16Check((e.flags ?? 0) | (ext.length > 0 ? 0x1 : 0), 'Flags');
 		const def = EVENT_HEADER;
-		const h = fixedHeader(def.size);
 		const size = def.size + extBytes.length + payload.length;
+		// The record is built in place: fixed header, then the ext items and the payload.
+		const bytes = new Uint8Array(size);
+		const h = { bytes, view: new DataView(bytes.buffer) };
 		const headerType = ptr === 4 ? HeaderType.EventHeader32 : HeaderType.EventHeader64;
 		put(h.view, 0, def, 'Size', u16Check(size, 'record Size'));
 		put(h.view, 0, def, 'HeaderType', headerType);
@@ -594,13 +666,15 @@ export class EtlWriter {
 		put(h.view, 0, def, 'KernelTime', e.kernelTime ?? 0);
 		put(h.view, 0, def, 'UserTime', e.userTime ?? 0);
 		if (e.activityId !== undefined) put(h.view, 0, def, 'ActivityId', e.activityId);
-		const bytes = new ByteWriter(size).bytes(h.bytes).bytes(extBytes).bytes(payload).finish();
+		bytes.set(extBytes, def.size);
+		bytes.set(payload, def.size + extBytes.length);
+		if (!this.keepTruth) return this.push(e, raw, bytes, null);
 		return this.push(e, raw, bytes, {
 			kind: 'event',
 			headerType,
 			pid: e.pid,
 			tid: e.tid,
-			provider: normGuid(e.provider),
+			provider: cachedNormGuid(e.provider),
 			id: e.id,
 			version: e.version ?? 0,
 			level: e.level ?? 4,
@@ -654,11 +728,14 @@ export class EtlWriter {
 			payload,
 			ext,
 		});
-		this.pending[this.pending.length - 1]!.truth.tl = {
-			provider: e.providerName,
-			event: e.eventName,
-			fields: e.fields.map((f) => ({ ...f })),
-		};
+		const truth = this.pending[this.pending.length - 1]!.truth;
+		if (truth) {
+			truth.tl = {
+				provider: e.providerName,
+				event: e.eventName,
+				fields: e.fields.map((f) => ({ ...f })),
+			};
+		}
 		return index;
 	}
 
@@ -794,7 +871,7 @@ export class EtlWriter {
 		version: number,
 		ptr: 4 | 8,
 		payload: Uint8Array,
-	): Omit<Pending['truth'], 'addIndex' | 'time' | 'raw' | 'cpu' | 'size'> {
+	): Omit<TruthData, 'addIndex' | 'time' | 'raw' | 'cpu' | 'size'> {
 		return {
 			kind,
 			headerType,
@@ -870,7 +947,7 @@ export class EtlWriter {
 		headerType: number,
 		e: ClassicInput,
 		ptr: 4 | 8,
-	): Omit<Pending['truth'], 'addIndex' | 'time' | 'raw' | 'cpu' | 'size'> {
+	): Omit<TruthData, 'addIndex' | 'time' | 'raw' | 'cpu' | 'size'> {
 		return {
 			kind,
 			headerType,
@@ -971,6 +1048,9 @@ export class EtlWriter {
 	 */
 	addHeaderRecord(e: HeaderExtraInput): number {
 		if (this.finished) throw new Error('EtlWriter: finish() was already called');
+		if (this.headerSize !== null) {
+			throw new Error('addHeaderRecord: data buffers were already written (see release())');
+		}
 		const ptr = e.pointerSize ?? this.pointerSize;
 		const payload = e.payload ?? new Uint8Array(0);
 		const version = e.version ?? 2;
@@ -1012,37 +1092,37 @@ export class EtlWriter {
 		this.lostMarks.push({ cpu, time });
 	}
 
-	// -----------------------------------------------------------------------------------------
-
-	finish(): EtlFile {
+	/**
+	 * Places every record added so far with a time before `before` in its CPU's buffer, writing
+	 * the buffers that fill up (to the sink, when there is one). The file is the same as when
+	 * everything is placed by finish(); afterwards adding a record (or a lost-events mark) earlier
+	 * than `before` throws. Streaming callers call this as their clock advances.
+	 */
+	release(before: bigint): void {
 		if (this.finished) throw new Error('EtlWriter: finish() was already called');
-		this.finished = true;
-		const o = this.opts;
-		const padByte = o.padByte ?? 0xcd;
-		const procIndex = o.procIndexFlag ?? true;
+		if (this.released !== null && before <= this.released) return;
+		this.released = before;
+		const ready: Pending[] = [];
+		const rest: Pending[] = [];
+		for (const r of this.pending) (r.time < before ? ready : rest).push(r);
+		this.pending = rest;
+		this.place(ready);
+	}
 
-		// 1. Per-CPU buffers, filled in global time order (ties: add order).
-		const sorted = [...this.pending].sort((a, b) =>
-			a.time < b.time ? -1 : a.time > b.time ? 1 : a.addIndex - b.addIndex,
-		);
-		let endTime = this.startTime;
-		for (const r of sorted) if (r.time > endTime) endTime = r.time;
-		const endRaw = this.rawTime(endTime);
-
-		let nextSeq = o.firstSequence ?? 1;
-		const current = new Map<number, OpenBuffer>();
-		const flushed: OpenBuffer[] = [];
-		for (const r of sorted) {
+	/** Appends records to the per-CPU buffers in global time order (ties: add order). */
+	private place(records: Pending[]): void {
+		records.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : a.addIndex - b.addIndex));
+		for (const r of records) {
 			const a = align8(r.bytes.length);
-			let b = current.get(r.cpu);
+			let b = this.open.get(r.cpu);
 			if (b && b.used + a > this.bufferSize) {
 				b.flushRaw = r.raw;
-				flushed.push(b);
+				this.writeBuffer(b, false);
 				b = undefined;
 			}
 			if (!b) {
 				b = {
-					seq: nextSeq++,
+					seq: this.nextSeq++,
 					cpu: r.cpu,
 					records: [],
 					used: BUFFER_HEADER_SIZE,
@@ -1050,86 +1130,207 @@ export class EtlWriter {
 					atStop: false,
 					eventsLost: false,
 				};
-				current.set(r.cpu, b);
+				this.open.set(r.cpu, b);
 			}
 			b.records.push(r);
 			b.used += a;
 		}
+	}
+
+	/** Header records of buffer 0: the logfile header record, then any header extras. */
+	private headerRecords(
+		buffersWritten: number,
+		endTime: bigint,
+	): {
+		records: { bytes: Uint8Array; truth: TruthRecord | null }[];
+		used: number;
+	} {
+		const o = this.opts;
+		const headerRecord = this.logfileHeaderRecord(buffersWritten, endTime);
+		const records: { bytes: Uint8Array; truth: TruthRecord | null }[] = [];
+		records.push({
+			bytes: headerRecord.bytes,
+			truth: this.keepTruth
+				? {
+						kind: 'header',
+						headerType: headerRecord.headerType,
+						time: this.startTime,
+						raw: this.t0,
+						cpu: 0,
+						pid: o.controllerPid ?? 4,
+						tid: o.controllerTid ?? 8,
+						provider: null,
+						id: 0,
+						version: 2,
+						level: 0,
+						opcode: 0,
+						channel: 0,
+						task: 0,
+						keyword: 0n,
+						flags: 0,
+						pointerSize: this.pointerSize,
+						payload: headerRecord.bytes.subarray(SYSTEM_TRACE_HEADER.size),
+						ext: [],
+						size: headerRecord.bytes.length,
+						bufferIndex: 0,
+						offset: 0,
+						addIndex: -1,
+					}
+				: null,
+		});
+		for (const x of this.headerExtras) {
+			records.push({
+				bytes: x.bytes,
+				truth: x.truth && this.keepTruth ? { ...x.truth, bufferIndex: 0, offset: 0 } : null,
+			});
+		}
+		let used = BUFFER_HEADER_SIZE;
+		for (const r of records) used += align8(r.bytes.length);
+		return { records, used };
+	}
+
+	/** Fixes the size of buffer 0 (before the first data buffer is written) and returns it. */
+	private fixHeaderSize(): number {
+		if (this.headerSize === null) {
+			// The header record's size does not depend on BuffersWritten or EndTime.
+			const { used } = this.headerRecords(0, this.startTime);
+			this.headerSize = this.compress
+				? Math.ceil(used / HEADER_BUFFER_ALIGN) * HEADER_BUFFER_ALIGN
+				: this.bufferSize;
+			if (used > this.headerSize) {
+				throw new Error(`header records (${used} bytes) exceed the buffer`);
+			}
+			this.fileOffset = this.headerSize;
+			this.opts.sink?.(new Uint8Array(this.headerSize));
+		}
+		return this.headerSize;
+	}
+
+	/** Builds a data buffer and writes it (to the sink, or kept for finish()). */
+	private writeBuffer(b: OpenBuffer, last: boolean): void {
+		this.fixHeaderSize();
+		const padByte = this.opts.padByte ?? 0xcd;
+		const procIndex = this.opts.procIndexFlag ?? true;
+		const index = this.dataInfos.length + 1;
+		const marks = this.lostMarks.filter((m) => m.cpu === b.cpu);
+		if (marks.length > 0) {
+			// The first buffer of the CPU holding a record at or after the mark, else its last one.
+			const hit = marks.filter((m) => b.atStop || b.records.some((r) => r.time >= m.time));
+			if (hit.length > 0) {
+				b.eventsLost = true;
+				this.lostMarks = this.lostMarks.filter((m) => !hit.includes(m));
+			}
+		}
+		// The records go straight into the output buffer (0xFF after the data) unless compressed.
+		const image = this.compress
+			? new Uint8Array(b.used)
+			: new Uint8Array(this.bufferSize).fill(0xff, b.used);
+		let at = BUFFER_HEADER_SIZE;
+		for (const r of b.records) {
+			image.set(r.bytes, at);
+			image.fill(padByte, at + r.bytes.length, at + align8(r.bytes.length));
+			if (r.truth) this.dataTruth.push({ ...r.truth, bufferIndex: index, offset: at });
+			at += align8(r.bytes.length);
+		}
+		let flags = procIndex ? BufferFlag.ProcIndex : 0;
+		if (this.compress) flags |= BufferFlag.Compressed;
+		if (b.eventsLost) flags |= BufferFlag.EventsLost;
+		if (last) flags |= BufferFlag.FlushMarker;
+		let out: Uint8Array;
+		if (this.compress) {
+			const packed = compressXpress(image.subarray(BUFFER_HEADER_SIZE));
+			out = new Uint8Array(BUFFER_HEADER_SIZE + packed.length);
+			out.set(packed, BUFFER_HEADER_SIZE);
+		} else {
+			out = image;
+		}
+		this.bufferHeader(out, {
+			size: out.length,
+			savedOffset: b.used,
+			used: b.used,
+			timeStamp: b.flushRaw,
+			seq: b.seq,
+			cpu: b.cpu,
+			flags,
+			type: BUFFER_TYPE_GENERIC,
+			garbage: true,
+			atStop: b.atStop,
+			procIndex,
+		});
+		this.dataInfos.push({
+			index,
+			fileOffset: this.fileOffset,
+			size: out.length,
+			dataEnd: b.used,
+			cpu: b.cpu,
+			sequence: b.seq,
+			compressed: this.compress,
+			flags,
+			type: BUFFER_TYPE_GENERIC,
+			recordCount: b.records.length,
+		});
+		this.fileOffset += out.length;
+		if (this.opts.sink) this.opts.sink(out);
+		else this.dataChunks.push(out);
+	}
+
+	// -----------------------------------------------------------------------------------------
+
+	finish(): EtlFile {
+		if (this.finished) throw new Error('EtlWriter: finish() was already called');
+		const o = this.opts;
+		const procIndex = o.procIndexFlag ?? true;
+
+		// 1. Per-CPU buffers, filled in global time order (ties: add order); the buffers still
+		// open are flushed at the session stop, in CPU order.
+		const pending = this.pending;
+		this.pending = [];
+		this.place(pending);
+		this.finished = true;
+		const endTime = this.endTime;
+		const endRaw = this.rawTime(endTime);
+		const stopping: OpenBuffer[] = [];
 		for (let cpu = 0; cpu < this.cpus; cpu++) {
-			const b = current.get(cpu);
+			const b = this.open.get(cpu);
 			if (!b) continue;
 			b.flushRaw = endRaw;
 			b.atStop = true;
-			flushed.push(b);
+			stopping.push(b);
 		}
 		for (const m of this.lostMarks) {
-			const mine = flushed.filter((b) => b.cpu === m.cpu).sort((x, y) => x.seq - y.seq);
-			if (mine.length === 0) throw new Error(`markEventsLost: CPU ${m.cpu} has no records`);
-			const hit = mine.find((b) => b.records.some((r) => r.time >= m.time)) ?? mine.at(-1)!;
-			hit.eventsLost = true;
+			if (!stopping.some((b) => b.cpu === m.cpu) && !this.dataInfos.some((b) => b.cpu === m.cpu))
+				throw new Error(`markEventsLost: CPU ${m.cpu} has no records`);
 		}
+		stopping.forEach((b, i) => this.writeBuffer(b, i === stopping.length - 1));
+		this.open.clear();
 
-		const buffersWritten = 1 + flushed.length;
+		const buffersWritten = 1 + this.dataInfos.length;
 		const records: TruthRecord[] = [];
 		const infos: BufferInfo[] = [];
-		const chunks: Uint8Array[] = [];
-		let fileOffset = 0;
 
 		// 2. Buffer 0: the logfile header record, then any header extras.
-		const headerRecord = this.logfileHeaderRecord(buffersWritten, endTime);
-		const headerRecs: { bytes: Uint8Array; truth: TruthRecord }[] = [];
-		headerRecs.push({
-			bytes: headerRecord.bytes,
-			truth: {
-				kind: 'header',
-				headerType: headerRecord.headerType,
-				time: this.startTime,
-				raw: this.t0,
-				cpu: 0,
-				pid: o.controllerPid ?? 4,
-				tid: o.controllerTid ?? 8,
-				provider: null,
-				id: 0,
-				version: 2,
-				level: 0,
-				opcode: 0,
-				channel: 0,
-				task: 0,
-				keyword: 0n,
-				flags: 0,
-				pointerSize: this.pointerSize,
-				payload: headerRecord.bytes.subarray(SYSTEM_TRACE_HEADER.size),
-				ext: [],
-				size: headerRecord.bytes.length,
-				bufferIndex: 0,
-				offset: 0,
-				addIndex: -1,
-			},
-		});
-		for (const x of this.headerExtras) {
-			headerRecs.push({ bytes: x.bytes, truth: { ...x.truth, bufferIndex: 0, offset: 0 } });
-		}
+		const header = this.headerRecords(buffersWritten, endTime);
+		const size = this.fixHeaderSize();
+		if (header.used > size)
+			throw new Error(`header records (${header.used} bytes) exceed the buffer`);
+		const buf0 = new Uint8Array(size).fill(0xff);
 		{
-			let used = BUFFER_HEADER_SIZE;
-			for (const r of headerRecs) used += align8(r.bytes.length);
-			const size = this.compress
-				? Math.ceil(used / HEADER_BUFFER_ALIGN) * HEADER_BUFFER_ALIGN
-				: this.bufferSize;
-			if (used > size) throw new Error(`header records (${used} bytes) exceed the buffer`);
-			const buf = new Uint8Array(size).fill(0xff);
+			const padByte = o.padByte ?? 0xcd;
 			let at = BUFFER_HEADER_SIZE;
-			for (const r of headerRecs) {
-				buf.set(r.bytes, at);
-				buf.fill(padByte, at + r.bytes.length, at + align8(r.bytes.length));
-				r.truth.offset = at;
-				records.push(r.truth);
+			for (const r of header.records) {
+				buf0.set(r.bytes, at);
+				buf0.fill(padByte, at + r.bytes.length, at + align8(r.bytes.length));
+				if (r.truth) {
+					r.truth.offset = at;
+					records.push(r.truth);
+				}
 				at += align8(r.bytes.length);
 			}
 			const flags = BufferFlag.FlushMarker | (procIndex ? BufferFlag.ProcIndex : 0);
-			this.bufferHeader(buf, {
+			this.bufferHeader(buf0, {
 				size,
-				savedOffset: procIndex ? used : 0,
-				used,
+				savedOffset: procIndex ? header.used : 0,
+				used: header.used,
 				timeStamp: 0n,
 				seq: 0,
 				cpu: 0,
@@ -1140,108 +1341,64 @@ export class EtlWriter {
 			});
 			infos.push({
 				index: 0,
-				fileOffset,
+				fileOffset: 0,
 				size,
-				dataEnd: used,
+				dataEnd: header.used,
 				cpu: 0,
 				sequence: 0,
 				compressed: false,
 				flags,
 				type: BUFFER_TYPE_HEADER,
-				recordCount: headerRecs.length,
+				recordCount: header.records.length,
 			});
-			chunks.push(buf);
-			fileOffset += size;
 		}
 
-		// 3. Data buffers in flush order.
-		flushed.forEach((b, i) => {
-			const index = i + 1;
-			const image = new Uint8Array(b.used);
-			let at = BUFFER_HEADER_SIZE;
-			for (const r of b.records) {
-				image.set(r.bytes, at);
-				image.fill(padByte, at + r.bytes.length, at + align8(r.bytes.length));
-				records.push({ ...r.truth, bufferIndex: index, offset: at });
-				at += align8(r.bytes.length);
-			}
-			const last = i === flushed.length - 1;
-			let flags = procIndex ? BufferFlag.ProcIndex : 0;
-			if (this.compress) flags |= BufferFlag.Compressed;
-			if (b.eventsLost) flags |= BufferFlag.EventsLost;
-			if (last) flags |= BufferFlag.FlushMarker;
-			let out: Uint8Array;
-			if (this.compress) {
-				const packed = compressXpress(image.subarray(BUFFER_HEADER_SIZE));
-				out = new Uint8Array(BUFFER_HEADER_SIZE + packed.length);
-				out.set(packed, BUFFER_HEADER_SIZE);
-			} else {
-				out = new Uint8Array(this.bufferSize).fill(0xff);
-				out.set(image.subarray(BUFFER_HEADER_SIZE), BUFFER_HEADER_SIZE);
-			}
-			this.bufferHeader(out, {
-				size: out.length,
-				savedOffset: b.used,
-				used: b.used,
-				timeStamp: b.flushRaw,
-				seq: b.seq,
-				cpu: b.cpu,
-				flags,
-				type: BUFFER_TYPE_GENERIC,
-				garbage: true,
-				atStop: b.atStop,
-				procIndex,
-			});
-			infos.push({
-				index,
-				fileOffset,
-				size: out.length,
-				dataEnd: b.used,
-				cpu: b.cpu,
-				sequence: b.seq,
-				compressed: this.compress,
-				flags,
-				type: BUFFER_TYPE_GENERIC,
-				recordCount: b.records.length,
-			});
-			chunks.push(out);
-			fileOffset += out.length;
-		});
+		// 3. Data buffers in flush order (written as they filled).
+		infos.push(...this.dataInfos);
+		for (const r of this.dataTruth) records.push(r);
+		this.dataTruth.length = 0;
 
 		// 4. Ground truth in decoder order: time, then CPU, then position in the CPU's stream.
-		const streamPos = new Map<TruthRecord, number>();
-		const byCpu = new Map<number, { seq: number; recs: TruthRecord[] }[]>();
-		const bufRecs = new Map<number, TruthRecord[]>();
-		for (const r of records) {
-			const list = bufRecs.get(r.bufferIndex) ?? [];
-			list.push(r);
-			bufRecs.set(r.bufferIndex, list);
+		if (this.keepTruth) {
+			const streamPos = new Map<TruthRecord, number>();
+			const byCpu = new Map<number, { seq: number; recs: TruthRecord[] }[]>();
+			const bufRecs = new Map<number, TruthRecord[]>();
+			for (const r of records) {
+				const list = bufRecs.get(r.bufferIndex) ?? [];
+				list.push(r);
+				bufRecs.set(r.bufferIndex, list);
+			}
+			for (const info of infos) {
+				const list = byCpu.get(info.cpu) ?? [];
+				list.push({ seq: info.sequence, recs: bufRecs.get(info.index) ?? [] });
+				byCpu.set(info.cpu, list);
+			}
+			for (const list of byCpu.values()) {
+				list.sort((a, b) => a.seq - b.seq);
+				let n = 0;
+				for (const b of list) for (const r of b.recs) streamPos.set(r, n++);
+			}
+			records.sort((a, b) => {
+				if (a.time !== b.time) return a.time < b.time ? -1 : 1;
+				if (a.cpu !== b.cpu) return a.cpu - b.cpu;
+				return streamPos.get(a)! - streamPos.get(b)!;
+			});
 		}
-		for (const info of infos) {
-			const list = byCpu.get(info.cpu) ?? [];
-			list.push({ seq: info.sequence, recs: bufRecs.get(info.index) ?? [] });
-			byCpu.set(info.cpu, list);
-		}
-		for (const list of byCpu.values()) {
-			list.sort((a, b) => a.seq - b.seq);
-			let n = 0;
-			for (const b of list) for (const r of b.recs) streamPos.set(r, n++);
-		}
-		records.sort((a, b) => {
-			if (a.time !== b.time) return a.time < b.time ? -1 : 1;
-			if (a.cpu !== b.cpu) return a.cpu - b.cpu;
-			return streamPos.get(a)! - streamPos.get(b)!;
-		});
 
-		const bytes = new Uint8Array(fileOffset);
-		let p = 0;
-		for (const c of chunks) {
-			bytes.set(c, p);
-			p += c.length;
+		let bytes: Uint8Array;
+		if (o.sink) bytes = buf0;
+		else {
+			bytes = new Uint8Array(this.fileOffset);
+			bytes.set(buf0, 0);
+			let p = size;
+			for (const c of this.dataChunks) {
+				bytes.set(c, p);
+				p += c.length;
+			}
+			this.dataChunks.length = 0;
 		}
 		return { bytes, records, buffers: infos, t0: this.t0, startTime: this.startTime, endTime };
 	}
-
 	private bufferHeader(
 		buf: Uint8Array,
 		h: {

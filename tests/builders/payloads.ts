@@ -56,8 +56,19 @@ export const CHANNEL_KEYWORD = 0x8000000000000000n;
 export type PayloadValue = number | bigint | string | Uint8Array;
 export type PayloadValues = Readonly<Record<string, PayloadValue>>;
 
+const eventIndex = new Map<SchemaFile, Map<string, SchemaEvent>>();
+
 function findEvent(schema: SchemaFile, what: string, id: number, version: number): SchemaEvent {
-	const ev = schema.events.find((e) => e.id === id && e.version === version);
+	let index = eventIndex.get(schema);
+	if (!index) {
+		index = new Map();
+		for (const e of schema.events) {
+			const key = `${e.id}:${e.version}`;
+			if (!index.has(key)) index.set(key, e);
+		}
+		eventIndex.set(schema, index);
+	}
+	const ev = index.get(`${id}:${version}`);
 	if (!ev) throw new Error(`${what}: no event id ${id} version ${version} in the schema`);
 	return ev;
 }
@@ -135,11 +146,17 @@ function fieldValue(values: PayloadValues, f: SchemaField): PayloadValue | undef
 	return undefined;
 }
 
+const knownKeys = new WeakMap<readonly SchemaField[], Set<string>>();
+
 function checkKeys(values: PayloadValues, fields: readonly SchemaField[], what: string): void {
-	const known = new Set<string>();
-	for (const f of fields) {
-		known.add(f.name);
-		if (f.key) known.add(f.key);
+	let known = knownKeys.get(fields);
+	if (!known) {
+		known = new Set<string>();
+		for (const f of fields) {
+			known.add(f.name);
+			if (f.key) known.add(f.key);
+		}
+		knownKeys.set(fields, known);
 	}
 	for (const k of Object.keys(values)) {
 		if (!known.has(k)) {
