@@ -15,6 +15,8 @@ import type { TraceFacts } from './types.ts';
 import { WasmDecoder } from './wasm.ts';
 
 const HEADER_SIZE = WMI_BUFFER_HEADER.size;
+/** Buffer headers read ahead from an asynchronous source. */
+const READ_AHEAD = 64;
 const hex = (n: number) => '0x' + n.toString(16);
 const CLOCK_NAMES: Record<number, string> = {
 	0: 'raw',
@@ -162,13 +164,22 @@ export async function indexBuffers(trace: OpenTrace): Promise<BufferIndex> {
 	const buffers: BufferEntry[] = [];
 	let offset = 0;
 	let damage: DamageInfo | null = null;
+	// Asynchronous sources (a browser File) pay a round trip per read: read the next headers ahead,
+	// at the offsets the current buffer's size predicts, and keep the ones that turn out right.
+	const ahead = new Map<number, Promise<Uint8Array>>();
+	const headerAt = (at: number) => {
+		let p = ahead.get(at);
+		if (!p) ahead.set(at, (p = source.read(at, HEADER_SIZE)));
+		return p;
+	};
 	while (offset < source.size) {
 		// Straight into WASM memory when the source can: no allocation per buffer.
 		const area = source.readInto ? decoder.inputArea(HEADER_SIZE) : null;
 		let length: number;
 		if (area) length = source.readInto!(offset, area);
 		else {
-			const head = await source.read(offset, HEADER_SIZE);
+			const head = await headerAt(offset);
+			for (const at of ahead.keys()) if (at <= offset) ahead.delete(at);
 			decoder.load(head);
 			length = head.length;
 		}
@@ -205,6 +216,9 @@ export async function indexBuffers(trace: OpenTrace): Promise<BufferIndex> {
 			break;
 		}
 		offset += size;
+		if (!source.readInto)
+			for (let k = 0, at = offset; k < READ_AHEAD && at < source.size; k++, at += size)
+				void headerAt(at);
 	}
 	return { buffers, damage, trailingBytes: damage ? source.size - offset : 0 };
 }

@@ -40,17 +40,19 @@ export function memorySource(bytes: Uint8Array): ByteSource {
  * of per-CPU buffers flushed late.
  */
 export function blockCache(source: ByteSource, blockSize = 8 << 20, keep = 4): ByteSource {
-	const blocks = new Map<number, Uint8Array>();
-	async function block(start: number): Promise<Uint8Array> {
+	// Blocks are kept as promises, so that concurrent reads of one block share a single read.
+	const blocks = new Map<number, Promise<Uint8Array>>();
+	function block(start: number): Promise<Uint8Array> {
 		let b = blocks.get(start);
 		if (b) {
 			blocks.delete(start);
 			blocks.set(start, b);
 			return b;
 		}
-		b = await source.read(start, blockSize);
+		b = source.read(start, blockSize);
 		blocks.set(start, b);
 		if (blocks.size > keep) blocks.delete(blocks.keys().next().value!);
+		b.catch(() => blocks.delete(start));
 		return b;
 	}
 	const cached: ByteSource = {

@@ -4,6 +4,11 @@ import type { EventType } from '../ingest/columns.ts';
 import type { Result } from '../lib/result.ts';
 import type { GroupKey, Group, Histogram, RowView, TimeRange } from '../query/engine.ts';
 import type { TraceRecord } from '../store/db.ts';
+import type { ExportProgress } from './export-selection.ts';
+import type { ExportFormat } from './export-format.ts';
+import type { TraceStatistics, Vocabulary } from './trace-insight.ts';
+
+export type { ExportFormat, ExportProgress, TraceStatistics, Vocabulary };
 
 /** A trace in the library, as the page lists it. */
 export interface TraceSummary extends TraceRecord {
@@ -84,4 +89,19 @@ export interface DecoderApi {
 	histogram(id: number, from: number, to: number, bins: number): Promise<Result<Histogram>>;
 	groupBy(id: number, key: GroupKey, limit: number): Promise<Result<Group[]>>;
 	details(id: number, index: number): Promise<Result<RecordDetails>>;
+	/** Position of event `index` among the last query's matches, or -1 when it does not match. */
+	positionOf(id: number, index: number): Promise<number>;
+	/** Names in the trace, for the filter's autocomplete (process names learned from its events). */
+	vocabulary(id: number): Promise<Result<Vocabulary>>;
+	/** The Statistics panel's tables over the last query's matches. */
+	statistics(id: number): Promise<Result<TraceStatistics>>;
+	/**
+	 * The last query's matches as `sockscope decode` would print them, in pieces of about 1 MiB.
+	 * The next piece is made only after `write` returns; returning false stops the export.
+	 */
+	exportRows(
+		id: number,
+		format: ExportFormat,
+		write: (piece: string, progress: ExportProgress) => Promise<boolean> | boolean,
+	): Promise<Result<{ rows: number; complete: boolean }>>;
 }

@@ -56,6 +56,32 @@ const api: DecoderApi = {
 	histogram: (id, from, to, bins) => library.histogram(id, from, to, bins),
 	groupBy: (id, key, limit) => library.groupBy(id, key, limit),
 	details: (id, index) => library.details(id, index),
+	positionOf: (id, index) => library.positionOf(id, index),
+	async vocabulary(id) {
+		try {
+			return await library.vocabulary(id);
+		} catch (e) {
+			return fail(`cannot list the trace's names: ${reason(e)}`);
+		}
+	},
+	async statistics(id) {
+		try {
+			return await library.statistics(id);
+		} catch (e) {
+			return fail(`cannot compute statistics: ${reason(e)}`);
+		}
+	},
+	async exportRows(id, format, write) {
+		try {
+			return await library.exportRows(id, format, write);
+		} catch (e) {
+			return fail(`export failed: ${reason(e)}`);
+		}
+	},
 };
+
+// Reachable only from DevTools or a benchmark driving the browser (never from the page): lets
+// `npm run bench:ingest` time queries inside the worker, without the page and its rendering.
+(globalThis as { sockscopeLibrary?: Library }).sockscopeLibrary = library;
 
 expose(api);

@@ -3,7 +3,7 @@
 import type { IDBPDatabase } from 'idb';
 import { indexBuffers, openTrace as openEtl, type OpenTrace } from '../decoder/etl-file.ts';
 import { recordDecoder } from '../decoder/single-record.ts';
-import { blobSource } from '../decoder/source.ts';
+import { blobSource, blockCache } from '../decoder/source.ts';
 import { ingestTrace, IngestStopped } from '../ingest/ingest.ts';
 import { TraceTables } from '../ingest/trace-tables.ts';
 import { fail, ok, type Result } from '../lib/result.ts';
@@ -29,6 +29,9 @@ import type {
 import { recordDetails } from './details.ts';
 import { fingerprint } from './fingerprint.ts';
 import { LiveTrace } from './live-trace.ts';
+import type { ExportFormat } from './export-format.ts';
+import type { ExportProgress } from './export-selection.ts';
+import { TraceInsight, type TraceStatistics, type Vocabulary } from './trace-insight.ts';
 
 /** Bumped when the decoder or the column layout changes what an import stores. */
 export const DECODER_VERSION = 1;
@@ -46,6 +49,7 @@ export class Library {
 	#db: Promise<IDBPDatabase<SockscopeDB>> | null = null;
 	readonly #open = new Map<number, Promise<LiveTrace>>();
 	readonly #active = new Map<number, { cancelled: boolean }>();
+	readonly #insights = new WeakMap<LiveTrace, TraceInsight>();
 	readonly #module: () => Promise<WebAssembly.Module>;
 
 	constructor(module: () => Promise<WebAssembly.Module>) {
@@ -84,7 +88,7 @@ export class Library {
 
 	async import(file: File, onProgress: (p: ImportProgress) => void): Promise<Result<TraceSummary>> {
 		const module = await this.#module();
-		const opened = await openEtl(blobSource(file), module, file.name);
+		const opened = await openEtl(blockCache(blobSource(file)), module, file.name);
 		if (!opened.ok) return fail(opened.error);
 		const trace = opened.value;
 		const index = await indexBuffers(trace);
@@ -125,7 +129,7 @@ export class Library {
 		if (!record) return fail(`no trace ${id} in the library`);
 		if (record.status === 'complete') return ok(this.summary(record));
 		const module = await this.#module();
-		const opened = await openEtl(blobSource(file), module, file.name);
+		const opened = await openEtl(blockCache(blobSource(file)), module, file.name);
 		if (!opened.ok) return fail(opened.error);
 		const index = await indexBuffers(opened.value);
 		if ((await fingerprint(opened.value.source, index)) !== record.fingerprint)
@@ -323,5 +327,37 @@ export class Library {
 		const filetime = BigInt(live.record.facts.startFiletime) + BigInt(time[at.row]!);
 		const d = await recordDetails(decoder, index, bytes.slice(start, end), cpu[at.row]!, filetime);
 		return d ? ok(d) : fail(`event ${index} could not be decoded again`);
+	}
+
+	#insight(live: LiveTrace): TraceInsight {
+		let insight = this.#insights.get(live);
+		if (!insight) this.#insights.set(live, (insight = new TraceInsight(live, this.#module)));
+		return insight;
+	}
+
+	async positionOf(id: number, index: number): Promise<number> {
+		const live = await this.live(id);
+		return live.selection ? live.engine.positionOf(live.selection, index) : -1;
+	}
+
+	async vocabulary(id: number): Promise<Result<Vocabulary>> {
+		const live = await this.live(id);
+		return ok(await this.#insight(live).vocabulary(this.#active.has(id)));
+	}
+
+	async statistics(id: number): Promise<Result<TraceStatistics>> {
+		const live = await this.live(id);
+		if (!live.selection) return fail('no query yet');
+		return ok(await this.#insight(live).statistics(live.selection, this.#active.has(id)));
+	}
+
+	async exportRows(
+		id: number,
+		format: ExportFormat,
+		write: (piece: string, progress: ExportProgress) => Promise<boolean> | boolean,
+	): Promise<Result<{ rows: number; complete: boolean }>> {
+		const live = await this.live(id);
+		if (!live.selection) return fail('no query yet');
+		return ok(await this.#insight(live).export(live.selection, format, write));
 	}
 }

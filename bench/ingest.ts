@@ -1,0 +1,152 @@
+// npm run bench:ingest [-- --size-mb N]: a large generated Winsock trace dropped on the page in
+// headless Chromium (the real app: worker, WASM, IndexedDB), measuring end-to-end import speed,
+// time to first rows, peak memory, query latencies over the imported events, and the time to
+// reopen it after a reload. Prints a summary, then one JSON line last.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page, Worker } from 'playwright-core';
+import { launchBrowser } from '../tests/e2e/browser.ts';
+import { projectRoot, startServer } from '../tests/e2e/server.ts';
+import { cachePath, cached, generate, metaPath, type TraceMeta } from './winsock-trace.ts';
+
+const args = process.argv.slice(2);
+const sizeAt = args.indexOf('--size-mb');
+const sizeMB = sizeAt >= 0 ? Number(args[sizeAt + 1]) : 1300;
+const TARGETS = { mbPerSecond: 200, firstRowsMs: 300, queryMs: 100, peakMemoryMB: 512 };
+
+function log(line: string) {
+	process.stderr.write(`${line}\n`);
+}
+
+/** Resident memory of the browser's renderer and its workers (every chromium process of ours). */
+function chromiumRssMB(): number {
+	try {
+		const out = execFileSync('ps', ['-eo', 'rss,args'], { encoding: 'utf8' });
+		let kb = 0;
+		for (const line of out.split('\n'))
+			if (/chromium/.test(line) && /--type=renderer/.test(line))
+				kb += Number(line.trim().split(/\s+/)[0]);
+		return kb / 1024;
+	} catch {
+		return NaN;
+	}
+}
+
+/** Runs in the worker: times the queries the page makes, on the imported trace. */
+const QUERY_SCRIPT = `(async () => {
+	const lib = globalThis.sockscopeLibrary;
+	const [trace] = await lib.list();
+	const id = trace.id;
+	const time = async (fn) => { const t = performance.now(); await fn(); return performance.now() - t; };
+	const out = {};
+	const filter = 'event:AfdReceive bytes>1000';
+	// The first pass loads the columns it needs from IndexedDB into the worker's cache.
+	out.countColdMs = await time(() => lib.query(id, filter, null));
+	out.countMs = await time(() => lib.query(id, filter, null));
+	const r = await lib.query(id, filter, null);
+	out.matched = r.value.matched;
+	out.total = r.value.total;
+	out.rowsMs = await time(() => lib.rows(id, Math.floor(r.value.matched / 2), 100));
+	out.histogramMs = await time(() => lib.histogram(id, 0, 3.2e9, 800));
+	out.groupByMs = await time(() => lib.groupBy(id, 'event', 50));
+	out.errorsMs = await time(() => lib.query(id, 'status:error', null));
+	out.allMs = await time(() => lib.query(id, '', null));
+	return out;
+})()`;
+
+async function workerOf(page: Page): Promise<Worker> {
+	for (let i = 0; i < 100; i++) {
+		const w = page.workers().find((x) => /decoder/.test(x.url()));
+		if (w) return w;
+		await page.waitForTimeout(50);
+	}
+	throw new Error('the decoder worker did not start');
+}
+
+async function main() {
+	if (!existsSync(join(projectRoot, 'dist', 'index.html')))
+		throw new Error('run npm run build first');
+	const path = cachePath(sizeMB);
+	if (!cached(sizeMB)) {
+		log(`writing a ${sizeMB} MB Winsock trace (once, cached at ${path})`);
+		generate(path, sizeMB, log);
+	}
+	const meta = JSON.parse(readFileSync(metaPath(path), 'utf8')) as TraceMeta;
+	const server = await startServer(['dist', '--port', '0']);
+	const browser = await launchBrowser({ viewport: { width: 1600, height: 1000 } });
+	try {
+		const page = await browser.context.newPage();
+		await page.goto(server.url);
+		await page.getByRole('heading', { level: 1, name: 'Sockscope' }).waitFor();
+		let peakRss = chromiumRssMB();
+		const sampler = setInterval(() => (peakRss = Math.max(peakRss, chromiumRssMB())), 250);
+		log(
+			`importing ${(meta.fileBytes / 1e6).toFixed(0)} MB, ${meta.records.toLocaleString('en-US')} records`,
+		);
+		const t0 = performance.now();
+		await page.getByLabel('Choose a trace').setInputFiles(path);
+		await page.locator('[data-position="0"] [role=gridcell]').first().waitFor({ timeout: 120_000 });
+		const firstRowsMs = performance.now() - t0;
+		await page.getByTestId('import-progress').waitFor({ state: 'detached', timeout: 3_600_000 });
+		const importMs = performance.now() - t0;
+		clearInterval(sampler);
+		const alert = await page.getByRole('alert').count();
+		if (alert) throw new Error(`import failed: ${await page.getByRole('alert').textContent()}`);
+		log(
+			`imported in ${(importMs / 1000).toFixed(1)} s, first rows after ${firstRowsMs.toFixed(0)} ms`,
+		);
+		const worker = await workerOf(page);
+		// Scripts for the worker are strings: a bundler-transformed function may not survive being
+		// serialised into another realm.
+		const heap = (await worker.evaluate(
+			'performance.memory ? performance.memory.usedJSHeapSize / 1048576 : NaN',
+		)) as number;
+		// Queries inside the worker, as the page makes them (rendering excluded).
+		const q = (await worker.evaluate(QUERY_SCRIPT)) as Record<string, number>;
+		log(`queries: ${JSON.stringify(q)}`);
+		// Reopen after a reload: the library lists it; opening shows the first rows.
+		await page.reload();
+		await page.getByTestId('open-trace').first().waitFor({ timeout: 120_000 });
+		const t1 = performance.now();
+		await page.getByTestId('open-trace').first().click({ timeout: 120_000 });
+		await page.locator('[data-position="0"] [role=gridcell]').first().waitFor({ timeout: 60_000 });
+		const reopenFirstRowsMs = performance.now() - t1;
+		const mb = meta.fileBytes / 1e6;
+		const result = {
+			bench: 'ingest',
+			fileMB: Math.round(mb),
+			records: meta.records,
+			importSeconds: +(importMs / 1000).toFixed(2),
+			mbPerSecond: +(mb / (importMs / 1000)).toFixed(1),
+			eventsPerSecond: Math.round(meta.records / (importMs / 1000)),
+			firstRowsMs: Math.round(firstRowsMs),
+			reopenFirstRowsMs: Math.round(reopenFirstRowsMs),
+			peakRendererRssMB: Math.round(peakRss),
+			workerHeapMB: Math.round(heap),
+			queries: Object.fromEntries(Object.entries(q).map(([k, v]) => [k, Math.round(v * 10) / 10])),
+			targets: TARGETS,
+			met: {
+				mbPerSecond: mb / (importMs / 1000) >= TARGETS.mbPerSecond,
+				firstRowsMs: firstRowsMs < TARGETS.firstRowsMs && reopenFirstRowsMs < TARGETS.firstRowsMs,
+				queryMs: [q.countMs, q.rowsMs, q.histogramMs, q.groupByMs].every(
+					(v) => v! < TARGETS.queryMs,
+				),
+				peakMemoryMB: peakRss < TARGETS.peakMemoryMB,
+			},
+		};
+		log(
+			`import ${result.importSeconds} s (${result.mbPerSecond} MB/s, ${result.eventsPerSecond.toLocaleString('en-US')} events/s), ` +
+				`first rows ${result.firstRowsMs} ms, reopen ${result.reopenFirstRowsMs} ms, peak renderer RSS ${result.peakRendererRssMB} MB`,
+		);
+		log(
+			`queries over ${q.total?.toLocaleString('en-US')} events: ${JSON.stringify(result.queries)}`,
+		);
+		console.log(JSON.stringify(result));
+	} finally {
+		await browser.close();
+		await server.stop();
+	}
+}
+
+await main();

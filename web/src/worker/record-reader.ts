@@ -1,0 +1,93 @@
+// Decodes stored events back into the objects `sockscope decode` prints, from their record bytes
+// in the column chunks. The rules are the CLI's (web/src/cli/main.ts, decodeFiltered): the same
+// single-record decoder, PID and TID from the columns (kernel header records carry none of their
+// own), and the logfile header record shown as the trace's facts. Exports and the statistics'
+// payload lookups go through here, so the page and the CLI print the same fields.
+import type { OpenTrace } from '../decoder/etl-file.ts';
+import { ProviderTable, recordJson, type RecordJson } from '../decoder/record-json.ts';
+import { decodeRecord } from '../decoder/single-record.ts';
+import type { TraceFacts } from '../decoder/types.ts';
+import { NO_PID, type Columns } from '../ingest/columns.ts';
+import type { QueryEngine } from '../query/engine.ts';
+
+/** Where stored records come from: the engine's columns and each chunk's record arena. */
+export interface StoredRecords {
+	readonly engine: QueryEngine;
+	recordBytes(chunk: number): Promise<Uint8Array>;
+}
+
+interface ChunkView {
+	readonly chunk: number;
+	readonly rec: Uint8Array;
+	readonly recOffset: Columns['recOffset'];
+	readonly cpu: Columns['cpu'];
+	readonly time: Columns['time'];
+	readonly pid: Columns['pid'];
+	readonly tid: Columns['tid'];
+	readonly kind: Columns['kind'];
+}
+
+export class RecordReader {
+	readonly #store: StoredRecords;
+	readonly #decoder: OpenTrace;
+	readonly #facts: TraceFacts;
+	readonly #providers: ProviderTable;
+	readonly #start: bigint;
+	#view: ChunkView | null = null;
+
+	/** `decoder` is a single-record decoder (recordDecoder) over the trace's facts. */
+	constructor(store: StoredRecords, decoder: OpenTrace, facts: TraceFacts) {
+		this.#store = store;
+		this.#decoder = decoder;
+		this.#facts = facts;
+		this.#providers = new ProviderTable(decoder);
+		this.#start = BigInt(facts.startFiletime);
+	}
+
+	async #chunk(chunk: number): Promise<ChunkView> {
+		if (this.#view?.chunk === chunk) return this.#view;
+		const e = this.#store.engine;
+		const [rec, recOffset, cpu, time, pid, tid, kind] = await Promise.all([
+			this.#store.recordBytes(chunk),
+			e.column(chunk, 'recOffset'),
+			e.column(chunk, 'cpu'),
+			e.column(chunk, 'time'),
+			e.column(chunk, 'pid'),
+			e.column(chunk, 'tid'),
+			e.column(chunk, 'kind'),
+		]);
+		this.#view = { chunk, rec, recOffset, cpu, time, pid, tid, kind };
+		return this.#view;
+	}
+
+	/** The record's bytes as stored (header and payload). */
+	async bytes(chunk: number, row: number): Promise<Uint8Array> {
+		const c = await this.#chunk(chunk);
+		const from = c.recOffset[row]!;
+		const to = row + 1 < c.recOffset.length ? c.recOffset[row + 1]! : c.rec.length;
+		return c.rec.subarray(from, to);
+	}
+
+	/** Row `row` of chunk `chunk` as `sockscope decode` prints it, or null if it no longer decodes. */
+	async json(chunk: number, row: number): Promise<RecordJson | null> {
+		const c = await this.#chunk(chunk);
+		const bytes = await this.bytes(chunk, row);
+		const buf = await decodeRecord(
+			this.#decoder,
+			bytes,
+			c.cpu[row]!,
+			this.#start + BigInt(c.time[row]!),
+		);
+		if (!buf) return null;
+		const r = recordJson(buf, 0, this.#decoder, this.#providers);
+		r.pid = c.pid[row] === NO_PID ? null : c.pid[row]!;
+		r.tid = c.tid[row] === NO_PID ? null : c.tid[row]!;
+		if (c.kind[row] === 0) {
+			r.kind = 'header';
+			r.name = 'TraceLogfileHeader';
+			r.fields = { ...this.#facts };
+			delete r.payload;
+		}
+		return r;
+	}
+}

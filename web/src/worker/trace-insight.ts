@@ -1,0 +1,166 @@
+// What the analyst views ask of an opened trace beyond rows: the names for autocomplete, the
+// statistics, and exports. Answers that cover the whole trace (every row, process names, which
+// socket talks to whom) are computed once per size of the trace and kept until it grows.
+import type { OpenTrace } from '../decoder/etl-file.ts';
+import { explainStatus } from '../decoder/status.ts';
+import { recordDecoder } from '../decoder/single-record.ts';
+import type { Selection } from '../query/engine.ts';
+import { buildStatistics, remotesOfSockets, type Statistics } from '../query/statistics.ts';
+import { exportSelection, type ExportProgress } from './export-selection.ts';
+import type { ExportFormat } from './export-format.ts';
+import type { LiveTrace } from './live-trace.ts';
+import { learnProcessNames } from './process-names.ts';
+import { RecordReader } from './record-reader.ts';
+import { acceptedSockets, optionChanges, type OptionRow } from './socket-payloads.ts';
+
+export interface Vocabulary {
+	/** Event names, most frequent first. */
+	readonly events: readonly { name: string; count: number }[];
+	readonly providers: readonly string[];
+	readonly processes: readonly { pid: number; name: string | null; count: number }[];
+	/** NTSTATUS values logged in the trace. */
+	readonly statuses: readonly { name: string; wsa: string | null; count: number }[];
+}
+
+export interface TraceStatistics extends Statistics {
+	readonly options: OptionRow[];
+}
+
+interface WholeTrace {
+	readonly rows: number;
+	readonly all: Selection;
+	names: Map<number, string> | null;
+	remotes: Map<number, number> | null;
+	vocabulary: Vocabulary | null;
+}
+
+export class TraceInsight {
+	readonly #live: LiveTrace;
+	readonly #module: () => Promise<WebAssembly.Module>;
+	#whole: Promise<WholeTrace> | null = null;
+
+	constructor(live: LiveTrace, module: () => Promise<WebAssembly.Module>) {
+		this.#live = live;
+		this.#module = module;
+	}
+
+	/** A reader with its own decoder: decodes await, so concurrent users must not share one. */
+	async #reader(): Promise<RecordReader> {
+		const facts = this.#live.record.facts;
+		const decoder: OpenTrace = recordDecoder(await this.#module(), facts);
+		return new RecordReader(
+			{ engine: this.#live.engine, recordBytes: (c) => this.#live.recordBytes(c) },
+			decoder,
+			facts,
+		);
+	}
+
+	#rows(): number {
+		return this.#live.chunks().reduce((n, c) => n + c.rows, 0);
+	}
+
+	async #wholeTrace(): Promise<WholeTrace> {
+		const rows = this.#rows();
+		const known = await this.#whole;
+		if (known?.rows === rows) return known;
+		const next = this.#live.engine.select('').then((all) => ({
+			rows,
+			all,
+			names: null,
+			remotes: null,
+			vocabulary: null,
+		}));
+		this.#whole = next;
+		return next;
+	}
+
+	/**
+	 * PID → process name from the trace's process events. Once the import is done they also join
+	 * the trace's tables, so the filter's `process:name` finds them.
+	 */
+	async processNames(importing: boolean): Promise<ReadonlyMap<number, string>> {
+		const whole = await this.#wholeTrace();
+		if (!whole.names) {
+			const tables = this.#live.tables;
+			whole.names = await learnProcessNames(
+				this.#live.engine,
+				whole.all,
+				tables.eventTypes,
+				await this.#reader(),
+				BigInt(this.#live.record.facts.startFiletime),
+				this.#live.record.facts.pointerSize === 4 ? 4 : 8,
+			);
+			for (const [pid, name] of tables.processNames) whole.names.set(pid, name);
+		}
+		if (!importing)
+			for (const [pid, name] of whole.names)
+				if (!this.#live.tables.processNames.has(pid)) this.#live.tables.processNames.set(pid, name);
+		return whole.names;
+	}
+
+	async vocabulary(importing: boolean): Promise<Vocabulary> {
+		const whole = await this.#wholeTrace();
+		if (whole.vocabulary) return whole.vocabulary;
+		const names = await this.processNames(importing);
+		const engine = this.#live.engine;
+		const [events, providers, processes, statuses] = await Promise.all([
+			engine.groupBy(whole.all, 'event', 2000),
+			engine.groupBy(whole.all, 'provider', 200),
+			engine.groupBy(whole.all, 'process', 2000),
+			engine.groupBy(whole.all, 'status', 500),
+		]);
+		const vocabulary: Vocabulary = {
+			events: events.map((g) => ({ name: g.label, count: g.count })),
+			providers: providers.map((g) => g.label).filter((p) => p !== 'kernel'),
+			processes: processes
+				.filter((g) => g.key !== String(0xffffffff))
+				.map((g) => ({
+					pid: Number(g.key),
+					name: names.get(Number(g.key)) ?? null,
+					count: g.count,
+				})),
+			statuses: statuses.map((g) => {
+				const s = explainStatus(Number(g.key));
+				return { name: s.name, wsa: s.wsa, count: g.count };
+			}),
+		};
+		whole.vocabulary = vocabulary;
+		return vocabulary;
+	}
+
+	async statistics(sel: Selection, importing: boolean): Promise<TraceStatistics> {
+		const whole = await this.#wholeTrace();
+		const names = await this.processNames(importing);
+		const engine = this.#live.engine;
+		const tables = this.#live.tables;
+		if (!whole.remotes) {
+			const strings = new Map(tables.strings.map((s, i) => [s, i]));
+			const accepted = await acceptedSockets(
+				engine,
+				whole.all,
+				tables.eventTypes,
+				await this.#reader(),
+				strings,
+			);
+			whole.remotes = await remotesOfSockets(engine, whole.all, tables.eventTypes, accepted);
+		}
+		const context = { ...this.#live.context(), processNames: names };
+		const base = await buildStatistics(engine, context, sel, whole.remotes);
+		const options = await optionChanges(
+			engine,
+			sel,
+			tables.eventTypes,
+			await this.#reader(),
+			names,
+		);
+		return { ...base, options };
+	}
+
+	async export(
+		sel: Selection,
+		format: ExportFormat,
+		write: (piece: string, progress: ExportProgress) => Promise<boolean> | boolean,
+	): Promise<{ rows: number; complete: boolean }> {
+		return exportSelection(sel, await this.#reader(), format, write);
+	}
+}
