@@ -15,7 +15,10 @@ const truth = JSON.parse(
 		join(projectRoot, 'tests/fixtures/sample/sample.truth.json'),
 		'utf8',
 	),
-) as { totalRecords: number };
+) as {
+	totalRecords: number;
+	processes: { pid: number; name: string; afdEvents: number }[];
+};
 
 let browser: Browser;
 let busy: GeneratedTrace;

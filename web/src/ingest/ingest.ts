@@ -44,6 +44,10 @@ export interface IngestOptions {
 	/** Asked between buffers; true stops the import (cancel). */
 	readonly shouldStop?: () => boolean;
 	readonly index?: BufferIndex;
+	/** Sees every record in time order, skipped ones included (socket reconstruction). */
+	readonly observe?: (b: DecodedBuffer, i: number, index: number) => void;
+	/** Called before each chunk's additions are taken (to add names learned meanwhile). */
+	readonly beforeCommit?: (tables: TraceTables) => void;
 }
 
 /** How long the decode may run before it lets other work in (messages, queries, cancel). */
@@ -78,7 +82,9 @@ export async function ingestTrace(
 	let row = 0;
 	let bytesDone = 0;
 	const pending: Chunk[] = [];
+	const observe = options.observe;
 	const onRecord = (b: DecodedBuffer, i: number) => {
+		if (observe) observe(b, i, row);
 		if (row++ < skip) return;
 		builder.add(b, i);
 		if (builder.full) {
@@ -95,8 +101,10 @@ export async function ingestTrace(
 	// merge decodes another buffer, so that writes are awaited and memory stays bounded.
 	let sliceStart = Date.now();
 	const flush = async () => {
-		for (let chunk = pending.shift(); chunk; chunk = pending.shift())
+		for (let chunk = pending.shift(); chunk; chunk = pending.shift()) {
+			options.beforeCommit?.(tables);
 			await commit(chunk, tables.takeAdditions());
+		}
 		if (Date.now() - sliceStart > SLICE_MS) {
 			await yieldToEventLoop();
 			sliceStart = Date.now();
@@ -111,7 +119,10 @@ export async function ingestTrace(
 	};
 	await mergeRecords(trace, index.buffers, onRecord, onBuffer, flush);
 	await flush();
-	if (builder.rows > 0) await commit(builder.finish(), tables.takeAdditions());
+	if (builder.rows > 0) {
+		options.beforeCommit?.(tables);
+		await commit(builder.finish(), tables.takeAdditions());
+	}
 	if (
 		index.damage &&
 		!damage.some((d) => d.message.startsWith(`buffer ${index.damage!.bufferIndex} `))

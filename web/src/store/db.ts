@@ -10,9 +10,10 @@ import {
 } from 'idb';
 import type { TraceFacts } from '../decoder/types.ts';
 import type { ChunkAdditions, IngestDamage } from '../ingest/ingest.ts';
+import type { TrackedTrace } from '../sockets/tracker.ts';
 
 export const DB_NAME = 'sockscope';
-export const DB_VERSION = 1;
+export const DB_VERSION = 2;
 
 export type TraceStatus = 'importing' | 'complete' | 'failed' | 'cancelled';
 
@@ -58,8 +59,15 @@ export interface ColumnRecord {
 	data: ArrayBuffer;
 }
 
+/** The sockets rebuilt from a trace's Winsock events, stored when its import completes. */
+export interface SocketsRecord {
+	traceId: number;
+	tracked: TrackedTrace;
+}
+
 export interface SockscopeDB extends DBSchema {
 	traces: { key: number; value: TraceRecord };
+	sockets: { key: number; value: SocketsRecord };
 	chunks: { key: [number, number]; value: ChunkRecord };
 	columns: { key: [number, number, string]; value: ColumnRecord };
 }
@@ -75,6 +83,10 @@ const UPGRADES: Upgrade[] = [
 		db.createObjectStore('traces', { keyPath: 'id', autoIncrement: true });
 		db.createObjectStore('chunks', { keyPath: ['traceId', 'index'] });
 		db.createObjectStore('columns', { keyPath: ['traceId', 'chunk', 'name'] });
+	},
+	// 2: the socket reconstruction of each complete trace.
+	(db) => {
+		db.createObjectStore('sockets', { keyPath: 'traceId' });
 	},
 ];
 

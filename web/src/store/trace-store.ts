@@ -2,6 +2,7 @@
 import type { IDBPDatabase } from 'idb';
 import { COLUMN_NAMES, columnFromBuffer, type Chunk, type Columns } from '../ingest/columns.ts';
 import type { ChunkAdditions } from '../ingest/ingest.ts';
+import type { TrackedTrace } from '../sockets/tracker.ts';
 import type { ChunkRecord, SockscopeDB, TraceRecord } from './db.ts';
 
 type DB = IDBPDatabase<SockscopeDB>;
@@ -121,9 +122,18 @@ export async function dropChunksFrom(db: DB, traceId: number, fromChunk: number)
 	await tx.done;
 }
 
+export async function putSockets(db: DB, traceId: number, tracked: TrackedTrace): Promise<void> {
+	await db.put('sockets', { traceId, tracked });
+}
+
+export async function getSockets(db: DB, traceId: number): Promise<TrackedTrace | undefined> {
+	return (await db.get('sockets', traceId))?.tracked;
+}
+
 export async function deleteTrace(db: DB, traceId: number): Promise<void> {
-	const tx = db.transaction(['traces', 'chunks', 'columns'], 'readwrite');
+	const tx = db.transaction(['traces', 'chunks', 'columns', 'sockets'], 'readwrite');
 	await Promise.all([
+		tx.objectStore('sockets').delete(traceId),
 		tx.objectStore('columns').delete(ofTrace(traceId)),
 		tx.objectStore('chunks').delete(ofTrace(traceId)),
 		tx.objectStore('traces').delete(traceId),

@@ -3,6 +3,8 @@ import type { RecordJson } from '../decoder/record-json.ts';
 import type { EventType } from '../ingest/columns.ts';
 import type { Result } from '../lib/result.ts';
 import type { GroupKey, Group, Histogram, RowView, TimeRange } from '../query/engine.ts';
+import type { Finding } from '../sockets/findings.ts';
+import type { TrackedTrace } from '../sockets/tracker.ts';
 import type { TraceRecord } from '../store/db.ts';
 import type { ExportProgress } from './export-selection.ts';
 import type { ExportFormat } from './export-format.ts';
@@ -89,6 +91,9 @@ export interface DecoderApi {
 	histogram(id: number, from: number, to: number, bins: number): Promise<Result<Histogram>>;
 	groupBy(id: number, key: GroupKey, limit: number): Promise<Result<Group[]>>;
 	details(id: number, index: number): Promise<Result<RecordDetails>>;
+	/** Sockets rebuilt from the trace's Winsock events (stored when the import completed). */
+	sockets(id: number): Promise<Result<TrackedTrace>>;
+	findings(id: number): Promise<Result<Finding[]>>;
 	/** Position of event `index` among the last query's matches, or -1 when it does not match. */
 	positionOf(id: number, index: number): Promise<number>;
 	/** Names in the trace, for the filter's autocomplete (process names learned from its events). */

@@ -56,6 +56,8 @@ const api: DecoderApi = {
 	histogram: (id, from, to, bins) => library.histogram(id, from, to, bins),
 	groupBy: (id, key, limit) => library.groupBy(id, key, limit),
 	details: (id, index) => library.details(id, index),
+	sockets: (id) => library.sockets(id),
+	findings: (id) => library.findings(id),
 	positionOf: (id, index) => library.positionOf(id, index),
 	async vocabulary(id) {
 		try {

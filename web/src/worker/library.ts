@@ -2,7 +2,11 @@
 // cancels them, and answers the page's queries over opened traces.
 import type { IDBPDatabase } from 'idb';
 import { indexBuffers, openTrace as openEtl, type OpenTrace } from '../decoder/etl-file.ts';
+import { ProviderTable } from '../decoder/record-json.ts';
 import { recordDecoder } from '../decoder/single-record.ts';
+import { BufferFeeder } from '../sockets/buffer-view.ts';
+import { findingsOf, type Finding } from '../sockets/findings.ts';
+import { SocketTracker, type TrackedTrace } from '../sockets/tracker.ts';
 import { blobSource, blockCache } from '../decoder/source.ts';
 import { ingestTrace, IngestStopped } from '../ingest/ingest.ts';
 import { TraceTables } from '../ingest/trace-tables.ts';
@@ -15,7 +19,9 @@ import {
 	commitChunk,
 	deleteTrace,
 	dropChunksFrom,
+	getSockets,
 	getTrace,
+	putSockets,
 	listTraces,
 	updateTrace,
 } from '../store/trace-store.ts';
@@ -170,6 +176,15 @@ export class Library {
 		this.#active.set(id, job);
 		const live = await this.live(id);
 		live.record = record;
+		// Sockets are rebuilt in the same pass; names of processes feed the events table too.
+		const origin = BigInt(trace.facts.startFiletime);
+		const tracker = new SocketTracker({ origin });
+		const guids = new ProviderTable(trace);
+		const feeder = new BufferFeeder(tracker, origin, (p) => guids.guid(p));
+		const learnNames = (t: TraceTables) => {
+			for (const p of tracker.processes.list())
+				if (p.name && !t.processNames.has(p.pid)) t.processNames.set(p.pid, p.name);
+		};
 		const started = performance.now();
 		let lastReport = 0;
 		let bytesTotal = 0;
@@ -203,8 +218,17 @@ export class Library {
 					live.added(chunk, additions);
 					live.record = (await getTrace(db, id))!;
 				},
-				{ index, tables, skipRows, onProgress: (p) => report(p), shouldStop: () => job.cancelled },
+				{
+					index,
+					tables,
+					skipRows,
+					onProgress: (p) => report(p),
+					shouldStop: () => job.cancelled,
+					observe: (b, i, row) => feeder.feed(b, i, row),
+					beforeCommit: learnNames,
+				},
 			);
+			await putSockets(db, id, tracker.snapshot());
 			report(
 				{
 					bytesDone: bytesTotal,
@@ -309,6 +333,21 @@ export class Library {
 		const live = await this.live(id);
 		if (!live.selection) return fail<never>('no query yet');
 		return ok(await live.engine.groupBy(live.selection, key, limit));
+	}
+
+	/** The sockets rebuilt when the trace's import completed. */
+	async sockets(id: number): Promise<Result<TrackedTrace>> {
+		const tracked = await getSockets(await this.db(), id);
+		return tracked
+			? ok(tracked)
+			: fail('the sockets of this trace are not available: it has not been imported completely');
+	}
+
+	async findings(id: number): Promise<Result<Finding[]>> {
+		const tracked = await getSockets(await this.db(), id);
+		return tracked
+			? ok(findingsOf(tracked))
+			: fail('the sockets of this trace are not available: it has not been imported completely');
 	}
 
 	async details(id: number, index: number): Promise<Result<RecordDetails>> {
