@@ -106,12 +106,19 @@ async function main() {
 		const q = (await worker.evaluate(QUERY_SCRIPT)) as Record<string, number>;
 		log(`queries: ${JSON.stringify(q)}`);
 		// Reopen after a reload: the library lists it; opening shows the first rows.
-		await page.reload();
-		await page.getByTestId('open-trace').first().waitFor({ timeout: 120_000 });
+		// The app restores the trace shown before the reload (the URL names it); with a bare URL the
+		// library lists it and a click opens it. Either way: time until its first rows show.
+		const firstRow = page.locator('[data-position="0"] [role=gridcell]').first();
 		const t1 = performance.now();
-		await page.getByTestId('open-trace').first().click({ timeout: 120_000 });
-		await page.locator('[data-position="0"] [role=gridcell]').first().waitFor({ timeout: 60_000 });
-		const reopenFirstRowsMs = performance.now() - t1;
+		await page.reload();
+		await firstRow.or(page.getByTestId('open-trace').first()).waitFor({ timeout: 120_000 });
+		let t2 = t1;
+		if (!(await firstRow.isVisible())) {
+			t2 = performance.now();
+			await page.getByTestId('open-trace').first().click({ timeout: 120_000 });
+		}
+		await firstRow.waitFor({ timeout: 120_000 });
+		const reopenFirstRowsMs = performance.now() - t2;
 		const mb = meta.fileBytes / 1e6;
 		const result = {
 			bench: 'ingest',

@@ -21,12 +21,10 @@ const truth = JSON.parse(
 };
 
 let browser: Browser;
-let busy: GeneratedTrace;
 /** Long enough (about 77 MB) to still be importing when the test acts. */
 let long: GeneratedTrace;
 
 beforeAll(async () => {
-	busy = busyTrace();
 	long = busyTrace(600_000, 'long');
 	browser = await launchBrowser();
 });
@@ -73,26 +71,26 @@ describe('trace library', () => {
 
 	it('shows first rows before a long import ends, and Cancel stops it', async () => {
 		const { page, errors } = await openSite(browser, inject('baseUrl'));
-		await pickFile(page, busy.path);
+		await pickFile(page, long.path);
 		await page.getByTestId('import-progress').waitFor();
 		await page.locator('[data-position="0"] [role=gridcell]').first().waitFor({ timeout: 30_000 });
 		await page.getByRole('button', { name: 'Cancel' }).click();
 		await page.getByTestId('import-progress').waitFor({ state: 'detached', timeout: 30_000 });
 		await page.getByRole('button', { name: '← All traces' }).click();
-		const row = await libraryRow(page, 'busy-');
+		const row = await libraryRow(page, 'long-');
 		expect(await row.getAttribute('data-status')).toBe('cancelled');
 		const text = (await row.textContent())!;
 		const stored = Number(/([\d,]+) events/.exec(text)![1]!.replace(/,/g, ''));
 		expect(stored).toBeGreaterThan(0);
-		expect(stored).toBeLessThan(busy.records);
+		expect(stored).toBeLessThan(long.records);
 		// Resume with the same file completes it.
-		await row.getByTestId('resume-input').setInputFiles(busy.path);
-		expect(await totalShown(page)).toBe(busy.records);
+		await row.getByTestId('resume-input').setInputFiles(long.path);
+		expect(await totalShown(page)).toBe(long.records);
 		await page.getByRole('button', { name: '← All traces' }).click();
-		await (await libraryRow(page, 'busy-')).getByTestId('delete-trace').click();
+		await (await libraryRow(page, 'long-')).getByTestId('delete-trace').click();
 		await page
 			.locator('li[data-trace-id]')
-			.filter({ hasText: 'busy-' })
+			.filter({ hasText: 'long-' })
 			.waitFor({ state: 'detached' });
 		expect(errors).toEqual([]);
 		await page.close();
@@ -138,8 +136,10 @@ describe('trace library', () => {
 	});
 
 	it('when storage runs out, the import stops cleanly, keeps what is stored and says how much more is needed', async () => {
-		const { page, errors } = await openSite(browser, inject('baseUrl'));
-		const cdp = await browser.context.newCDPSession(page);
+		// A profile of its own: the quota is set against this test's usage only.
+		const own = await launchBrowser();
+		const { page, errors } = await openSite(own, inject('baseUrl'));
+		const cdp = await own.context.newCDPSession(page);
 		const origin = new URL(inject('baseUrl')).origin;
 		// Chromium applies a quota override when storage opens. This trace takes about 25 MB once
 		// stored (compressed): 16 MB hold its first chunks, and a later chunk's write fails.
@@ -167,6 +167,6 @@ describe('trace library', () => {
 		await page.getByRole('button', { name: '← All traces' }).click();
 		await (await libraryRow(page, 'long-')).getByTestId('delete-trace').click();
 		expect(errors.filter((e) => !/QuotaExceeded|quota/i.test(e))).toEqual([]);
-		await page.close();
+		await own.close();
 	});
 });

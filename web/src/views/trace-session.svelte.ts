@@ -164,7 +164,10 @@ export class TraceSession {
 	): Promise<void> {
 		let shown = false;
 		// The trace is shown as soon as its first rows are stored; the import goes on behind it.
+		// Progress arrives over its own message channel and can land after the import returned.
+		let finished = false;
 		const onProgress = (p: ImportProgress) => {
+			if (finished) return;
 			this.importing = p;
 			if (generation !== this.#generation) return;
 			if (!shown && p.records > 0) {
@@ -181,6 +184,7 @@ export class TraceSession {
 			console.error('decoder worker failed', err);
 			result = { ok: false, error: `the decoder failed: ${describe(err)}` };
 		}
+		finished = true;
 		this.importing = null;
 		void this.refreshLibrary();
 		this.#settle(
