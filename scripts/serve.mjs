@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 // Serves the production build (dist/) on 127.0.0.1 with nothing but node:http, so `npm start` needs
 // no extra package. Usage: node scripts/serve.mjs DIR [--port N] [--base /sub/path/]
+//                                            [--wasm-mime TYPE]
+// --wasm-mime sends .wasm files with another Content-Type, to reproduce hosts that get it wrong
+// (the decoder then falls back from instantiateStreaming; tests/e2e/hosting.test.ts checks it).
 //
 // Invariants: only files under DIR are ever read (no traversal, no symlinks out); only loopback is
 // bound; every response carries a Content-Security-Policy that keeps the page and its worker from
@@ -43,8 +46,10 @@ const CSP = [
 	"script-src 'self' 'wasm-unsafe-eval'",
 	"style-src 'self' 'unsafe-inline'",
 	"img-src 'self' data: blob:",
+	"font-src 'self'",
 	"connect-src 'self'",
 	"worker-src 'self'",
+	"manifest-src 'self'",
 	"object-src 'none'",
 	"base-uri 'self'",
 	"form-action 'none'",
@@ -53,7 +58,9 @@ const CSP = [
 
 function usage(message) {
 	if (message) console.error(`serve: ${message}`);
-	console.error('usage: node scripts/serve.mjs DIR [--port N] [--base /sub/path/]');
+	console.error(
+		'usage: node scripts/serve.mjs DIR [--port N] [--base /sub/path/] [--wasm-mime TYPE]',
+	);
 	process.exit(2);
 }
 
@@ -61,6 +68,7 @@ function parseArgs(argv) {
 	let dir;
 	let port;
 	let base = '/';
+	let wasmMime;
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i];
 		const [flag, inline] = arg.startsWith('--') ? arg.split(/=(.*)/s, 2) : [arg, undefined];
@@ -71,6 +79,12 @@ function parseArgs(argv) {
 			if (!/^\d+$/.test(text) || port > 65535) usage(`--port: not a port number: ${text}`);
 		} else if (flag === '--base') {
 			base = value();
+		} else if (flag === '--wasm-mime') {
+			wasmMime = value();
+			// It ends up in a header: refuse anything that is not a plain media type.
+			if (!/^[\w.+-]+\/[\w.+-]+(;[ \w.+=-]*)?$/.test(wasmMime)) {
+				usage(`--wasm-mime: not a media type: ${wasmMime}`);
+			}
 		} else if (flag === '--help' || flag === '-h') {
 			usage();
 		} else if (flag.startsWith('-')) {
@@ -84,10 +98,11 @@ function parseArgs(argv) {
 	if (dir === undefined) usage('DIR is missing');
 	// Normalise to a leading and a trailing slash, so relative asset URLs resolve under it.
 	base = `/${base}/`.replace(/\/{2,}/g, '/');
-	return { dir, port, base };
+	return { dir, port, base, wasmMime };
 }
 
-const { dir, port: requestedPort, base } = parseArgs(process.argv.slice(2));
+const { dir, port: requestedPort, base, wasmMime } = parseArgs(process.argv.slice(2));
+if (wasmMime) MIME['.wasm'] = wasmMime;
 const root = await realpath(resolve(dir)).catch(() => null);
 if (root === null || !(await stat(root)).isDirectory()) {
 	console.error(`serve: ${resolve(dir)} is not a directory. Build the site first: npm run build`);

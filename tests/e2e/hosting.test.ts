@@ -6,14 +6,8 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchBrowser, type Browser } from './browser.ts';
-import {
-	openSite,
-	pickFile,
-	readAlert,
-	readFact,
-	waitForOutcome,
-	type OpenedPage,
-} from './page.ts';
+import { expectImported } from './import-steps.ts';
+import { openSite, pickFile, readFact, type OpenedPage } from './page.ts';
 import { startPlainServer } from './plain-server.ts';
 import { projectRoot, startServer } from './server.ts';
 import {
@@ -37,12 +31,6 @@ beforeAll(async () => {
 afterAll(async () => {
 	await browser?.close();
 });
-
-async function expectImported(tab: OpenedPage, fileName: string): Promise<void> {
-	const outcome = await waitForOutcome(tab.page, fileName);
-	if (outcome === 'error') expect.fail(`${fileName}: ${await readAlert(tab.page)}`);
-	await tab.page.getByTestId('import-progress').waitFor({ state: 'detached', timeout: 30_000 });
-}
 
 /** The app at `url` is installable, scoped to `url`, and decodes a trace. */
 async function expectWorkingApp(tab: OpenedPage, url: string): Promise<void> {

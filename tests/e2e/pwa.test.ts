@@ -13,7 +13,8 @@ import {
 	launchFiles,
 	pasteFiles,
 } from './hand-over.ts';
-import { openSite, readAlert, readFact, waitForOutcome, type OpenedPage } from './page.ts';
+import { expectFacts, expectImported } from './import-steps.ts';
+import { openSite, readFact, type OpenedPage } from './page.ts';
 import { projectRoot, startServer } from './server.ts';
 import {
 	appManifest,
@@ -42,17 +43,6 @@ beforeAll(async () => {
 afterAll(async () => {
 	await browser?.close();
 });
-
-async function expectFacts(tab: OpenedPage, fileName: string): Promise<void> {
-	const outcome = await waitForOutcome(tab.page, fileName);
-	if (outcome === 'error') expect.fail(`${fileName}: ${await readAlert(tab.page)}`);
-}
-
-/** Waits for the import of `fileName` to finish (the facts show as soon as it starts). */
-async function expectImported(tab: OpenedPage, fileName: string): Promise<void> {
-	await expectFacts(tab, fileName);
-	await tab.page.getByTestId('import-progress').waitFor({ state: 'detached', timeout: 30_000 });
-}
 
 /**
  * The `count` newest names in the trace library, after going back to it. The library is shared by
@@ -149,7 +139,7 @@ describe('traces from outside the page', () => {
 		await page.close();
 	});
 
-	it('imports several traces pasted or dropped at once', async () => {
+	it('imports several traces pasted, dropped or picked at once', async () => {
 		const tab = await openSite(browser, baseUrl);
 		const { page } = tab;
 		await pasteFiles(page, [fixture(TRACES[0]!), fixture(TRACES[2]!)]);
@@ -161,6 +151,12 @@ describe('traces from outside the page', () => {
 		expect(await readFact(page, 'build')).toBe('22623');
 		expect(await page.getByTestId('drop-zone').getAttribute('data-dragging')).toBe('false');
 		expect(await newestInLibrary(tab, 4)).toEqual([TRACES[0], TRACES[1], TRACES[2], TRACES[0]]);
+
+		await page
+			.getByLabel('Choose a trace')
+			.setInputFiles([fixture(TRACES[2]!), fixture(TRACES[1]!)]);
+		await expectImported(tab, TRACES[1]!);
+		expect(await newestInLibrary(tab, 2)).toEqual([TRACES[1], TRACES[2]]);
 		expect(tab.errors).toEqual([]);
 		await page.close();
 	});
@@ -220,33 +216,40 @@ describe('the storage panel', () => {
 	it('lists each stored trace by size and deletes it', async () => {
 		const tab = await openSite(browser, baseUrl);
 		const { page } = tab;
-		await pasteFiles(page, [fixture(TRACES[2]!)]);
+		// Two of its own, so the list has something to sort even when this test runs alone.
+		await pasteFiles(page, [fixture(TRACES[0]!), fixture(TRACES[2]!)]);
 		await expectImported(tab, TRACES[2]!);
 
 		const stored = page.getByTestId('stored-traces');
 		await stored.locator('summary').click();
 		const rows = stored.locator('tbody tr');
+		// The library's keys grow, so the newest trace (the one just pasted) has the largest id. The
+		// list is re-read when the import has returned, which may be a moment after its last byte.
+		const newestRow = async () => {
+			const ids = await rows.evaluateAll((trs) => trs.map((tr) => Number(tr.dataset.traceId)));
+			const id = Math.max(...ids);
+			return { id, name: await stored.locator(`tr[data-trace-id="${id}"] .name`).textContent() };
+		};
+		await expect.poll(async () => (await newestRow()).name).toBe(TRACES[2]);
+		const newest = (await newestRow()).id;
+
 		const sizes = await rows.evaluateAll((trs) =>
 			trs.map((tr) => Number(tr.querySelector('[data-bytes]')?.getAttribute('data-bytes'))),
 		);
-		expect(sizes.length).toBeGreaterThan(0);
 		expect(sizes.every((n) => n > 0)).toBe(true);
 		expect(sizes, 'largest first').toEqual([...sizes].sort((a, b) => b - a));
 		expect(await stored.getByTestId('stored-traces-summary').textContent()).toMatch(
 			new RegExp(`^${sizes.length} · `),
 		);
 
-		// The library's keys grow, so the newest trace (the one just pasted) has the largest id.
-		const ids = await rows.evaluateAll((trs) => trs.map((tr) => Number(tr.dataset.traceId)));
-		const newest = Math.max(...ids);
 		const row = stored.locator(`tr[data-trace-id="${newest}"]`);
-		expect(await row.locator('.name').textContent()).toBe(TRACES[2]);
 		await row.getByRole('button', { name: `Delete ${TRACES[2]} from this device` }).click();
 		await expect.poll(() => row.count()).toBe(0);
 		await expect.poll(() => rows.count()).toBe(sizes.length - 1);
-		// The library is the same store: the trace is gone there too.
+		// It was on screen: the view closes, and the library (the same store) no longer lists it.
+		await page.getByRole('button', { name: '← All traces' }).waitFor({ state: 'detached' });
 		await page.getByTestId('open-trace').first().waitFor();
-		expect(await page.locator(`[data-trace-id="${newest}"]`).count()).toBe(0);
+		expect(await page.locator(`li[data-trace-id="${newest}"]`).count()).toBe(0);
 		expect(tab.errors).toEqual([]);
 		await page.close();
 	});

@@ -10,7 +10,12 @@ export function buildSite(outDir: string, env: Readonly<Record<string, string>>)
 	const child = spawn(
 		process.execPath,
 		[vite, 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'],
-		{ cwd: projectRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+		{
+			cwd: projectRoot,
+			// Vitest sets NODE_ENV=test, which would make Vite build a development bundle.
+			env: { ...process.env, NODE_ENV: 'production', ...env },
+			stdio: ['ignore', 'pipe', 'pipe'],
+		},
 	);
 	let output = '';
 	child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));

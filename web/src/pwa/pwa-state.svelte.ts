@@ -10,7 +10,9 @@ export type OfflineState =
 	/** Every file the app needs is cached; it starts and works without a network. */
 	| 'ready'
 	/** Registration failed (see the console); the app works online only. */
-	| 'failed';
+	| 'failed'
+	/** `npm run dev`: the dev server serves source modules, so there is nothing to cache. */
+	| 'development';
 
 export class PwaState {
 	offline = $state<OfflineState>('unsupported');
@@ -38,8 +40,14 @@ export class PwaState {
 		this.updateAvailable = true;
 	}
 
+	/** The first visit has finished caching: ready, with a short notice. */
 	markCached(): void {
 		if (this.offline !== 'ready') this.justCached = true;
+		this.offline = 'ready';
+	}
+
+	/** An earlier visit cached the app (the page itself may have bypassed it: Shift+Reload). */
+	markAlreadyCached(): void {
 		this.offline = 'ready';
 	}
 
@@ -49,6 +57,10 @@ export class PwaState {
 
 	markFailed(): void {
 		this.offline = 'failed';
+	}
+
+	markDevelopment(): void {
+		this.offline = 'development';
 	}
 
 	/** Lets the waiting version take over; the registration then reloads the page. */

@@ -7,6 +7,7 @@ import type { PwaState } from './pwa-state.svelte.ts';
 const UPDATE_CHECK_MS = 60 * 60 * 1000;
 
 export function registerServiceWorker(state: PwaState, onCached: () => void): void {
+	if (import.meta.env.DEV) return state.markDevelopment();
 	if (!('serviceWorker' in navigator)) return;
 	const activate = registerSW({
 		immediate: true,
@@ -16,7 +17,9 @@ export function registerServiceWorker(state: PwaState, onCached: () => void): vo
 			onCached();
 		},
 		onRegisteredSW: (_url, registration) => {
-			if (registration) checkForUpdates(registration);
+			if (!registration) return;
+			if (registration.active) state.markAlreadyCached();
+			checkForUpdates(registration);
 		},
 		onRegisterError: (error: unknown) => {
 			// The app still works online; a warning, not an error, because nothing is broken.
