@@ -99,7 +99,21 @@ function numeric(col: ColumnName, op: Op, n: number, need = 0): Node {
 		make: (c) => {
 			const a = c[col];
 			const f = c.flags;
-			if (need) return (i) => (f[i]! & need) !== 0 && compare(op, a[i]!, n);
+			if (need)
+				switch (op) {
+					case ':':
+						return (i) => a[i] === n && (f[i]! & need) !== 0;
+					case '!=':
+						return (i) => a[i] !== n && (f[i]! & need) !== 0;
+					case '>':
+						return (i) => a[i]! > n && (f[i]! & need) !== 0;
+					case '>=':
+						return (i) => a[i]! >= n && (f[i]! & need) !== 0;
+					case '<':
+						return (i) => a[i]! < n && (f[i]! & need) !== 0;
+					case '<=':
+						return (i) => a[i]! <= n && (f[i]! & need) !== 0;
+				}
 			switch (op) {
 				case ':':
 					return (i) => a[i] === n;
