@@ -48,6 +48,8 @@ export interface FieldDetail {
 	readonly meaning: string | null;
 	/** NTSTATUS explained, when the field holds one. */
 	readonly explanation: string | null;
+	/** The nearest Winsock error of an NTSTATUS field ("WSAECONNREFUSED (10061)"), if any. */
+	readonly wsa?: string | null;
 	/** Byte range in the record (for the hex view), or null when missing. */
 	readonly offset: number | null;
 	readonly size: number;

@@ -14,6 +14,11 @@ function shown(value: unknown): string {
 	return String(value);
 }
 
+function wsaOf(status: number): string | null {
+	const s = explainStatus(status);
+	return s.wsa ? `${s.wsa}${s.wsaCode ? ` (${s.wsaCode})` : ''}` : null;
+}
+
 export async function recordDetails(
 	decoder: OpenTrace,
 	index: number,
@@ -47,6 +52,7 @@ export async function recordDetails(
 				f.type === FieldType.NTStatus && typeof f.value === 'number'
 					? explainStatus(f.value).explanation
 					: null,
+			wsa: f.type === FieldType.NTStatus && typeof f.value === 'number' ? wsaOf(f.value) : null,
 			offset: f.missing ? null : f.offset - recordStart,
 			size: f.size,
 		}));

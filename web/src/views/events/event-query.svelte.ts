@@ -1,46 +1,95 @@
-// The events view of one trace: the filter, its answer, a window of rows for the table, and the
-// selected event's details. Every request carries a generation so a late answer to an older
-// filter never overwrites a newer one.
+// The events view of one trace: the filter and time range, the worker's answer, a window of rows
+// for the table, the selected event (and any others marked for copying) and its details. Every
+// request carries a generation so a late answer to an older filter never overwrites a newer one.
 import type { Remote } from 'comlink';
 import type { RowView, TimeRange } from '../../query/engine.ts';
 import type { DecoderApi, QueryAnswer, RecordDetails } from '../../worker/api.ts';
 
 type Api = Remote<DecoderApi> | DecoderApi;
 
+/** Most rows copied at once: a clipboard is no export. */
+export const MAX_COPY_ROWS = 10_000;
+
 export class EventQuery {
 	filter = $state('');
 	range = $state.raw<TimeRange | null>(null);
 	answer = $state.raw<QueryAnswer | null>(null);
+	/** The filter and range the answer is for (the box may already hold a newer one). */
+	answered = $state.raw<{ filter: string; range: TimeRange | null } | null>(null);
 	error = $state<string | null>(null);
+	running = $state(false);
 	/** Rows of the current window, by position in the matches. */
 	rows = $state.raw<ReadonlyMap<number, RowView>>(new Map());
+	/** Position (among the matches) of the selected event. */
 	selected = $state<number | null>(null);
+	/** Its index in the trace: stays the same whatever the filter. */
+	selectedIndex = $state<number | null>(null);
+	/** Further positions marked with Shift or Ctrl, for copying; the selection is always in. */
+	marked = $state.raw<ReadonlySet<number>>(new Set());
 	details = $state.raw<RecordDetails | null>(null);
+	/** Bumped to ask the table to scroll a position into view. */
+	reveal = $state.raw<{ position: number } | null>(null);
 
 	readonly traceId: number;
 	readonly #api: Api;
 	#generation = 0;
 	#window = { from: 0, to: 0 };
+	#anchor: number | null = null;
 
 	constructor(api: Api, traceId: number) {
 		this.#api = api;
 		this.traceId = traceId;
 	}
 
-	/** Runs the filter (and time range); keeps the old answer on screen until the new one lands. */
-	async run(filter = this.filter, range = this.range): Promise<void> {
+	/**
+	 * Runs the filter (and time range); keeps the old answer on screen until the new one lands.
+	 * The selected event stays selected when it still matches; `keep` names another to select.
+	 */
+	async run(
+		filter = this.filter,
+		range = this.range,
+		keep: number | null = this.selectedIndex,
+	): Promise<void> {
 		this.filter = filter;
 		this.range = range;
+		// The event to keep is wanted from now on: a run started before this one ends (an import
+		// refreshing, say) must look for it too.
+		const known = keep === this.selectedIndex && this.details !== null;
+		this.selectedIndex = keep;
 		const generation = ++this.#generation;
+		this.running = true;
 		const r = await this.#api.query(this.traceId, filter, range);
 		if (generation !== this.#generation) return;
+		this.running = false;
 		if (!r.ok) {
 			if (!/superseded/.test(r.error)) this.error = r.error;
 			return;
 		}
 		this.error = null;
 		this.answer = r.value;
+		this.answered = { filter, range };
 		this.rows = new Map();
+		this.marked = new Set();
+		this.#anchor = null;
+		const position = keep === null ? -1 : await this.#api.positionOf(this.traceId, keep);
+		if (generation !== this.#generation) return;
+		if (position >= 0) {
+			this.selected = position;
+			this.selectedIndex = keep;
+			this.reveal = { position };
+			if (!known) void this.#loadDetails(position, keep);
+		} else if (keep !== null && r.value.partial) {
+			// Still importing: the event may not be stored yet. Keep asking for it on later runs.
+			this.selected = null;
+			this.selectedIndex = keep;
+			this.details = null;
+		} else {
+			this.selected = null;
+			this.selectedIndex = null;
+			this.details = null;
+			// Nothing to keep in view: a new answer starts at its first row.
+			this.reveal = { position: 0 };
+		}
 		await this.load(this.#window.from, this.#window.to, generation);
 	}
 
@@ -55,24 +104,84 @@ export class EventQuery {
 		if (!missing) return;
 		const page = await this.#api.rows(this.traceId, from, end - from);
 		if (generation !== this.#generation) return;
+		// Requests overlap while scrolling and may land out of order: keep what the table shows
+		// now, from this page and from earlier ones, and ask again if that leaves holes.
+		const w = this.#window;
 		const next = new Map<number, RowView>();
-		page.forEach((row, k) => next.set(from + k, row));
+		for (const [p, row] of this.rows) if (p >= w.from && p < w.to) next.set(p, row);
+		page.forEach((row, k) => {
+			const p = from + k;
+			if (p >= w.from && p < w.to) next.set(p, row);
+		});
 		this.rows = next;
+		if (w.from !== from || w.to !== to) await this.load(w.from, w.to, generation);
 	}
 
-	async select(position: number | null): Promise<void> {
-		this.selected = position;
+	/**
+	 * Selects a position. `extend` marks the range from the last plain selection (Shift);
+	 * `toggle` adds or removes one position from the marked ones (Ctrl).
+	 */
+	async select(
+		position: number | null,
+		how: { extend?: boolean; toggle?: boolean } = {},
+	): Promise<void> {
 		if (position === null) {
+			this.selected = null;
+			this.selectedIndex = null;
 			this.details = null;
+			this.marked = new Set();
+			this.#anchor = null;
 			return;
 		}
-		let row = this.rows.get(position);
-		if (!row) {
-			const page = await this.#api.rows(this.traceId, position, 1);
-			row = page[0];
+		if (how.extend && this.#anchor !== null) {
+			const [a, b] = [Math.min(this.#anchor, position), Math.max(this.#anchor, position)];
+			const next = new Set<number>();
+			for (let p = a; p <= b && next.size < MAX_COPY_ROWS; p++) next.add(p);
+			this.marked = next;
+		} else if (how.toggle) {
+			const next = new Set(this.marked);
+			if (this.selected !== null) next.add(this.selected);
+			if (next.has(position) && next.size > 1) next.delete(position);
+			else next.add(position);
+			this.marked = next;
+			this.#anchor = position;
+		} else {
+			this.marked = new Set();
+			this.#anchor = position;
 		}
+		this.selected = position;
+		const row = this.rows.get(position) ?? (await this.#api.rows(this.traceId, position, 1))[0];
 		if (!row || this.selected !== position) return;
-		const d = await this.#api.details(this.traceId, row.index);
+		this.selectedIndex = row.index;
+		await this.#loadDetails(position, row.index);
+	}
+
+	async #loadDetails(position: number, index: number | null): Promise<void> {
+		if (index === null) return;
+		const d = await this.#api.details(this.traceId, index);
 		if (this.selected === position) this.details = d.ok ? d.value : null;
+	}
+
+	/** Positions to copy: the marked ones, else the selection, in table order. */
+	copyPositions(): number[] {
+		const set = new Set(this.marked);
+		if (this.selected !== null) set.add(this.selected);
+		return [...set].sort((a, b) => a - b);
+	}
+
+	/** The rows at the given positions, fetched in runs of consecutive positions. */
+	async rowsAt(positions: readonly number[]): Promise<RowView[]> {
+		const out: RowView[] = [];
+		let k = 0;
+		while (k < positions.length) {
+			let end = k + 1;
+			while (end < positions.length && positions[end] === positions[end - 1]! + 1) end++;
+			const from = positions[k]!;
+			const cached = positions.slice(k, end).map((p) => this.rows.get(p));
+			if (cached.every((r) => r)) out.push(...(cached as RowView[]));
+			else out.push(...(await this.#api.rows(this.traceId, from, end - k)));
+			k = end;
+		}
+		return out;
 	}
 }

@@ -1,8 +1,26 @@
 import type { RowView } from '../../query/engine.ts';
+import { filetimeToIso } from '../../decoder/time.ts';
+
+export type TimeMode = 'relative' | 'utc';
 
 /** Seconds since the trace start with microsecond precision, from 100 ns ticks. */
 export function formatRelative(ticks: number): string {
 	return (ticks / 1e7).toFixed(6);
+}
+
+/** The UTC instant of `ticks` after the trace start: ISO 8601 with 7 fractional digits. */
+export function utcIso(startFiletime: string, ticks: number): string {
+	return filetimeToIso(BigInt(startFiletime) + BigInt(Math.round(ticks))) ?? '';
+}
+
+/** UTC time of day with microseconds ("09:26:53.589793"); the date is in the column's title. */
+export function formatUtcTime(startFiletime: string, ticks: number): string {
+	const iso = utcIso(startFiletime, ticks);
+	return iso ? iso.slice(11, 26) : '';
+}
+
+export function formatTime(mode: TimeMode, startFiletime: string, ticks: number): string {
+	return mode === 'utc' ? formatUtcTime(startFiletime, ticks) : formatRelative(ticks);
 }
 
 /** The process as users know it: its name when the trace tells, else its PID. */

@@ -1,0 +1,121 @@
+// Exports and payload lookups of the worker over the bundled sample: the exported text must be
+// exactly what `sockscope decode --filter` prints (the CLI runs as a child process), and names
+// and option changes must match the sample's ground truth and decoded records.
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { recordDecoder } from '../../web/src/decoder/single-record.ts';
+import { ingestToMemory, type MemoryTrace } from '../../web/src/ingest/memory-chunks.ts';
+import { QueryEngine } from '../../web/src/query/engine.ts';
+import type { ExportFormat } from '../../web/src/worker/export-format.ts';
+import { exportSelection } from '../../web/src/worker/export-selection.ts';
+import { learnProcessNames } from '../../web/src/worker/process-names.ts';
+import { RecordReader } from '../../web/src/worker/record-reader.ts';
+import { optionChanges } from '../../web/src/worker/socket-payloads.ts';
+import type { SampleTruth } from '../builders/sample.ts';
+import { decoderModule, open } from '../decoder/load.ts';
+
+const run = promisify(execFile);
+const root = join(import.meta.dirname, '../..');
+const samplePath = join(root, 'public/sample.etl');
+const truth = JSON.parse(
+	readFileSync(join(root, 'tests/fixtures/sample/sample.truth.json'), 'utf8'),
+) as SampleTruth;
+
+let mem: MemoryTrace;
+let engine: QueryEngine;
+let reader: () => RecordReader;
+let start: bigint;
+
+beforeAll(async () => {
+	const trace = await open(new Uint8Array(readFileSync(samplePath)), 'sample.etl');
+	start = BigInt(trace.facts.startFiletime);
+	mem = await ingestToMemory(trace);
+	engine = new QueryEngine(mem.chunks, mem.context);
+	reader = () =>
+		new RecordReader(
+			{ engine, recordBytes: (c) => mem.chunks.recordBytes(c) },
+			recordDecoder(decoderModule(), trace.facts),
+			trace.facts,
+		);
+});
+
+async function exported(filter: string, format: ExportFormat): Promise<string> {
+	const sel = await engine.select(filter);
+	let text = '';
+	const r = await exportSelection(sel, reader(), format, (piece) => {
+		text += piece;
+		return true;
+	});
+	expect(r).toEqual({ rows: sel.matched, complete: true });
+	return text;
+}
+
+async function cli(filter: string, format: ExportFormat): Promise<string> {
+	const bin = join(root, 'bin/sockscope.mjs');
+	const args = [bin, 'decode', samplePath, '--format', format, '--filter', filter];
+	return (await run(process.execPath, args, { maxBuffer: 1 << 26 })).stdout;
+}
+
+describe('export', () => {
+	it.each([
+		['status:error', 'csv'],
+		['event:AfdConnect* or event:AfdOption', 'ndjson'],
+		['kind:header or kind:system or provider:*Kernel-Process', 'ndjson'],
+		['process:5200', 'csv'],
+	] as const)('%s as %s is what `sockscope decode --filter` prints', async (filter, format) => {
+		const [ours, theirs] = await Promise.all([exported(filter, format), cli(filter, format)]);
+		expect(ours).toBe(theirs);
+	});
+
+	it('writes every matching row once, in pieces, and stops when asked', async () => {
+		const sel = await engine.select('');
+		const all = await exported('', 'ndjson');
+		expect(all.trimEnd().split('\n')).toHaveLength(truth.totalRecords);
+		let pieces = 0;
+		const stopped = await exportSelection(sel, reader(), 'ndjson', () => ++pieces < 0);
+		expect(stopped.complete).toBe(false);
+		expect(pieces).toBe(1);
+	});
+});
+
+describe('payload lookups', () => {
+	it('names every process of the sample from its Kernel-Process events', async () => {
+		const names = await learnProcessNames(
+			engine,
+			await engine.select(''),
+			mem.tables.eventTypes,
+			reader(),
+			start,
+			8,
+		);
+		for (const p of truth.processes) expect(names.get(p.pid), String(p.pid)).toBe(p.name);
+	});
+
+	it('lists socket option changes with their names, values and processes', async () => {
+		const rows = await optionChanges(
+			engine,
+			await engine.select(''),
+			mem.tables.eventTypes,
+			reader(),
+			new Map([[4120, 'chrome.exe']]),
+		);
+		// Independently: the exit events of AfdOption, decoded by the CLI.
+		const lines = (await cli('event:AfdOption', 'ndjson'))
+			.trim()
+			.split('\n')
+			.map((l) => JSON.parse(l) as { fields: Record<string, unknown> })
+			.filter((r) => r.fields['EnterExit'] === 1);
+		expect(rows.reduce((n, r) => n + r.count + r.failed, 0)).toBe(lines.length);
+		expect(rows[0]).toMatchObject({
+			option: lines[0]!.fields['OptionName'],
+			value: String(lines[0]!.fields['Value']),
+			process: 'chrome.exe',
+			filter: 'event:AfdOption process:4120',
+		});
+		const sel = await engine.select(rows[0]!.filter);
+		expect(sel.matched).toBeGreaterThanOrEqual(rows[0]!.count);
+	});
+});

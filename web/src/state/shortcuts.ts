@@ -1,0 +1,105 @@
+// Keyboard shortcuts, matched on the character a key types (event.key) so that they follow the
+// user's layout: `/` is Shift+: on a French keyboard and `j` sits elsewhere on Dvorak, and both
+// still work. Only when a key types no Latin character (Cyrillic, Greek, Hebrew…) does the
+// physical key (event.code) stand in, as if the layout were US QWERTY.
+
+export type ShortcutAction =
+	| 'focus-filter'
+	| 'escape'
+	| 'help'
+	| 'next'
+	| 'previous'
+	| 'errors-only'
+	| 'time-format'
+	| 'panel-events'
+	| 'panel-stats'
+	| 'zoom-out'
+	| 'zoom-reset'
+	| 'theme';
+
+export interface ShortcutHelp {
+	readonly keys: readonly string[];
+	readonly does: string;
+}
+
+/** What `?` lists. The table's own keys (arrows, Page Up/Down, Home/End) are listed too. */
+export const SHORTCUT_HELP: readonly ShortcutHelp[] = [
+	{ keys: ['/'], does: 'Focus the filter box' },
+	{ keys: ['Esc'], does: 'Clear the filter (in the box), else close menus and the selection' },
+	{ keys: ['j', '↓'], does: 'Next event' },
+	{ keys: ['k', '↑'], does: 'Previous event' },
+	{ keys: ['PgDn', 'PgUp', 'Home', 'End'], does: 'Move a page, or to the first or last event' },
+	{ keys: ['Shift+↓', 'Shift+↑', 'Shift+click', 'Ctrl+click'], does: 'Select several events' },
+	{ keys: ['Ctrl+C'], does: 'Copy the selected events as tab-separated text' },
+	{ keys: ['Enter', 'Shift+F10'], does: 'Filter on a cell of the selected event' },
+	{ keys: ['e'], does: 'Errors only, on or off' },
+	{ keys: ['t'], does: 'Time as UTC or since the trace start' },
+	{ keys: ['1', '2'], does: 'Events or Statistics' },
+	{ keys: ['-', '0'], does: 'Zoom the timeline out, or reset it' },
+	{ keys: ['d'], does: 'Theme: system, light, dark' },
+	{ keys: ['?'], does: 'This list' },
+];
+
+const BY_CHARACTER: Record<string, ShortcutAction> = {
+	'/': 'focus-filter',
+	'?': 'help',
+	j: 'next',
+	k: 'previous',
+	e: 'errors-only',
+	t: 'time-format',
+	'1': 'panel-events',
+	'2': 'panel-stats',
+	'-': 'zoom-out',
+	'0': 'zoom-reset',
+	d: 'theme',
+};
+
+/** US QWERTY characters of the physical keys, for layouts that type no Latin letters. */
+const US_KEYS: Record<string, [plain: string, shifted: string]> = {
+	Slash: ['/', '?'],
+	KeyJ: ['j', 'J'],
+	KeyK: ['k', 'K'],
+	KeyE: ['e', 'E'],
+	KeyT: ['t', 'T'],
+	KeyD: ['d', 'D'],
+	Digit1: ['1', '!'],
+	Digit2: ['2', '@'],
+	Digit0: ['0', ')'],
+	Minus: ['-', '_'],
+};
+
+export interface KeyLike {
+	readonly key: string;
+	readonly code: string;
+	readonly ctrlKey: boolean;
+	readonly metaKey: boolean;
+	readonly altKey: boolean;
+	readonly shiftKey: boolean;
+}
+
+/** The character a key stands for: what it types, or its US QWERTY meaning outside Latin. */
+export function characterOf(e: KeyLike): string {
+	if (e.key.length === 1 && /[\x20-\x7e]/.test(e.key)) return e.key;
+	const us = US_KEYS[e.code];
+	return us ? us[e.shiftKey ? 1 : 0] : e.key;
+}
+
+/** The page-wide action of a key press, or null (then the key does what it normally does). */
+export function shortcutOf(e: KeyLike): ShortcutAction | null {
+	if (e.key === 'Escape') return 'escape';
+	// Ctrl, Cmd and AltGr combinations belong to the browser and the system (AltGr types `/` on
+	// some layouts, and arrives as Ctrl+Alt; its e.key is then the character, which is fine).
+	if (e.metaKey || (e.ctrlKey && !e.altKey)) return null;
+	return BY_CHARACTER[characterOf(e)] ?? null;
+}
+
+/** Whether the key goes to a text field, where letters must type rather than act. */
+export function isTyping(target: EventTarget | null): boolean {
+	if (!(target instanceof HTMLElement)) return false;
+	if (target.isContentEditable) return true;
+	if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
+	return (
+		target instanceof HTMLInputElement &&
+		!['button', 'checkbox', 'radio', 'range', 'submit', 'reset', 'file'].includes(target.type)
+	);
+}

@@ -1,0 +1,200 @@
+// The events table's columns: what each shows, how wide it is, and the filter term a cell stands
+// for ("filter on this" / "exclude this"). Users choose which to show; the order is fixed.
+import type { RowView } from '../../query/engine.ts';
+import { formatProcess, formatTime, LEVEL_NAMES, utcIso, type TimeMode } from './row-format.ts';
+
+export type ColumnId =
+	| 'time'
+	| 'process'
+	| 'pid'
+	| 'tid'
+	| 'cpu'
+	| 'event'
+	| 'level'
+	| 'endpoint'
+	| 'local'
+	| 'remote'
+	| 'bytes'
+	| 'status';
+
+export interface CellContext {
+	readonly processNames: ReadonlyMap<number, string>;
+	readonly timeMode: TimeMode;
+	readonly startFiletime: string;
+}
+
+export interface Column {
+	readonly id: ColumnId;
+	readonly label: string;
+	/** A CSS grid track. */
+	readonly width: string;
+	/** Its narrowest, in em: the table scrolls sideways rather than squeeze below the sum. */
+	readonly min: number;
+	readonly numeric?: boolean;
+	readonly mono?: boolean;
+	text(row: RowView, ctx: CellContext): string;
+	/** The filter term that selects rows with this cell's value, or null when it is empty. */
+	term(row: RowView, ctx: CellContext): string | null;
+}
+
+const quote = (s: string) => (/[\s()"]/.test(s) ? `"${s}"` : s);
+
+/** "[fe80::1]:53" or "10.0.0.5:8081" → address and port terms. */
+function addressTerms(text: string | null, addr: string, port: string): string | null {
+	if (!text) return null;
+	const m = /^\[(.*)\]:(\d+)$/.exec(text) ?? /^(.*):(\d+)$/.exec(text);
+	if (!m) return null;
+	return `${addr}:${m[1]!.replace(/%.*$/, '')} ${port}:${m[2]}`;
+}
+
+/** A cell offered to "filter on this" / "exclude this". */
+export interface CellEntry {
+	readonly column: string;
+	readonly value: string;
+	readonly term: string;
+}
+
+export function cellEntry(column: Column, row: RowView, ctx: CellContext): CellEntry | null {
+	const term = column.term(row, ctx);
+	return term === null ? null : { column: column.label, value: column.text(row, ctx), term };
+}
+
+export const COLUMNS: readonly Column[] = [
+	{
+		id: 'time',
+		label: 'Time',
+		width: '8.5em',
+		min: 8.5,
+		numeric: true,
+		text: (r, c) => formatTime(c.timeMode, c.startFiletime, r.time),
+		// The UTC instant is exact (seconds would go through floating point and miss the row).
+		term: (r, c) => `time>=${utcIso(c.startFiletime, r.time)}`,
+	},
+	{
+		id: 'process',
+		label: 'Process',
+		width: 'minmax(8em, 11em)',
+		min: 8,
+		text: (r, c) => formatProcess(r, c.processNames),
+		term: (r) => (r.process === null ? null : `process:${r.process}`),
+	},
+	{
+		id: 'pid',
+		label: 'PID',
+		width: '4.2em',
+		min: 4.2,
+		numeric: true,
+		text: (r) => (r.pid === null ? '' : String(r.pid)),
+		term: (r) => (r.pid === null ? null : `pid:${r.pid}`),
+	},
+	{
+		id: 'tid',
+		label: 'TID',
+		width: '4.2em',
+		min: 4.2,
+		numeric: true,
+		text: (r) => (r.tid === null ? '' : String(r.tid)),
+		term: (r) => (r.tid === null ? null : `tid:${r.tid}`),
+	},
+	{
+		id: 'cpu',
+		label: 'CPU',
+		width: '2.8em',
+		min: 2.8,
+		numeric: true,
+		text: (r) => String(r.cpu),
+		term: (r) => `cpu:${r.cpu}`,
+	},
+	{
+		id: 'event',
+		label: 'Event',
+		width: 'minmax(11em, 1.6fr)',
+		min: 11,
+		text: (r) => `${r.event}${r.phase ? ` (${r.phase})` : ''}`,
+		term: (r) => `event:${quote(r.event)}`,
+	},
+	{
+		id: 'level',
+		label: 'Level',
+		width: '4.6em',
+		min: 4.6,
+		text: (r) => LEVEL_NAMES[r.level] ?? String(r.level),
+		term: (r) => `level:${LEVEL_NAMES[r.level] ?? r.level}`,
+	},
+	{
+		id: 'endpoint',
+		label: 'Endpoint',
+		width: '10.5em',
+		min: 10.5,
+		mono: true,
+		text: (r) => r.endpoint ?? '',
+		term: (r) => (r.endpoint ? `endpoint:${r.endpoint}` : null),
+	},
+	{
+		id: 'local',
+		label: 'Local',
+		width: 'minmax(7em, 10em)',
+		min: 7,
+		mono: true,
+		text: (r) => r.local ?? '',
+		term: (r) => addressTerms(r.local, 'laddr', 'lport'),
+	},
+	{
+		id: 'remote',
+		label: 'Remote',
+		width: 'minmax(8em, 13em)',
+		min: 8,
+		mono: true,
+		text: (r) => r.remote ?? '',
+		term: (r) => addressTerms(r.remote, 'raddr', 'rport'),
+	},
+	{
+		id: 'bytes',
+		label: 'Bytes',
+		width: '5.2em',
+		min: 5.2,
+		numeric: true,
+		text: (r) => (r.bytes === null ? '' : r.bytes.toLocaleString('en-US')),
+		term: (r) => (r.bytes === null ? null : `bytes:${r.bytes}`),
+	},
+	{
+		id: 'status',
+		label: 'Status',
+		width: 'minmax(9em, 1fr)',
+		min: 9,
+		text: (r) => r.statusName ?? '',
+		term: (r) =>
+			r.status === null
+				? null
+				: r.statusName && !r.statusName.startsWith('0x')
+					? `status:${r.statusName}`
+					: `status:0x${r.status.toString(16)}`,
+	},
+];
+
+export const DEFAULT_COLUMNS: readonly ColumnId[] = [
+	'time',
+	'process',
+	'pid',
+	'tid',
+	'event',
+	'level',
+	'endpoint',
+	'remote',
+	'bytes',
+	'status',
+];
+
+export function visibleColumns(ids: readonly ColumnId[]): Column[] {
+	return COLUMNS.filter((c) => ids.includes(c.id));
+}
+
+export function gridTemplate(columns: readonly Column[]): string {
+	return columns.map((c) => c.width).join(' ');
+}
+
+/** The table's narrowest width: the columns' minimums, the gaps (0.6em) and the padding. */
+export function minimumWidth(columns: readonly Column[]): string {
+	const em = columns.reduce((n, c) => n + c.min, 0) + 0.6 * (columns.length + 1);
+	return `${em.toFixed(1)}em`;
+}

@@ -1,0 +1,86 @@
+// Edits of a filter expression made by clicks rather than typing: "filter on this" and "exclude
+// this" on a cell or a statistic, the level and "errors only" toggles. Each adds or removes one
+// top-level term, so the box always shows exactly what is applied.
+import {
+	FilterError,
+	formatFilter,
+	parseFilter,
+	type FilterNode,
+} from '../../query/filter-parser.ts';
+
+/**
+ * The expression as text. formatFilter() writes a negated group as `-(…)`, which the tokenizer
+ * rejects ("-" must be followed by a term); `not (…)` reads the same and parses.
+ */
+export function formatNode(n: FilterNode): string {
+	switch (n.type) {
+		case 'and':
+			return n.items.map((x) => (x.type === 'or' ? `(${formatNode(x)})` : formatNode(x))).join(' ');
+		case 'or':
+			return n.items.map(formatNode).join(' or ');
+		case 'not':
+			return n.item.type === 'and' || n.item.type === 'or'
+				? `not (${formatNode(n.item)})`
+				: `-${formatNode(n.item)}`;
+		default:
+			return formatFilter(n);
+	}
+}
+
+/** `term` negated: `-term`, or `not (a b)` when it has several parts. */
+export function negateTerm(term: string): string {
+	const node = parseFilter(term);
+	if (!node) return term;
+	return formatNode({ type: 'not', item: node });
+}
+
+function topLevelTerms(filter: string): FilterNode[] | null {
+	try {
+		const root = parseFilter(filter);
+		if (!root) return [];
+		return root.type === 'and' ? [...root.items] : [root];
+	} catch (e) {
+		if (e instanceof FilterError) return null;
+		throw e;
+	}
+}
+
+const same = (a: FilterNode, b: FilterNode) => formatNode(a) === formatNode(b);
+
+/** The filter narrowed by `term` (or by its negation); unchanged if it already holds it. */
+export function refine(filter: string, term: string, negate = false): string {
+	const parsed = parseFilter(term);
+	const add = negate ? negateTerm(term) : parsed ? formatNode(parsed) : '';
+	if (!add) return filter;
+	const text = filter.trim();
+	if (!text) return add;
+	const terms = topLevelTerms(text);
+	const node = parseFilter(add)!;
+	const parts = node.type === 'and' ? node.items : [node];
+	if (terms && parts.every((p) => terms.some((t) => same(t, p)))) return text;
+	// `a or b` then `c` must read `(a or b) c`: "and" binds tighter than "or".
+	const root = terms && terms.length === 1 ? terms[0]! : null;
+	return root?.type === 'or' ? `(${text}) ${add}` : `${text} ${add}`;
+}
+
+/** Whether `term` is one of the filter's top-level (ANDed) terms. */
+export function hasTerm(filter: string, term: string): boolean {
+	const terms = topLevelTerms(filter);
+	const node = parseFilter(term);
+	return terms !== null && node !== null && terms.some((t) => same(t, node));
+}
+
+/** Adds the term if missing, removes it (every top-level copy) if present. */
+export function toggleTerm(filter: string, term: string): string {
+	if (!hasTerm(filter, term)) return refine(filter, term);
+	const node = parseFilter(term)!;
+	const rest = topLevelTerms(filter)!.filter((t) => !same(t, node));
+	if (rest.length === 0) return '';
+	return formatNode(rest.length === 1 ? rest[0]! : { type: 'and', items: rest });
+}
+
+/** Where a filter error points: the character offset from the worker's "(at N)" message. */
+export function errorPosition(message: string): number | null {
+	const m = /\(at (\d+)\)$/.exec(message);
+	return m ? Number(m[1]) - 1 : null;
+}

@@ -1,0 +1,68 @@
+// How the user likes the events view: which columns, times in UTC or since the start, whether
+// the trace facts start open. Kept in localStorage (on this machine only, like everything else).
+import { COLUMNS, DEFAULT_COLUMNS, type ColumnId } from './columns.ts';
+import type { TimeMode } from './row-format.ts';
+
+const KEY = 'sockscope.preferences';
+
+interface Stored {
+	columns?: ColumnId[];
+	timeMode?: TimeMode;
+	factsOpen?: boolean;
+}
+
+function load(): Stored {
+	try {
+		return JSON.parse(localStorage.getItem(KEY) ?? '{}') as Stored;
+	} catch {
+		return {};
+	}
+}
+
+export class Preferences {
+	columns = $state<ColumnId[]>([...DEFAULT_COLUMNS]);
+	timeMode = $state<TimeMode>('relative');
+	/** null: not chosen yet; the facts then start open on screens tall enough to spare room. */
+	factsOpen = $state<boolean | null>(null);
+
+	constructor() {
+		const s = load();
+		const known = new Set(COLUMNS.map((c) => c.id));
+		if (Array.isArray(s.columns) && s.columns.some((c) => known.has(c)))
+			this.columns = s.columns.filter((c) => known.has(c));
+		if (s.timeMode === 'utc' || s.timeMode === 'relative') this.timeMode = s.timeMode;
+		if (typeof s.factsOpen === 'boolean') this.factsOpen = s.factsOpen;
+	}
+
+	toggleColumn(id: ColumnId): void {
+		const on = this.columns.includes(id);
+		if (on && this.columns.length === 1) return;
+		this.columns = on ? this.columns.filter((c) => c !== id) : [...this.columns, id];
+		this.#save();
+	}
+
+	resetColumns(): void {
+		this.columns = [...DEFAULT_COLUMNS];
+		this.#save();
+	}
+
+	toggleTimeMode(): void {
+		this.timeMode = this.timeMode === 'utc' ? 'relative' : 'utc';
+		this.#save();
+	}
+
+	setFactsOpen(open: boolean): void {
+		this.factsOpen = open;
+		this.#save();
+	}
+
+	#save(): void {
+		try {
+			const s: Stored = { columns: this.columns, timeMode: this.timeMode };
+			if (this.factsOpen !== null) s.factsOpen = this.factsOpen;
+			localStorage.setItem(KEY, JSON.stringify(s));
+		} catch {
+			// Storage may be off: preferences then last until the page closes.
+		}
+	}
+}
