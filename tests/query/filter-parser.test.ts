@@ -27,6 +27,13 @@ describe('filter language', () => {
 			items: [{ type: 'text' }, { type: 'and' }],
 		});
 	});
+	it('negates a group with -(…) as with not (…)', () => {
+		expect(formatFilter(parseFilter('not (port:443 or port:80)'))).toBe('-(port:443 or port:80)');
+		expect(parseFilter('-(port:443 or port:80)')).toMatchObject({
+			type: 'not',
+			item: { type: 'or' },
+		});
+	});
 	it('comparison operators and quoted values', () => {
 		expect(parseFilter('bytes>=1000')).toMatchObject({ field: 'bytes', op: '>=', value: '1000' });
 		expect(parseFilter('time<1.5s')).toMatchObject({ field: 'time', op: '<', value: '1.5s' });

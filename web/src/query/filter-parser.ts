@@ -44,7 +44,7 @@ function tokenize(src: string): Token[] {
 			i++;
 		} else if (ch === '(' || ch === ')') {
 			tokens.push({ kind: ch, text: ch, at: i++ });
-		} else if (ch === '-' && (i + 1 >= src.length || /[\s()]/.test(src[i + 1]!))) {
+		} else if (ch === '-' && (i + 1 >= src.length || /[\s)]/.test(src[i + 1]!))) {
 			throw new FilterError('"-" must be followed by a term', i);
 		} else if (
 			ch === '-' &&

@@ -9,8 +9,8 @@ import {
 } from '../../query/filter-parser.ts';
 
 /**
- * The expression as text. formatFilter() writes a negated group as `-(…)`, which the tokenizer
- * rejects ("-" must be followed by a term); `not (…)` reads the same and parses.
+ * The expression as text, as the filter box writes it: like formatFilter(), but a negated group
+ * reads `not (…)`, plainer for people than `-(…)`.
  */
 export function formatNode(n: FilterNode): string {
 	switch (n.type) {
