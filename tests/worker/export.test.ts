@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { recordDecoder } from '../../web/src/decoder/single-record.ts';
 import { ingestToMemory, type MemoryTrace } from '../../web/src/ingest/memory-chunks.ts';
 import { QueryEngine } from '../../web/src/query/engine.ts';
-import type { ExportFormat } from '../../web/src/worker/export-format.ts';
+import type { ExportFormat } from '../../web/src/decoder/record-lines.ts';
 import { exportSelection } from '../../web/src/worker/export-selection.ts';
 import { learnProcessNames } from '../../web/src/worker/process-names.ts';
 import { RecordReader } from '../../web/src/worker/record-reader.ts';

@@ -20,7 +20,8 @@ import { TraceTables } from '../ingest/trace-tables.ts';
 import { compileFilter } from '../query/filter-compile.ts';
 import { FilterError, parseFilter } from '../query/filter-parser.ts';
 import { decodeRecord, recordDecoder } from '../decoder/single-record.ts';
-import { csvCell, LineWriter } from './output.ts';
+import { headerLine, recordLine } from '../decoder/record-lines.ts';
+import { LineWriter } from './output.ts';
 import { nodeFileSource } from './node-source.ts';
 import { findingsCommand, socketsCommand, SOCKETS_USAGE } from './sockets-commands.ts';
 
@@ -29,25 +30,6 @@ const USAGE = `usage:
   sockscope decode FILE [--format ndjson|csv] [--provider afd|all] [--filter EXPR]
   sockscope stats FILE [--json]
 ${SOCKETS_USAGE}`;
-
-const CSV_COLUMNS: (keyof RecordJson)[] = [
-	'kind',
-	'time',
-	'filetime',
-	'providerGuid',
-	'provider',
-	'id',
-	'version',
-	'level',
-	'opcode',
-	'task',
-	'keyword',
-	'pid',
-	'tid',
-	'cpu',
-	'name',
-	'fields',
-];
 
 class UsageError extends Error {}
 
@@ -127,16 +109,14 @@ async function decode(trace: OpenTrace, opts: Options, out: LineWriter): Promise
 	const providers = new ProviderTable(trace);
 	const afdGuid = PROVIDERS.find((p) => p.key === 'afd')!.guid;
 	const lines: string[] = [];
-	const print = (r: RecordJson) =>
-		lines.push(
-			opts.format === 'csv' ? CSV_COLUMNS.map((c) => csvCell(r[c])).join(',') : JSON.stringify(r),
-		);
+	const print = (r: RecordJson) => lines.push(recordLine(r, opts.format));
 	// Lines go out between buffers, so memory stays bounded whatever the trace size.
 	const flush = async () => {
 		for (const l of lines) await out.line(l);
 		lines.length = 0;
 	};
-	if (opts.format === 'csv') await out.line(CSV_COLUMNS.join(','));
+	const header = headerLine(opts.format);
+	if (header !== null) await out.line(header);
 	if (opts.filter !== null) {
 		const damage = await decodeFiltered(
 			trace,

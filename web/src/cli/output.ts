@@ -34,10 +34,3 @@ export class LineWriter {
 		if (!this.#out.write(text)) await once(this.#out, 'drain');
 	}
 }
-
-/** One CSV cell: quoted when it holds a comma, quote or line break. */
-export function csvCell(v: unknown): string {
-	if (v === null || v === undefined) return '';
-	const s = typeof v === 'object' ? JSON.stringify(v) : String(v);
-	return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}

@@ -8,7 +8,8 @@ import type { SocketSummary } from '../sockets/socket.ts';
 import { storyOf } from '../sockets/story.ts';
 import { trackTrace } from '../sockets/track-trace.ts';
 import type { TrackedTrace } from '../sockets/tracker.ts';
-import { csvCell, type LineWriter } from './output.ts';
+import { csvCell } from '../decoder/record-lines.ts';
+import type { LineWriter } from './output.ts';
 
 export const SOCKETS_USAGE = `  sockscope sockets FILE [--format ndjson|csv]
   sockscope findings FILE [--json]`;

@@ -7,7 +7,7 @@ import type { Finding } from '../sockets/findings.ts';
 import type { TrackedTrace } from '../sockets/tracker.ts';
 import type { TraceRecord } from '../store/db.ts';
 import type { ExportProgress } from './export-selection.ts';
-import type { ExportFormat } from './export-format.ts';
+import type { ExportFormat } from '../decoder/record-lines.ts';
 import type { TraceStatistics, Vocabulary } from './trace-insight.ts';
 
 export type { ExportFormat, ExportProgress, TraceStatistics, Vocabulary };

@@ -2,7 +2,7 @@
 // one at a time: the caller stores each piece (the page turns it into a Blob, which Chromium
 // keeps on disk when large) before the next is made, so 10 M rows never sit in memory at once.
 import type { Selection } from '../query/engine.ts';
-import { headerLine, recordLine, type ExportFormat } from './export-format.ts';
+import { headerLine, recordLine, type ExportFormat } from '../decoder/record-lines.ts';
 import type { RecordReader } from './record-reader.ts';
 
 const PIECE_CHARS = 1 << 20;

@@ -35,7 +35,7 @@ import type {
 import { recordDetails } from './details.ts';
 import { fingerprint } from './fingerprint.ts';
 import { LiveTrace } from './live-trace.ts';
-import type { ExportFormat } from './export-format.ts';
+import type { ExportFormat } from '../decoder/record-lines.ts';
 import type { ExportProgress } from './export-selection.ts';
 import { TraceInsight, type TraceStatistics, type Vocabulary } from './trace-insight.ts';
 

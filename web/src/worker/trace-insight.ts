@@ -7,7 +7,7 @@ import { recordDecoder } from '../decoder/single-record.ts';
 import type { Selection } from '../query/engine.ts';
 import { buildStatistics, remotesOfSockets, type Statistics } from '../query/statistics.ts';
 import { exportSelection, type ExportProgress } from './export-selection.ts';
-import type { ExportFormat } from './export-format.ts';
+import type { ExportFormat } from '../decoder/record-lines.ts';
 import type { LiveTrace } from './live-trace.ts';
 import { learnProcessNames } from './process-names.ts';
 import { RecordReader } from './record-reader.ts';

@@ -1,7 +1,6 @@
-// The text of exported events: one NDJSON line or CSV row per record, exactly as
-// `sockscope decode --format ndjson|csv` prints them (web/src/cli/main.ts and cli/output.ts hold
-// the CLI's copy; tests/worker/export.test.ts runs the CLI and compares, so the two cannot drift).
-import type { RecordJson } from '../decoder/record-json.ts';
+// Records as text: one NDJSON line or CSV row per record. `sockscope decode` prints these and the
+// web app's export writes them (tests/worker/export.test.ts runs both and compares).
+import type { RecordJson } from './record-json.ts';
 
 export type ExportFormat = 'csv' | 'ndjson';
 
