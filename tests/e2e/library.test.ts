@@ -23,9 +23,12 @@ const truth = JSON.parse(
 let browser: Browser;
 /** Long enough (about 77 MB) to still be importing when the test acts. */
 let long: GeneratedTrace;
+/** About 230 MB: several seconds of import, so the page is surely closed before it ends. */
+let huge: GeneratedTrace;
 
 beforeAll(async () => {
 	long = busyTrace(600_000, 'long');
+	huge = busyTrace(1_800_000, 'huge');
 	browser = await launchBrowser();
 });
 afterAll(async () => browser?.close());
@@ -98,31 +101,29 @@ describe('trace library', () => {
 
 	it('a page closed mid-import leaves an interrupted trace that Resume completes', async () => {
 		const first = await openSite(browser, inject('baseUrl'));
-		await pickFile(first.page, long.path);
-		await first.page
-			.locator('[data-position="0"] [role=gridcell]')
-			.first()
-			.waitFor({ timeout: 30_000 });
+		await pickFile(first.page, huge.path);
+		// Close as soon as the import reports progress, seconds before it could finish.
+		await first.page.getByTestId('import-progress').waitFor({ timeout: 30_000 });
 		await first.page.close();
 		const { page, errors } = await openSite(browser, inject('baseUrl'));
-		const row = await libraryRow(page, 'long-');
+		const row = await libraryRow(page, 'huge-');
 		expect(await row.getAttribute('data-status')).toBe('interrupted');
-		await row.getByTestId('resume-input').setInputFiles(long.path);
-		expect(await totalShown(page)).toBe(long.records);
+		await row.getByTestId('resume-input').setInputFiles(huge.path);
+		expect(await totalShown(page)).toBe(huge.records);
 		// The same file imported afresh gives the same counts for a filter.
 		await page.locator('#filter-input').fill('event:AfdSend bytes>700');
 		await page.locator('#filter-input').press('Enter');
 		await page.getByTestId('filter-status').filter({ hasText: /of/ }).waitFor();
 		const resumed = await page.getByTestId('match-count').textContent();
-		await pickFile(page, long.path);
-		expect(await totalShown(page)).toBe(long.records);
+		await pickFile(page, huge.path);
+		expect(await totalShown(page)).toBe(huge.records);
 		await page.locator('#filter-input').fill('event:AfdSend bytes>700');
 		await page.locator('#filter-input').press('Enter');
 		await page.getByTestId('filter-status').filter({ hasText: /of/ }).waitFor();
 		expect(await page.getByTestId('match-count').textContent()).toBe(resumed);
 		await page.getByRole('button', { name: '← All traces' }).click();
 		// Two imports of the same file sit side by side; deleting both frees their space.
-		const rows = page.locator('li[data-trace-id]').filter({ hasText: 'long-' });
+		const rows = page.locator('li[data-trace-id]').filter({ hasText: 'huge-' });
 		expect(await rows.count()).toBe(2);
 		const before = await usage(page);
 		while ((await rows.count()) > 0) {
