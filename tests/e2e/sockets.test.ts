@@ -1,0 +1,115 @@
+// The Sockets panel on the bundled sample, in real Chromium: the list against the writer's ground
+// truth, a finding narrowing the list, two clicks from a finding to its exact events, the lanes.
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { buildSample, type SampleTruth } from '../builders/sample.ts';
+import { answerFor, openSampleTrace, screenshot } from './analyst-page.ts';
+import { launchBrowser, type Browser } from './browser.ts';
+import { openSite, type OpenedPage } from './page.ts';
+
+const baseUrl = inject('baseUrl');
+const { truth } = buildSample() as { truth: SampleTruth };
+const refused = truth.sockets.find((s) => s.error === 'STATUS_CONNECTION_REFUSED')!;
+
+let browser: Browser;
+let tab: OpenedPage;
+let page: Page;
+
+beforeAll(async () => {
+	browser = await launchBrowser({ viewport: { width: 1280, height: 900 } });
+	tab = await openSite(browser, baseUrl);
+	page = tab.page;
+	expect(await openSampleTrace(page)).toBe(truth.totalRecords);
+});
+
+afterEach(async ({ task }) => {
+	if (task.result?.state === 'fail')
+		await screenshot(page, `failed-sockets-${task.name.replace(/\W+/g, '-').slice(0, 60)}`);
+});
+
+afterAll(async () => {
+	expect(tab?.errors ?? []).toEqual([]);
+	await browser?.close();
+});
+
+const rowsOf = (p: Page) => p.getByTestId('socket-table').locator('tbody tr');
+
+describe('the Sockets panel on the sample', () => {
+	it('lists exactly the sockets of the ground truth', async () => {
+		await page.getByRole('tab', { name: 'Sockets' }).click();
+		await page.getByTestId('socket-table').waitFor({ timeout: 30_000 });
+		const rows = rowsOf(page);
+		expect(await rows.count()).toBe(truth.sockets.length);
+		expect(await page.getByTestId('socket-count').textContent()).toContain(
+			`${truth.sockets.length} of ${truth.sockets.length}`,
+		);
+		for (const s of truth.sockets) {
+			const row = rows.filter({ hasText: s.endpoint }).filter({ hasText: s.remote ?? s.local! });
+			expect(await row.count(), `${s.process} ${s.remote}`).toBe(1);
+			expect(await row.locator('[data-col="process"]').textContent()).toContain(
+				`${s.process} (${s.pid})`,
+			);
+			if (s.local) expect(await row.locator('[data-col="local"]').textContent()).toContain(s.local);
+			if (s.error) expect(await row.locator('[data-col="error"]').textContent()).toContain(s.error);
+			if (s.state === 'open')
+				expect(await row.locator('[data-col="state"]').textContent()).toContain('open');
+			if (s.state === 'listening')
+				expect(await row.locator('[data-col="state"]').textContent()).toContain('listening');
+		}
+		// The URL names the panel: a reload comes back to it.
+		expect(
+			new URLSearchParams((await page.evaluate(() => location.hash)).slice(1)).get('panel'),
+		).toBe('sockets');
+	});
+
+	it('filters the list by words and fields', async () => {
+		const box = page.getByTestId('socket-filter');
+		await box.fill('curl.exe');
+		expect(await rowsOf(page).count()).toBe(
+			truth.sockets.filter((s) => s.process === 'curl.exe').length,
+		);
+		await box.fill('error:refused');
+		expect(await rowsOf(page).count()).toBe(1);
+		await box.fill('process:chrome -remote:443');
+		expect(await rowsOf(page).count()).toBe(
+			truth.sockets.filter((s) => s.process === 'chrome.exe' && !s.remote?.endsWith(':443')).length,
+		);
+		await box.fill('');
+		expect(await rowsOf(page).count()).toBe(truth.sockets.length);
+	});
+
+	it('renders one lane per socket', async () => {
+		const lanes = page.getByTestId('lanes').locator('.lane');
+		expect(await lanes.count()).toBe(truth.sockets.length);
+		// Clicking a lane selects its socket.
+		await lanes.filter({ hasText: refused.remote! }).click();
+		expect(await page.getByTestId('socket-story').textContent()).toContain('refused');
+		await page.getByRole('tab', { name: 'Sockets' }).scrollIntoViewIfNeeded();
+		await screenshot(page, 'sockets-panel');
+	});
+
+	it('goes from the refused-connect finding to its exact events in two clicks', async () => {
+		const finding = page.getByTestId('findings').locator('[data-kind="connect-refused"]');
+		expect(await finding.textContent()).toContain(refused.process);
+		await finding.click(); // 1: the list narrows to its socket, which is selected
+		expect(await rowsOf(page).count()).toBe(1);
+		expect(await rowsOf(page).first().textContent()).toContain(refused.remote!);
+		await page.getByTestId('show-events').click(); // 2: its events
+		const filter = `endpoint:${refused.endpoint}`;
+		const { matched } = await answerFor(page, filter);
+		expect(matched).toBeGreaterThan(0);
+		expect(matched).toBeLessThanOrEqual(refused.events);
+		expect(await page.getByRole('tab', { name: 'Events' }).getAttribute('aria-selected')).toBe(
+			'true',
+		);
+		const selected = page.locator('[data-testid="event-scroller"] .row.selected');
+		await selected.waitFor();
+		expect(await selected.locator('[data-column="event"]').textContent()).toContain(
+			'AfdConnectWithAddress',
+		);
+		expect(await selected.locator('[data-column="status"]').textContent()).toContain(
+			'STATUS_CONNECTION_REFUSED',
+		);
+		await screenshot(page, 'sockets-refused-events');
+	});
+});

@@ -1,0 +1,164 @@
+// The Sockets panel's list and lanes over hand-made sockets: the filter's words and fields,
+// sorting, the way to a socket's events, and the lanes' phases.
+import { describe, expect, it } from 'vitest';
+import type { SocketSummary } from '../../web/src/sockets/socket.ts';
+import { laneOf } from '../../web/src/views/sockets/lanes.ts';
+import {
+	compileSocketFilter,
+	eventsOf,
+	rowOf,
+	sortRows,
+	type SocketRow,
+} from '../../web/src/views/sockets/socket-list.ts';
+
+function socket(over: Partial<SocketSummary> & { key: string }): SocketSummary {
+	const mark = (ticks: number, index: number) => ({ ticks, filetime: '0', iso: null, index });
+	return {
+		pid: 10,
+		process: 'app.exe',
+		eprocess: null,
+		endpoint: '0xffff0001',
+		generation: 0,
+		origin: 'created',
+		family: 2,
+		type: 1,
+		protocol: 6,
+		local: '10.0.0.1:5000',
+		remote: '10.0.0.2:443',
+		listening: false,
+		listener: null,
+		accepts: 0,
+		opened: mark(10_000, 1),
+		closed: mark(1_010_000, 9),
+		closeRequested: mark(1_000_000, 8),
+		firstEvent: mark(10_000, 1),
+		lastEvent: mark(1_010_000, 9),
+		state: 'closed',
+		endedBy: 'application',
+		connect: {
+			attempts: 1,
+			outcome: 'connected',
+			ms: 20,
+			failedAfterMs: null,
+			status: 0,
+			statusName: null,
+			startIndex: 2,
+			endIndex: 3,
+		},
+		bytesSent: 100,
+		bytesReceived: 4096,
+		sends: 1,
+		receives: 1,
+		sendsPosted: 1,
+		receivesPosted: 1,
+		bytesSendPosted: 100,
+		bytesReceivePosted: 8192,
+		sendFailures: 0,
+		receiveFailures: 0,
+		indications: 0,
+		bytesIndicated: 0,
+		datagramsDropped: 0,
+		bytesDropped: 0,
+		dropReasons: [],
+		dropEvents: [],
+		options: [],
+		errors: [],
+		error: null,
+		abort: null,
+		peerDisconnect: null,
+		ioAfterClose: 0,
+		ioAfterCloseEvents: [],
+		tinySends: 0,
+		tinySendStorm: null,
+		legacy: false,
+		modern: true,
+		eventCount: 9,
+		events: new Uint32Array([1, 2, 3, 4, 5, 6, 7, 8, 9]),
+		...over,
+	};
+}
+
+const ok = socket({ key: 'a#0' });
+const refused = socket({
+	key: 'b#0',
+	process: 'curl.exe',
+	pid: 20,
+	endpoint: '0xffff0002',
+	remote: '10.0.0.5:8081',
+	connect: {
+		attempts: 1,
+		outcome: 'failed',
+		ms: null,
+		failedAfterMs: 1000,
+		status: 0xc0000236,
+		statusName: 'STATUS_CONNECTION_REFUSED',
+		startIndex: 12,
+		endIndex: 13,
+	},
+	errors: [
+		{
+			index: 13,
+			ticks: 500_000,
+			op: 'connect',
+			status: 0xc0000236,
+			name: 'STATUS_CONNECTION_REFUSED',
+		},
+	],
+	error: 'STATUS_CONNECTION_REFUSED',
+	bytesSent: 0,
+	bytesReceived: 0,
+});
+const rows: SocketRow[] = [ok, refused].map(rowOf);
+const keys = (filter: string) => {
+	const test = compileSocketFilter(filter);
+	if (typeof test === 'string') throw new Error(test);
+	return rows.filter(test).map((r) => r.key);
+};
+
+describe('the sockets list', () => {
+	it('filters by plain words, fields and numbers', () => {
+		expect(keys('')).toEqual(['a#0', 'b#0']);
+		expect(keys('curl')).toEqual(['b#0']);
+		expect(keys('error:refused')).toEqual(['b#0']);
+		expect(keys('-error:refused')).toEqual(['a#0']);
+		expect(keys('state:failed')).toEqual(['b#0']);
+		expect(keys('remote:443 process:app')).toEqual(['a#0']);
+		expect(keys('latency>500')).toEqual(['b#0']);
+		expect(keys('latency<1s')).toEqual(['a#0']);
+		expect(keys('duration>99')).toEqual(['a#0', 'b#0']);
+		expect(keys('received>=4k')).toEqual(['a#0']);
+		expect(compileSocketFilter('colour:red')).toBe("Unknown field 'colour'");
+		expect(compileSocketFilter('latency>abc')).toBe("'abc' is not a number");
+	});
+
+	it('sorts either way, with missing values last', () => {
+		expect(sortRows(rows, 'bytesReceived', true).map((r) => r.key)).toEqual(['a#0', 'b#0']);
+		expect(sortRows(rows, 'process', false).map((r) => r.key)).toEqual(['a#0', 'b#0']);
+		expect(sortRows(rows, 'error', false).map((r) => r.key)).toEqual(['b#0', 'a#0']);
+		expect(sortRows(rows, 'error', true).map((r) => r.key)).toEqual(['b#0', 'a#0']);
+	});
+
+	it('leads to the events of the socket, with the failed connect selected', () => {
+		expect(eventsOf(refused)).toEqual({
+			filter: 'endpoint:0xffff0002',
+			range: { from: 10_000, to: 1_010_001 },
+			select: 13,
+		});
+		expect(eventsOf(ok).select).toBe(1);
+	});
+});
+
+describe('the lanes', () => {
+	it('cuts a life into connecting, open and closing, with error marks', () => {
+		const lane = laneOf(ok, 0, 2_000_000);
+		expect(lane.segments.map((s) => s.phase)).toEqual(['connecting', 'open', 'closing']);
+		expect(lane.segments[0]!.x0).toBeCloseTo(0.005);
+		expect(lane.segments[0]!.x1).toBeCloseTo(0.105);
+		expect(lane.segments[2]!.x1).toBeCloseTo(0.505);
+		const failed = laneOf(refused, 0, 2_000_000);
+		expect(failed.segments[0]).toMatchObject({ phase: 'connecting', x1: 0.25 });
+		expect(failed.markers).toEqual([
+			{ kind: 'error', x: 0.25, label: 'connect: STATUS_CONNECTION_REFUSED' },
+		]);
+	});
+});

@@ -1,0 +1,221 @@
+// The Sockets panel's list: one row per socket, a small filter language over its fields, sorting,
+// and the events filter and time span that show a socket's own events in the Events panel.
+import { formatBytes, formatDuration, ticksToMs } from '../../sockets/format.ts';
+import type { SocketSummary } from '../../sockets/socket.ts';
+
+export interface SocketRow {
+	readonly socket: SocketSummary;
+	readonly key: string;
+	readonly process: string;
+	readonly endpoint: string;
+	readonly local: string;
+	readonly remote: string;
+	readonly state: string;
+	/** Connect latency (or time to failure) in milliseconds, null without a connect outcome. */
+	readonly connectMs: number | null;
+	readonly bytesSent: number;
+	readonly bytesReceived: number;
+	readonly error: string;
+	readonly endedBy: string;
+	/** Ticks of its first moment in the trace (the create, or its first event). */
+	readonly openedTicks: number;
+	/** Ticks to its end (the cleanup, or its last event while open). */
+	readonly endTicks: number;
+	readonly durationMs: number;
+	/** Everything a plain word of the filter may match, lowercased. */
+	readonly text: string;
+}
+
+export type SortKey =
+	| 'process'
+	| 'endpoint'
+	| 'local'
+	| 'remote'
+	| 'state'
+	| 'connectMs'
+	| 'bytesSent'
+	| 'bytesReceived'
+	| 'error'
+	| 'endedBy'
+	| 'openedTicks'
+	| 'durationMs';
+
+export function rowOf(s: SocketSummary): SocketRow {
+	const openedTicks = s.opened?.ticks ?? s.firstEvent.ticks;
+	const endTicks = Math.max(openedTicks, s.closed?.ticks ?? s.lastEvent.ticks);
+	const connectMs = s.connect ? (s.connect.ms ?? s.connect.failedAfterMs) : null;
+	const state =
+		s.connect?.outcome === 'failed' && s.state !== 'open at end of trace'
+			? `${s.state} (connect failed)`
+			: s.listening && s.state === 'open at end of trace'
+				? 'listening'
+				: s.state;
+	const row = {
+		socket: s,
+		key: s.key,
+		process: s.pid === null ? s.process : `${s.process} (${s.pid})`,
+		endpoint: s.endpoint,
+		local: s.local ?? '',
+		remote: s.remote ?? '',
+		state,
+		connectMs,
+		bytesSent: s.bytesSent,
+		bytesReceived: s.bytesReceived,
+		error: s.error ?? '',
+		endedBy: s.endedBy ?? '',
+		openedTicks,
+		endTicks,
+		durationMs: ticksToMs(endTicks - openedTicks),
+	};
+	const text = [
+		row.process,
+		row.endpoint,
+		row.local,
+		row.remote,
+		row.state,
+		row.error,
+		row.endedBy,
+		s.abort?.reasonName ?? '',
+	]
+		.join(' ')
+		.toLowerCase();
+	return { ...row, text };
+}
+
+/** Text fields of `field:value` (substring, any case). */
+const TEXT_FIELDS: Record<string, (r: SocketRow) => string> = {
+	process: (r) => r.process,
+	pid: (r) => String(r.socket.pid ?? ''),
+	endpoint: (r) => r.endpoint,
+	local: (r) => r.local,
+	remote: (r) => r.remote,
+	state: (r) => r.state,
+	error: (r) => r.error,
+	status: (r) => r.error,
+	endedby: (r) => r.endedBy,
+	ended: (r) => r.endedBy,
+};
+
+/** Numeric fields of `field>N`, `field<N`, `field=N` (milliseconds, bytes, counts). */
+const NUMBER_FIELDS: Record<string, (r: SocketRow) => number | null> = {
+	duration: (r) => r.durationMs,
+	latency: (r) => r.connectMs,
+	connect: (r) => r.connectMs,
+	sent: (r) => r.bytesSent,
+	received: (r) => r.bytesReceived,
+	bytes: (r) => r.bytesSent + r.bytesReceived,
+	events: (r) => r.socket.eventCount,
+	pid: (r) => r.socket.pid,
+};
+
+type Test = (r: SocketRow) => boolean;
+
+/** Milliseconds (plain, ms, s, us) or bytes (k, m): '1.5s' → 1500, '10k' → 10240. */
+function numberOf(text: string): number | null {
+	const m = /^(-?\d+(?:\.\d+)?)(ms|s|us|µs|k|kb|m|mb)?$/i.exec(text);
+	if (!m) return null;
+	const n = Number(m[1]);
+	const unit = (m[2] ?? '').toLowerCase();
+	const scale: Record<string, number> = {
+		'': 1,
+		ms: 1,
+		s: 1000,
+		us: 0.001,
+		µs: 0.001,
+		k: 1024,
+		kb: 1024,
+		m: 1024 * 1024,
+		mb: 1024 * 1024,
+	};
+	return n * scale[unit]!;
+}
+
+function termOf(token: string): Test | string {
+	const negate = token.startsWith('-') && token.length > 1;
+	const body = negate ? token.slice(1) : token;
+	let test: Test | string;
+	const cmp = /^([a-z]+)(>=|<=|>|<|=)(.+)$/i.exec(body);
+	const field = /^([a-z]+):(.*)$/i.exec(body);
+	if (cmp && NUMBER_FIELDS[cmp[1]!.toLowerCase()]) {
+		const get = NUMBER_FIELDS[cmp[1]!.toLowerCase()]!;
+		const n = numberOf(cmp[3]!);
+		if (n === null) return `'${cmp[3]}' is not a number`;
+		const op = cmp[2]!;
+		test = (r) => {
+			const v = get(r);
+			if (v === null) return false;
+			return op === '>'
+				? v > n
+				: op === '<'
+					? v < n
+					: op === '>='
+						? v >= n
+						: op === '<='
+							? v <= n
+							: v === n;
+		};
+	} else if (field && TEXT_FIELDS[field[1]!.toLowerCase()]) {
+		const get = TEXT_FIELDS[field[1]!.toLowerCase()]!;
+		const v = field[2]!.toLowerCase();
+		test = (r) => get(r).toLowerCase().includes(v);
+	} else if (cmp || field) {
+		const name = (cmp ?? field)![1]!;
+		return `Unknown field '${name}'`;
+	} else {
+		const v = body.toLowerCase();
+		test = (r) => r.text.includes(v);
+	}
+	return negate ? (r) => !test(r) : test;
+}
+
+/** Compiles the list's filter: words all must match. Returns an error message when malformed. */
+export function compileSocketFilter(filter: string): Test | string {
+	const tokens = filter.trim().split(/\s+/).filter(Boolean);
+	const tests: Test[] = [];
+	for (const token of tokens) {
+		const t = termOf(token);
+		if (typeof t === 'string') return t;
+		tests.push(t);
+	}
+	return (r) => tests.every((t) => t(r));
+}
+
+export function sortRows(
+	rows: readonly SocketRow[],
+	key: SortKey,
+	descending: boolean,
+): SocketRow[] {
+	const sign = descending ? -1 : 1;
+	return [...rows].sort((a, b) => {
+		const x = a[key];
+		const y = b[key];
+		// Missing values go last either way.
+		if (x === null || x === '') return y === null || y === '' ? 0 : 1;
+		if (y === null || y === '') return -1;
+		const c =
+			typeof x === 'number' && typeof y === 'number'
+				? x - y
+				: String(x).localeCompare(String(y), 'en', { numeric: true });
+		return c * sign || a.openedTicks - b.openedTicks;
+	});
+}
+
+/** The Events panel's filter, time range and event to select for one socket's events. */
+export function eventsOf(s: SocketSummary): {
+	filter: string;
+	range: { from: number; to: number };
+	select: number;
+} {
+	const from = Math.min(s.opened?.ticks ?? s.firstEvent.ticks, s.firstEvent.ticks);
+	const to = Math.max(s.closed?.ticks ?? s.lastEvent.ticks, s.lastEvent.ticks) + 1;
+	const select =
+		(s.connect?.outcome === 'failed' ? s.connect.endIndex : null) ??
+		s.errors[0]?.index ??
+		s.abort?.index ??
+		s.opened?.index ??
+		s.firstEvent.index;
+	return { filter: `endpoint:${s.endpoint}`, range: { from, to }, select };
+}
+
+export const bytesText = (n: number): string => (n === 0 ? '—' : formatBytes(n));
+export const msText = (ms: number | null): string => (ms === null ? '—' : formatDuration(ms));
