@@ -81,7 +81,8 @@ export async function waitForOutcome(page: Page, fileName: string): Promise<Outc
 		has: page.locator('[data-fact="fileName"]', { hasText: exactName }),
 	});
 	const alert = page.getByRole('alert').filter({ hasText: fileName });
-	await facts.or(alert).first().waitFor({ timeout: 30_000 });
+	// Attached, not visible: the facts panel may be folded away.
+	await facts.or(alert).first().waitFor({ state: 'attached', timeout: 30_000 });
 	return (await facts.count()) > 0 ? 'facts' : 'error';
 }
 

@@ -101,14 +101,36 @@ const SESSION: readonly Step[] = [
 		},
 	},
 	{
-		// The nearest thing to an export today: the facts as JSON on the clipboard.
+		// The facts panel starts folded: open it, then copy the facts as JSON to the clipboard.
 		name: 'copy the trace facts as JSON',
 		run: async ({ page }) => {
 			await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+			await page.locator('.facts-box > summary').click();
 			await page.getByRole('button', { name: 'Copy as JSON' }).click();
 			await page.getByRole('button', { name: 'Copied' }).waitFor();
 			const copied = await page.evaluate(() => navigator.clipboard.readText());
 			expect(JSON.parse(copied)).toMatchObject({ fileName: 'sample.etl' });
+		},
+	},
+	{
+		name: 'export the filtered events as CSV and NDJSON',
+		run: async ({ page }) => {
+			for (const label of [/as CSV/, /as NDJSON/]) {
+				await page.getByRole('button', { name: 'Export ▾' }).click();
+				const [download] = await Promise.all([
+					page.waitForEvent('download'),
+					page.getByRole('menuitem', { name: label }).click(),
+				]);
+				expect(await download.failure()).toBeNull();
+			}
+		},
+	},
+	{
+		name: 'look at the statistics and the sockets',
+		run: async ({ page }) => {
+			await page.getByRole('tab', { name: 'Statistics' }).click();
+			await page.getByRole('tab', { name: 'Sockets' }).click();
+			await page.getByRole('tab', { name: 'Events' }).click();
 		},
 	},
 	{
