@@ -113,7 +113,7 @@ async function main() {
 		const firstRow = page.locator('[data-position="0"] [role=gridcell]').first();
 		const t1 = performance.now();
 		await page.reload();
-		await firstRow.or(page.getByTestId('open-trace').first()).waitFor({ timeout: 120_000 });
+		await firstRow.or(page.getByTestId('open-trace').first()).first().waitFor({ timeout: 120_000 });
 		let t2 = t1;
 		if (!(await firstRow.isVisible())) {
 			t2 = performance.now();
