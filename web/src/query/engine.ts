@@ -123,7 +123,7 @@ export class QueryEngine {
 	readonly #cache: LruCache<Columns[ColumnName]>;
 	#generation = 0;
 
-	constructor(source: ChunkSource, context: () => FilterContext, cacheBytes = 128 << 20) {
+	constructor(source: ChunkSource, context: () => FilterContext, cacheBytes = 192 << 20) {
 		this.#source = source;
 		this.#ctx = context;
 		this.#cache = new LruCache(cacheBytes);
