@@ -1,6 +1,6 @@
 // The sockscope command line, run as a user would: a child process, stdout and stderr, exit code.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -183,5 +183,26 @@ describe('sockscope CLI', () => {
 		);
 		expect(r.code).toBe(2);
 		expect(r.stderr).toContain('--filter: missing ")" (at 16)');
+	});
+
+	it("decode --filter process:NAME uses the names from the trace's process events", async () => {
+		const path = join(import.meta.dirname, '../../public/sample.etl');
+		const truth = JSON.parse(
+			readFileSync(join(import.meta.dirname, '../fixtures/sample/sample.truth.json'), 'utf8'),
+		) as {
+			processes: { name: string; afdEvents: number }[];
+		};
+		for (const p of truth.processes) {
+			const r = await sockscope(
+				'decode',
+				path,
+				'--filter',
+				`process:${p.name}`,
+				'--provider',
+				'afd',
+			);
+			expect(r.code).toBe(0);
+			expect(r.stdout.trim().split('\n')).toHaveLength(p.afdEvents);
+		}
 	});
 });

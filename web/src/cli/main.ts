@@ -17,6 +17,7 @@ import { traceStats } from '../decoder/stats.ts';
 import { NO_PID } from '../ingest/columns.ts';
 import { ingestTrace } from '../ingest/ingest.ts';
 import { TraceTables } from '../ingest/trace-tables.ts';
+import { importTracker } from '../sockets/import-tracker.ts';
 import { compileFilter } from '../query/filter-compile.ts';
 import { FilterError, parseFilter } from '../query/filter-parser.ts';
 import { decodeRecord, recordDecoder } from '../decoder/single-record.ts';
@@ -166,6 +167,8 @@ async function decodeFiltered(
 	const single = recordDecoder(loadModule(), trace.facts);
 	const providers = new ProviderTable(single);
 	const node = parseFilter(opts.filter!);
+	// Process names (for `process:name`) come from the trace's process events, as in the web app.
+	const sockets = importTracker(trace);
 	const result = await ingestTrace(
 		trace,
 		async (chunk) => {
@@ -202,7 +205,7 @@ async function decodeFiltered(
 			}
 			await flush();
 		},
-		{ tables },
+		{ tables, observe: sockets.observe, beforeCommit: sockets.learnNames },
 	);
 	return result.damage.map((d) => d.message);
 }

@@ -2,11 +2,10 @@
 // cancels them, and answers the page's queries over opened traces.
 import type { IDBPDatabase } from 'idb';
 import { indexBuffers, openTrace as openEtl, type OpenTrace } from '../decoder/etl-file.ts';
-import { ProviderTable } from '../decoder/record-json.ts';
 import { recordDecoder } from '../decoder/single-record.ts';
-import { BufferFeeder } from '../sockets/buffer-view.ts';
+import { importTracker } from '../sockets/import-tracker.ts';
 import { findingsOf, type Finding } from '../sockets/findings.ts';
-import { SocketTracker, type TrackedTrace } from '../sockets/tracker.ts';
+import type { TrackedTrace } from '../sockets/tracker.ts';
 import { blobSource, blockCache } from '../decoder/source.ts';
 import { ingestTrace, IngestStopped } from '../ingest/ingest.ts';
 import { TraceTables } from '../ingest/trace-tables.ts';
@@ -177,14 +176,7 @@ export class Library {
 		const live = await this.live(id);
 		live.record = record;
 		// Sockets are rebuilt in the same pass; names of processes feed the events table too.
-		const origin = BigInt(trace.facts.startFiletime);
-		const tracker = new SocketTracker({ origin });
-		const guids = new ProviderTable(trace);
-		const feeder = new BufferFeeder(tracker, origin, (p) => guids.guid(p));
-		const learnNames = (t: TraceTables) => {
-			for (const p of tracker.processes.list())
-				if (p.name && !t.processNames.has(p.pid)) t.processNames.set(p.pid, p.name);
-		};
+		const sockets = importTracker(trace);
 		const started = performance.now();
 		let lastReport = 0;
 		let bytesTotal = 0;
@@ -224,11 +216,11 @@ export class Library {
 					skipRows,
 					onProgress: (p) => report(p),
 					shouldStop: () => job.cancelled,
-					observe: (b, i, row) => feeder.feed(b, i, row),
-					beforeCommit: learnNames,
+					observe: sockets.observe,
+					beforeCommit: sockets.learnNames,
 				},
 			);
-			await putSockets(db, id, tracker.snapshot());
+			await putSockets(db, id, sockets.tracker.snapshot());
 			report(
 				{
 					bytesDone: bytesTotal,

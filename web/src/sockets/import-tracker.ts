@@ -1,0 +1,31 @@
+// The socket tracker as an import runs it: fed every record in time order, and asked before each
+// chunk is stored for the process names it has learned (for the Process column and `process:`).
+import type { DecodedBuffer } from '../decoder/decoded-buffer.ts';
+import type { OpenTrace } from '../decoder/etl-file.ts';
+import { ProviderTable } from '../decoder/record-json.ts';
+import type { TraceTables } from '../ingest/trace-tables.ts';
+import { BufferFeeder } from './buffer-view.ts';
+import { SocketTracker } from './tracker.ts';
+
+export interface ImportTracker {
+	readonly tracker: SocketTracker;
+	/** For IngestOptions.observe. */
+	observe(b: DecodedBuffer, i: number, index: number): void;
+	/** For IngestOptions.beforeCommit: adds the names learned so far. */
+	learnNames(tables: TraceTables): void;
+}
+
+export function importTracker(trace: OpenTrace): ImportTracker {
+	const origin = BigInt(trace.facts.startFiletime);
+	const tracker = new SocketTracker({ origin });
+	const guids = new ProviderTable(trace);
+	const feeder = new BufferFeeder(tracker, origin, (p) => guids.guid(p));
+	return {
+		tracker,
+		observe: (b, i, index) => feeder.feed(b, i, index),
+		learnNames(tables) {
+			for (const p of tracker.processes.list())
+				if (p.name && !tables.processNames.has(p.pid)) tables.processNames.set(p.pid, p.name);
+		},
+	};
+}
