@@ -1,6 +1,16 @@
-// Winsock traces written for the e2e tests with the test writer: a larger one (several MB, long
-// enough to cancel or interrupt its import) and its record count as the writer knows it.
-import { mkdirSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
+// Winsock traces written for the e2e tests with the test writer: larger ones (long enough to
+// cancel or interrupt their import) and their record count. Written in streaming mode straight to
+// a file under .cache/, so a fresh machine makes them in seconds and without holding them.
+import {
+	closeSync,
+	existsSync,
+	mkdirSync,
+	openSync,
+	readFileSync,
+	renameSync,
+	writeFileSync,
+	writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { EtlWriter } from '../builders/etl-writer.ts';
 import { filetimeFromIso } from '../builders/bytes.ts';
@@ -19,32 +29,50 @@ export function busyTrace(events = 120_000, name = 'busy'): GeneratedTrace {
 	if (existsSync(path) && existsSync(meta))
 		return JSON.parse(readFileSync(meta, 'utf8')) as GeneratedTrace;
 	mkdirSync(dir, { recursive: true });
-	const w = new EtlWriter({ cpus: 4, loggerName: name });
-	let t = filetimeFromIso('2026-03-14T09:26:53.5897932Z');
-	for (let n = 0; n < events; n++) {
-		t += 50n + BigInt(n % 7) * 10n;
-		const endpoint = 0xffffa50c1e000000n + BigInt((n % 500) * 0x100);
-		w.addAfd({
-			cpu: n % 4,
-			time: t,
-			pid: 4000 + (n % 5),
-			tid: 5000 + (n % 9),
-			id: n % 2 ? 1004 : 1003,
-			values: {
-				EnterExit: n % 3 === 0 ? 0 : 1,
-				Location: 3,
-				Process: 0xffffa50c1a000000n + BigInt(n % 5),
-				Endpoint: endpoint,
-				BufferCount: 1,
-				Buffer: 0x1000n,
-				BufferLength: 100 + (n % 1400),
-				Status: 0,
+	const partial = `${path}.${process.pid}.partial`;
+	const fd = openSync(partial, 'w');
+	try {
+		const w = new EtlWriter({
+			cpus: 4,
+			loggerName: name,
+			truth: false,
+			sink: (chunk) => {
+				for (let done = 0; done < chunk.length;)
+					done += writeSync(fd, chunk, done, chunk.length - done);
 			},
 		});
+		let t = filetimeFromIso('2026-03-14T09:26:53.5897932Z');
+		for (let n = 0; n < events; n++) {
+			t += 50n + BigInt(n % 7) * 10n;
+			const endpoint = 0xffffa50c1e000000n + BigInt((n % 500) * 0x100);
+			w.addAfd({
+				cpu: n % 4,
+				time: t,
+				pid: 4000 + (n % 5),
+				tid: 5000 + (n % 9),
+				id: n % 2 ? 1004 : 1003,
+				values: {
+					EnterExit: n % 3 === 0 ? 0 : 1,
+					Location: 3,
+					Process: 0xffffa50c1a000000n + BigInt(n % 5),
+					Endpoint: endpoint,
+					BufferCount: 1,
+					Buffer: 0x1000n,
+					BufferLength: 100 + (n % 1400),
+					Status: 0,
+				},
+			});
+			if (n % 10_000 === 9_999) w.release(t);
+		}
+		// In streaming mode finish() returns the header buffer, written over its placeholder.
+		const header = w.finish().bytes;
+		writeSync(fd, header, 0, header.length, 0);
+	} finally {
+		closeSync(fd);
 	}
-	const file = w.finish();
-	writeFileSync(path, file.bytes);
-	const generated = { path, records: file.records.length };
+	renameSync(partial, path);
+	// Every event, plus the trace header record.
+	const generated = { path, records: events + 1 };
 	writeFileSync(meta, JSON.stringify(generated));
 	return generated;
 }

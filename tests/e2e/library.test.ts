@@ -30,7 +30,8 @@ beforeAll(async () => {
 	long = busyTrace(600_000, 'long');
 	huge = busyTrace(1_800_000, 'huge');
 	browser = await launchBrowser();
-});
+	// A fresh machine writes the traces first (seconds; cached in .cache/ afterwards).
+}, 180_000);
 afterAll(async () => browser?.close());
 
 async function totalShown(page: Page): Promise<number> {
