@@ -10,7 +10,7 @@ import { PROVIDERS } from '../generated/schemas.ts';
 import { RecordOut } from '../generated/layouts.ts';
 import { indexBuffers, openTrace, type OpenTrace } from '../decoder/etl-file.ts';
 import { mergeRecords } from '../decoder/merge.ts';
-import { damageFileOffset, describeDamage } from '../decoder/messages.ts';
+import { DamageLog } from '../decoder/messages.ts';
 import { ProviderTable, recordJson, type RecordJson } from '../decoder/record-json.ts';
 import { blockCache } from '../decoder/source.ts';
 import { traceStats } from '../decoder/stats.ts';
@@ -132,7 +132,7 @@ async function decode(trace: OpenTrace, opts: Options, out: LineWriter): Promise
 		return damage;
 	}
 	const index = await indexBuffers(trace);
-	const problems: string[] = [];
+	const damage = new DamageLog();
 	await mergeRecords(
 		trace,
 		index.buffers,
@@ -141,15 +141,12 @@ async function decode(trace: OpenTrace, opts: Options, out: LineWriter): Promise
 				return;
 			print(recordJson(b, i, trace, providers));
 		},
-		(b) => {
-			if (b.damage) problems.push(describeDamage(b.damage));
-		},
+		(b) => damage.add(b.damage),
 		flush,
 	);
 	await flush();
-	if (index.damage && !problems.some((p) => p.startsWith(`buffer ${index.damage!.bufferIndex} `)))
-		problems.push(describeDamage(index.damage));
-	return problems;
+	damage.add(index.damage);
+	return damage.messages;
 }
 
 /**
@@ -256,6 +253,3 @@ export async function main(argv: string[]): Promise<number> {
 		source.close();
 	}
 }
-
-// Unused here but kept exported for callers that want the offset of a damage report.
-export { damageFileOffset };

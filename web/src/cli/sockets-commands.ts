@@ -1,7 +1,7 @@
 // `sockscope sockets` and `sockscope findings`: the reconstructed sockets and what deserves a look.
 // Event indexes printed here are positions in `sockscope decode` output (header record = 0).
 import { indexBuffers, type OpenTrace } from '../decoder/etl-file.ts';
-import { describeDamage } from '../decoder/messages.ts';
+import { DamageLog } from '../decoder/messages.ts';
 import { findingsOf } from '../sockets/findings.ts';
 import { familyName, protocolName, typeName } from '../sockets/format.ts';
 import type { SocketSummary } from '../sockets/socket.ts';
@@ -66,13 +66,10 @@ export function socketRow(s: SocketSummary): SocketRow {
 /** Reads the whole trace into sockets; damage found on the way is returned as messages. */
 async function track(trace: OpenTrace): Promise<{ tracked: TrackedTrace; problems: string[] }> {
 	const index = await indexBuffers(trace);
-	const problems: string[] = [];
-	const tracked = await trackTrace(trace, index.buffers, {}, (b) => {
-		if (b.damage) problems.push(describeDamage(b.damage));
-	});
-	if (index.damage && !problems.some((p) => p.startsWith(`buffer ${index.damage!.bufferIndex} `)))
-		problems.push(describeDamage(index.damage));
-	return { tracked, problems };
+	const damage = new DamageLog();
+	const tracked = await trackTrace(trace, index.buffers, {}, (b) => damage.add(b.damage));
+	damage.add(index.damage);
+	return { tracked, problems: damage.messages };
 }
 
 export async function socketsCommand(

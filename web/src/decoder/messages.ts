@@ -50,3 +50,27 @@ export function describeDamage(d: DamageInfo): string {
 			return `${where}: decoding stopped (status ${d.status}) at ${inside}`;
 	}
 }
+
+/**
+ * The damage of one decode pass, one report per buffer: what decoding a buffer found, and then
+ * the index's own finding (a buffer cut short or unreadable) unless that buffer was reported.
+ */
+export class DamageLog {
+	readonly entries: { offset: number; message: string }[] = [];
+	readonly #buffers = new Set<number>();
+
+	add(d: DamageInfo | null): void {
+		if (!d || this.#buffers.has(d.bufferIndex)) return;
+		this.#buffers.add(d.bufferIndex);
+		this.entries.push({ offset: damageFileOffset(d), message: describeDamage(d) });
+	}
+
+	/** Buffers with a report. */
+	get buffers(): number {
+		return this.#buffers.size;
+	}
+
+	get messages(): string[] {
+		return this.entries.map((e) => e.message);
+	}
+}

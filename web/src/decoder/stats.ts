@@ -5,7 +5,7 @@ import { PROVIDERS } from '../generated/schemas.ts';
 import type { DecodedBuffer } from './decoded-buffer.ts';
 import type { BufferIndex, OpenTrace } from './etl-file.ts';
 import { mergeRecords } from './merge.ts';
-import { describeDamage, damageFileOffset } from './messages.ts';
+import { DamageLog } from './messages.ts';
 import { KIND_NAMES, ProviderTable, providerName } from './record-json.ts';
 import { filetimeToIso } from './time.ts';
 
@@ -51,10 +51,9 @@ export async function traceStats(trace: OpenTrace, index: BufferIndex): Promise<
 	const byHeaderType: Record<string, number> = {};
 	const byProvider: TraceStats['byProvider'] = {};
 	const afdEvents: Record<string, number> = {};
-	const damage: TraceStats['damage'] = [];
 	let records = 0;
 	let compressed = 0;
-	const damagedBuffers = new Set<number>();
+	const damage = new DamageLog();
 	let first: bigint | null = null;
 	let lastTime: bigint | null = null;
 	const onRecord = (b: DecodedBuffer, i: number) => {
@@ -82,20 +81,14 @@ export async function traceStats(trace: OpenTrace, index: BufferIndex): Promise<
 	};
 	const onBuffer = (b: DecodedBuffer) => {
 		if (b.entry.compressed) compressed++;
-		if (b.damage) {
-			damagedBuffers.add(b.entry.index);
-			damage.push({ offset: damageFileOffset(b.damage), message: describeDamage(b.damage) });
-		}
+		damage.add(b.damage);
 	};
 	await mergeRecords(trace, index.buffers, onRecord, onBuffer);
 	// The index names a buffer cut short or unreadable; decoding may already have reported it.
-	if (index.damage && !damagedBuffers.has(index.damage.bufferIndex)) {
-		damagedBuffers.add(index.damage.bufferIndex);
-		damage.push({ offset: damageFileOffset(index.damage), message: describeDamage(index.damage) });
-	}
+	damage.add(index.damage);
 	const last = index.buffers.at(-1);
 	if (!index.damage && last && index.buffers.length < trace.facts.buffersWritten)
-		damage.push({
+		damage.entries.push({
 			offset: last.offset + last.size,
 			message: `the file ends after buffer ${last.index} (offset 0x${(last.offset + last.size).toString(16)}), but its header says ${trace.facts.buffersWritten} buffers were written: ${trace.facts.buffersWritten - index.buffers.length} are missing`,
 		});
@@ -112,8 +105,8 @@ export async function traceStats(trace: OpenTrace, index: BufferIndex): Promise<
 			(b) => (b.flags & (BufferFlag.EventsLost | BufferFlag.BufferLost)) !== 0,
 		).length,
 		buffersLost: trace.facts.buffersLost,
-		damagedBuffers: damagedBuffers.size,
-		damage,
+		damagedBuffers: damage.buffers,
+		damage: damage.entries,
 		firstTime: first === null ? null : filetimeToIso(first),
 		lastTime: lastTime === null ? null : filetimeToIso(lastTime),
 	};

@@ -4,7 +4,7 @@
 import { FieldOut, FieldType, PayloadLayout, RecordKind, RecordOut } from '../generated/layouts.ts';
 import { EVENT_SCHEMAS, PROVIDERS } from '../generated/schemas.ts';
 import { AF_INET, AF_INET6, ipv4, ipv6, socketAddress } from '../decoder/addresses.ts';
-import type { DecodedBuffer } from '../decoder/decoded-buffer.ts';
+import { Clock, type DecodedBuffer } from '../decoder/decoded-buffer.ts';
 import { providerName, type ProviderTable } from '../decoder/record-json.ts';
 import { decodeTraceLogging, extItems } from '../decoder/tracelogging.ts';
 import {
@@ -66,8 +66,7 @@ export class ChunkBuilder {
 	#tMin = Infinity;
 	#tMax = -Infinity;
 	readonly #tables: TraceTables;
-	readonly #startHi: number;
-	readonly #startLo: number;
+	readonly #clock: Clock;
 	readonly #providers: ProviderTable;
 	/** Event types by a numeric key of the record's header facts (strings only on a miss). */
 	readonly #typeCache: Map<number, number>;
@@ -83,8 +82,7 @@ export class ChunkBuilder {
 	) {
 		this.index = index;
 		this.#tables = tables;
-		this.#startHi = Number(startFiletime >> 32n);
-		this.#startLo = Number(startFiletime & 0xffffffffn);
+		this.#clock = new Clock(startFiletime);
 		this.#providers = providers;
 		this.#typeCache = caches.types;
 		this.#pointers = caches.pointers;
@@ -100,14 +98,7 @@ export class ChunkBuilder {
 	add(b: DecodedBuffer, i: number): void {
 		const c = this.columns;
 		const r = this.rows++;
-		// FILETIME minus StartTime, exact without bigint: subtract the 32-bit halves with a borrow.
-		let dHi = b.timeHi(i) - this.#startHi;
-		let dLo = b.timeLo(i) - this.#startLo;
-		if (dLo < 0) {
-			dLo += 0x100000000;
-			dHi -= 1;
-		}
-		const t = dHi * 0x100000000 + dLo;
+		const t = this.#clock.ticks(b, i);
 		c.time[r] = t;
 		if (t < this.#tMin) this.#tMin = t;
 		if (t > this.#tMax) this.#tMax = t;

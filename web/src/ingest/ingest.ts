@@ -3,7 +3,7 @@
 import type { DecodedBuffer } from '../decoder/decoded-buffer.ts';
 import { indexBuffers, type BufferIndex, type OpenTrace } from '../decoder/etl-file.ts';
 import { mergeRecords } from '../decoder/merge.ts';
-import { damageFileOffset, describeDamage } from '../decoder/messages.ts';
+import { DamageLog } from '../decoder/messages.ts';
 import { ProviderTable } from '../decoder/record-json.ts';
 import { CHUNK_ROWS, type Chunk, type EventType } from './columns.ts';
 import { ChunkBuilder, newBuilderCaches } from './chunk-builder.ts';
@@ -75,7 +75,7 @@ export async function ingestTrace(
 	const start = BigInt(trace.facts.startFiletime);
 	const skip = options.skipRows ?? 0;
 	const bytesTotal = index.buffers.reduce((n, b) => n + b.available, 0);
-	const damage: IngestDamage[] = [];
+	const damage = new DamageLog();
 	let chunkIndex = Math.floor(skip / CHUNK_ROWS);
 	const caches = newBuilderCaches();
 	let builder = new ChunkBuilder(chunkIndex, tables, start, providers, caches);
@@ -94,8 +94,7 @@ export async function ingestTrace(
 	};
 	const onBuffer = (b: DecodedBuffer) => {
 		bytesDone += b.entry.available;
-		if (b.damage)
-			damage.push({ offset: damageFileOffset(b.damage), message: describeDamage(b.damage) });
+		damage.add(b.damage);
 	};
 	// Records arrive synchronously; full chunks are committed at the next checkpoint, before the
 	// merge decodes another buffer, so that writes are awaited and memory stays bounded.
@@ -123,11 +122,7 @@ export async function ingestTrace(
 		options.beforeCommit?.(tables);
 		await commit(builder.finish(), tables.takeAdditions());
 	}
-	if (
-		index.damage &&
-		!damage.some((d) => d.message.startsWith(`buffer ${index.damage!.bufferIndex} `))
-	)
-		damage.push({ offset: damageFileOffset(index.damage), message: describeDamage(index.damage) });
+	damage.add(index.damage);
 	options.onProgress?.({
 		bytesDone: bytesTotal,
 		bytesTotal,
@@ -138,6 +133,6 @@ export async function ingestTrace(
 		records: row,
 		chunks: chunkIndex + (builder.rows > 0 ? 1 : 0),
 		buffers: index.buffers.length,
-		damage,
+		damage: damage.entries,
 	};
 }

@@ -4,7 +4,7 @@
 import { FieldOut, FieldType, PayloadLayout, RecordKind, RecordOut } from '../generated/layouts.ts';
 import { EVENT_SCHEMAS, PROVIDERS } from '../generated/schemas.ts';
 import { ipv4, ipv6, socketAddress } from '../decoder/addresses.ts';
-import type { DecodedBuffer } from '../decoder/decoded-buffer.ts';
+import { Clock, type DecodedBuffer } from '../decoder/decoded-buffer.ts';
 import type { SocketTracker } from './tracker.ts';
 import {
 	isKernelProcessEvent,
@@ -50,19 +50,6 @@ class PointerCache {
 			m.set(lo, s);
 		}
 		return s;
-	}
-}
-
-/** Ticks of record i relative to an origin FILETIME, exactly, without a bigint. */
-class Clock {
-	readonly #hi: number;
-	readonly #lo: number;
-	constructor(origin: bigint) {
-		this.#hi = Number(origin >> 32n);
-		this.#lo = Number(origin & 0xffffffffn);
-	}
-	ticks(buf: DecodedBuffer, i: number): number {
-		return (buf.timeHi(i) - this.#hi) * TWO32 + (buf.timeLo(i) - this.#lo);
 	}
 }
 
