@@ -70,7 +70,10 @@ export async function launchFiles(page: Page, paths: readonly string[]): Promise
 		const consumer = (window as { __launchConsumer?: (params: unknown) => unknown })
 			.__launchConsumer;
 		if (!consumer) throw new Error('the app set no launchQueue consumer');
-		const root = await navigator.storage.getDirectory();
+		// A directory of their own, apart from the library's copies of imported traces.
+		const root = await (
+			await navigator.storage.getDirectory()
+		).getDirectoryHandle('launched', { create: true });
 		const handles: FileSystemFileHandle[] = [];
 		for (const { name, base64 } of files) {
 			const handle = await root.getFileHandle(name, { create: true });
@@ -87,8 +90,6 @@ export async function launchFiles(page: Page, paths: readonly string[]): Promise
 export async function clearPrivateFiles(page: Page): Promise<void> {
 	await page.evaluate(async () => {
 		const root = await navigator.storage.getDirectory();
-		for await (const name of (root as unknown as { keys(): AsyncIterable<string> }).keys()) {
-			await root.removeEntry(name);
-		}
+		await root.removeEntry('launched', { recursive: true });
 	});
 }

@@ -69,6 +69,20 @@ describe('trace library', () => {
 			.getByTestId('filter-status')
 			.filter({ hasText: /^\s*3 of/ })
 			.waitFor();
+		// Details after the reload decode the record again from the library's copy of the file.
+		await page.locator('[data-position="0"]').click();
+		const status = page.getByTestId('details').locator('[data-field="Status"]');
+		expect(await status.textContent()).toMatch(/0xc0000[0-9a-f]{3}/i);
+		const copy = await page.evaluate(async () => {
+			const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle('traces');
+			const sizes: number[] = [];
+			for await (const handle of (
+				dir as unknown as { values(): AsyncIterable<FileSystemFileHandle> }
+			).values())
+				sizes.push((await handle.getFile()).size);
+			return sizes;
+		});
+		expect(copy).toContain((await import('node:fs')).statSync(sample).size);
 		expect(errors).toEqual([]);
 		await page.close();
 	});

@@ -34,7 +34,7 @@ beforeAll(async () => {
 	engine = new QueryEngine(mem.chunks, mem.context);
 	const all = await engine.select('');
 	const reader = new RecordReader(
-		{ engine, recordBytes: (c) => mem.chunks.recordBytes(c) },
+		{ engine, records: mem.records },
 		recordDecoder(decoderModule(), trace.facts),
 		trace.facts,
 	);

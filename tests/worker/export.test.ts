@@ -36,7 +36,7 @@ beforeAll(async () => {
 	engine = new QueryEngine(mem.chunks, mem.context);
 	reader = () =>
 		new RecordReader(
-			{ engine, recordBytes: (c) => mem.chunks.recordBytes(c) },
+			{ engine, records: mem.records },
 			recordDecoder(decoderModule(), trace.facts),
 			trace.facts,
 		);

@@ -8,7 +8,8 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PROVIDERS } from '../generated/schemas.ts';
 import { RecordOut } from '../generated/layouts.ts';
-import { indexBuffers, openTrace, type OpenTrace } from '../decoder/etl-file.ts';
+import { BufferRecords, bufferTable } from '../decoder/buffer-records.ts';
+import { indexBuffers, openTrace, reopenTrace, type OpenTrace } from '../decoder/etl-file.ts';
 import { mergeRecords } from '../decoder/merge.ts';
 import { DamageLog } from '../decoder/messages.ts';
 import { ProviderTable, recordJson, type RecordJson } from '../decoder/record-json.ts';
@@ -166,6 +167,9 @@ async function decodeFiltered(
 	const node = parseFilter(opts.filter!);
 	// Process names (for `process:name`) come from the trace's process events, as in the web app.
 	const sockets = importTracker(trace);
+	const index = await indexBuffers(trace);
+	// Matching records are read back from the file by a decoder of their own.
+	const records = new BufferRecords(await reopenTrace(trace), bufferTable(index.buffers));
 	const result = await ingestTrace(
 		trace,
 		async (chunk) => {
@@ -179,11 +183,9 @@ async function decodeFiltered(
 			const c = chunk.columns;
 			for (let i = 0; i < chunk.rows; i++) {
 				if (test && !test(i)) continue;
-				const from = c.recOffset[i]!;
-				const to = i + 1 < chunk.rows ? c.recOffset[i + 1]! : chunk.rec.length;
 				const buf = await decodeRecord(
 					single,
-					chunk.rec.subarray(from, to),
+					await records.bytes(c.buffer[i]!, c.recOffset[i]!),
 					c.cpu[i]!,
 					start + BigInt(c.time[i]!),
 				);
@@ -202,7 +204,7 @@ async function decodeFiltered(
 			}
 			await flush();
 		},
-		{ tables, observe: sockets.observe, beforeCommit: sockets.learnNames },
+		{ tables, index, observe: sockets.observe, beforeCommit: sockets.learnNames },
 	);
 	return result.damage.map((d) => d.message);
 }

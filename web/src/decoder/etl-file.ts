@@ -110,6 +110,19 @@ export async function openTrace(
 	});
 }
 
+/**
+ * The same trace opened again with a decoder of its own (over `source`, by default the same
+ * bytes): for reading records back while another pass keeps using the first decoder.
+ */
+export async function reopenTrace(
+	trace: OpenTrace,
+	source: ByteSource = trace.source,
+): Promise<OpenTrace> {
+	const again = await openTrace(source, trace.decoder.module, trace.facts.fileName);
+	if (!again.ok) throw new Error(`${trace.facts.fileName} cannot be read again: ${again.error}`);
+	return again.value;
+}
+
 function readFacts(decoder: WasmDecoder, fileName: string, fileSize: number): TraceFacts {
 	const at = decoder.logfilePtr;
 	const wide = decoder.logfilePointerSize === 8;

@@ -44,8 +44,10 @@ export class WasmDecoder {
 	readonly bufferOut: number;
 	readonly records: number;
 	readonly fields: number;
+	readonly module: WebAssembly.Module;
 
 	constructor(module: WebAssembly.Module) {
+		this.module = module;
 		const instance = new WebAssembly.Instance(module, {});
 		this.#x = instance.exports as unknown as RawExports;
 		// Raw i32 results come back signed: addresses are normalised once here.

@@ -61,8 +61,6 @@ export class ChunkBuilder {
 	readonly index: number;
 	readonly columns: Columns;
 	rows = 0;
-	#rec = new Uint8Array(1 << 20);
-	#recUsed = 0;
 	#tMin = Infinity;
 	#tMax = -Infinity;
 	readonly #tables: TraceTables;
@@ -122,22 +120,8 @@ export class ChunkBuilder {
 		c.flags[r] = 0;
 		c.etype[r] = this.#eventType(b, i, kind);
 		if (b.u8(i, RecordOut.layout) === PayloadLayout.schema) this.#socketColumns(b, i, r);
-		// Keep the record's bytes so that details and the hex view work without the file.
-		const at = b.u32(i, RecordOut.recordOffset);
-		const size = b.u32(i, RecordOut.recordSize);
-		if (this.#recUsed + size > this.#rec.length) {
-			const grown = new Uint8Array(Math.max(this.#rec.length * 2, this.#recUsed + size));
-			grown.set(this.#rec.subarray(0, this.#recUsed));
-			this.#rec = grown;
-		}
-		// Most records are small: a plain loop beats creating a subarray per record.
-		const rec = this.#rec;
-		const image = b.image;
-		const to = this.#recUsed;
-		if (size <= 512) for (let k = 0; k < size; k++) rec[to + k] = image[at + k]!;
-		else rec.set(image.subarray(at, at + size), to);
-		c.recOffset[r] = this.#recUsed;
-		this.#recUsed += size;
+		c.buffer[r] = b.entry.index;
+		c.recOffset[r] = b.u32(i, RecordOut.recordOffset);
 	}
 
 	finish(): Chunk {
@@ -148,7 +132,6 @@ export class ChunkBuilder {
 			index: this.index,
 			rows: n,
 			columns: columns as Columns,
-			rec: this.#rec.slice(0, this.#recUsed),
 			tMin: n ? this.#tMin : 0,
 			tMax: n ? this.#tMax : 0,
 		};

@@ -35,7 +35,9 @@ export const COLUMNS = {
 	bytes: 'u32',
 	/** FLAG_* bits. */
 	flags: 'u8',
-	/** Offset of this record's bytes in the chunk's record arena (rec). */
+	/** Index of the buffer holding the record (in the trace's buffer table). */
+	buffer: 'u32',
+	/** Offset of the record in that buffer's image (decompressed when the buffer is compressed). */
 	recOffset: 'u32',
 } as const satisfies Record<string, ColumnType>;
 
@@ -69,13 +71,14 @@ export function columnFromBuffer(name: ColumnName, buffer: ArrayBuffer): Columns
 	return new CTORS[COLUMNS[name]](buffer) as Columns[ColumnName];
 }
 
-/** A chunk of events: columns plus the raw bytes of each record (for the details pane). */
+/**
+ * A chunk of events. Record bytes are not kept: (buffer, recOffset) locates each record in the
+ * trace file, which is decoded again for details and exports.
+ */
 export interface Chunk {
 	readonly index: number;
 	readonly rows: number;
 	readonly columns: Columns;
-	/** Record bytes back to back; record i spans columns.recOffset[i] .. recOffset[i + 1] (or end). */
-	readonly rec: Uint8Array;
 	/** First and last time (ticks since StartTime). */
 	readonly tMin: number;
 	readonly tMax: number;

@@ -1,5 +1,6 @@
 // Chunks held in memory: the query engine's source in tests and in the command line.
-import type { OpenTrace } from '../decoder/etl-file.ts';
+import { BufferRecords, bufferTable, type RecordBytes } from '../decoder/buffer-records.ts';
+import { indexBuffers, reopenTrace, type OpenTrace } from '../decoder/etl-file.ts';
 import type { ChunkInfo, ChunkSource } from '../query/engine.ts';
 import type { FilterContext } from '../query/filter-compile.ts';
 import type { Chunk, ColumnName, Columns } from './columns.ts';
@@ -15,27 +16,28 @@ export class MemoryChunks implements ChunkSource {
 	async column<K extends ColumnName>(chunk: number, name: K): Promise<Columns[K]> {
 		return this.list[chunk]!.columns[name];
 	}
-	async recordBytes(chunk: number): Promise<Uint8Array> {
-		return this.list[chunk]!.rec;
-	}
 }
 
 export interface MemoryTrace {
 	readonly chunks: MemoryChunks;
 	readonly tables: TraceTables;
 	readonly result: IngestResult;
+	/** Record bytes, read back from the trace's source. */
+	readonly records: RecordBytes;
 	readonly context: () => FilterContext;
 }
 
 export async function ingestToMemory(trace: OpenTrace): Promise<MemoryTrace> {
 	const chunks = new MemoryChunks();
 	const tables = new TraceTables();
-	const result = await ingestTrace(trace, async (c) => void chunks.list.push(c), { tables });
+	const index = await indexBuffers(trace);
+	const result = await ingestTrace(trace, async (c) => void chunks.list.push(c), { tables, index });
 	const startFiletime = BigInt(trace.facts.startFiletime);
 	return {
 		chunks,
 		tables,
 		result,
+		records: new BufferRecords(await reopenTrace(trace), bufferTable(index.buffers)),
 		context: () => ({
 			strings: tables.strings,
 			eventTypes: tables.eventTypes,

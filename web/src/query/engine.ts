@@ -28,7 +28,6 @@ export interface ChunkInfo {
 export interface ChunkSource {
 	chunks(): readonly ChunkInfo[];
 	column<K extends ColumnName>(chunk: number, name: K): Promise<Columns[K]>;
-	recordBytes(chunk: number): Promise<Uint8Array>;
 }
 
 export interface TimeRange {

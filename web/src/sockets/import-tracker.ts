@@ -7,6 +7,8 @@ import type { TraceTables } from '../ingest/trace-tables.ts';
 import { BufferFeeder } from './buffer-view.ts';
 import { SocketTracker } from './tracker.ts';
 
+const EVENTS_KEPT_PER_SOCKET = 256;
+
 export interface ImportTracker {
 	readonly tracker: SocketTracker;
 	/** For IngestOptions.observe. */
@@ -17,7 +19,9 @@ export interface ImportTracker {
 
 export function importTracker(trace: OpenTrace): ImportTracker {
 	const origin = BigInt(trace.facts.startFiletime);
-	const tracker = new SocketTracker({ origin });
+	// A socket's events are found again by filtering on its endpoint; the few indexes kept per
+	// socket (first and last) keep the tracker's memory bounded by sockets, not by events.
+	const tracker = new SocketTracker({ origin, maxEventsPerSocket: EVENTS_KEPT_PER_SOCKET });
 	const guids = new ProviderTable(trace);
 	const feeder = new BufferFeeder(tracker, origin, (p) => guids.guid(p));
 	return {

@@ -8,12 +8,13 @@ import {
 	type IDBPTransaction,
 	type StoreNames,
 } from 'idb';
+import type { BufferTable } from '../decoder/buffer-records.ts';
 import type { TraceFacts } from '../decoder/types.ts';
 import type { ChunkAdditions, IngestDamage } from '../ingest/ingest.ts';
 import type { TrackedTrace } from '../sockets/tracker.ts';
 
 export const DB_NAME = 'sockscope';
-export const DB_VERSION = 2;
+export const DB_VERSION = 3;
 
 export type TraceStatus = 'importing' | 'complete' | 'failed' | 'cancelled';
 
@@ -31,8 +32,10 @@ export interface TraceRecord {
 	/** Rows and chunks committed so far. */
 	records: number;
 	chunks: number;
-	/** Bytes of columns and record data stored. */
+	/** Bytes of columns stored (the copy of the file comes on top: `size`). */
 	storedBytes: number;
+	/** Whether the library's copy of the file (which details and exports read) is whole. */
+	copied: boolean;
 	/** Time range covered (ticks since StartTime). */
 	tMin: number;
 	tMax: number;
@@ -59,6 +62,12 @@ export interface ColumnRecord {
 	data: ArrayBuffer;
 }
 
+/** Where each buffer of a trace's file is, for reading records back from the library's copy. */
+export interface BuffersRecord {
+	traceId: number;
+	table: BufferTable;
+}
+
 /** The sockets rebuilt from a trace's Winsock events, stored when its import completes. */
 export interface SocketsRecord {
 	traceId: number;
@@ -68,6 +77,7 @@ export interface SocketsRecord {
 export interface SockscopeDB extends DBSchema {
 	traces: { key: number; value: TraceRecord };
 	sockets: { key: number; value: SocketsRecord };
+	buffers: { key: number; value: BuffersRecord };
 	chunks: { key: [number, number]; value: ChunkRecord };
 	columns: { key: [number, number, string]; value: ColumnRecord };
 }
@@ -87,6 +97,14 @@ const UPGRADES: Upgrade[] = [
 	// 2: the socket reconstruction of each complete trace.
 	(db) => {
 		db.createObjectStore('sockets', { keyPath: 'traceId' });
+	},
+	// 3: record bytes move out of the column chunks into a copy of the file beside the database
+	// (store/trace-files.ts), found through each trace's buffer table. Chunks stored before carry
+	// no buffer column, so earlier imports are dropped: their files must be imported again.
+	(db, tx) => {
+		db.createObjectStore('buffers', { keyPath: 'traceId' });
+		for (const name of ['traces', 'chunks', 'columns', 'sockets'] as const)
+			void tx.objectStore(name).clear();
 	},
 ];
 

@@ -2,6 +2,7 @@
 import type { IDBPDatabase } from 'idb';
 import { COLUMN_NAMES, columnFromBuffer, type Chunk, type Columns } from '../ingest/columns.ts';
 import type { ChunkAdditions } from '../ingest/ingest.ts';
+import type { BufferTable } from '../decoder/buffer-records.ts';
 import type { TrackedTrace } from '../sockets/tracker.ts';
 import type { ChunkRecord, SockscopeDB, TraceRecord } from './db.ts';
 
@@ -37,7 +38,7 @@ export async function updateTrace(
 }
 
 /**
- * Commits one chunk: its columns, its record bytes, its summary and the trace's counters, in one
+ * Commits one chunk: its columns, its summary and the trace's counters, in one
  * transaction, so that a trace never counts a chunk that is not fully stored.
  */
 export async function commitChunk(
@@ -59,12 +60,6 @@ export async function commitChunk(
 		bytes += data.byteLength;
 		puts.push(columns.put({ traceId, chunk: chunk.index, name, data }));
 	}
-	const rec =
-		chunk.rec.buffer.byteLength === chunk.rec.byteLength
-			? chunk.rec.buffer
-			: chunk.rec.slice().buffer;
-	bytes += rec.byteLength;
-	puts.push(columns.put({ traceId, chunk: chunk.index, name: 'rec', data: rec as ArrayBuffer }));
 	puts.push(
 		tx.objectStore('chunks').put({
 			traceId,
@@ -104,10 +99,12 @@ export async function loadColumn(
 	return columnFromBuffer(name, r.data);
 }
 
-export async function loadRecordBytes(db: DB, traceId: number, chunk: number): Promise<Uint8Array> {
-	const r = await db.get('columns', [traceId, chunk, 'rec']);
-	if (!r) throw new Error(`trace ${traceId}: chunk ${chunk} has no record bytes`);
-	return new Uint8Array(r.data);
+export async function putBuffers(db: DB, traceId: number, table: BufferTable): Promise<void> {
+	await db.put('buffers', { traceId, table });
+}
+
+export async function getBuffers(db: DB, traceId: number): Promise<BufferTable | undefined> {
+	return (await db.get('buffers', traceId))?.table;
 }
 
 /** Removes chunks from `fromChunk` on (a resumed import rewrites them). */
@@ -131,9 +128,10 @@ export async function getSockets(db: DB, traceId: number): Promise<TrackedTrace 
 }
 
 export async function deleteTrace(db: DB, traceId: number): Promise<void> {
-	const tx = db.transaction(['traces', 'chunks', 'columns', 'sockets'], 'readwrite');
+	const tx = db.transaction(['traces', 'chunks', 'columns', 'sockets', 'buffers'], 'readwrite');
 	await Promise.all([
 		tx.objectStore('sockets').delete(traceId),
+		tx.objectStore('buffers').delete(traceId),
 		tx.objectStore('columns').delete(ofTrace(traceId)),
 		tx.objectStore('chunks').delete(ofTrace(traceId)),
 		tx.objectStore('traces').delete(traceId),

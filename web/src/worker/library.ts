@@ -1,7 +1,13 @@
 // The trace library in the worker: imports files into IndexedDB chunk by chunk, resumes and
 // cancels them, and answers the page's queries over opened traces.
 import type { IDBPDatabase } from 'idb';
-import { indexBuffers, openTrace as openEtl, type OpenTrace } from '../decoder/etl-file.ts';
+import { BufferRecords, bufferTable, type RecordBytes } from '../decoder/buffer-records.ts';
+import {
+	indexBuffers,
+	openTrace as openEtl,
+	reopenTrace,
+	type OpenTrace,
+} from '../decoder/etl-file.ts';
 import { recordDecoder } from '../decoder/single-record.ts';
 import { importTracker } from '../sockets/import-tracker.ts';
 import { findingsOf, type Finding } from '../sockets/findings.ts';
@@ -18,12 +24,22 @@ import {
 	commitChunk,
 	deleteTrace,
 	dropChunksFrom,
+	getBuffers,
 	getSockets,
 	getTrace,
+	putBuffers,
 	putSockets,
 	listTraces,
 	updateTrace,
 } from '../store/trace-store.ts';
+import {
+	copyTraceFile,
+	CopyFailed,
+	removeOrphans,
+	removeTraceFile,
+	traceFile,
+	type FileCopy,
+} from '../store/trace-files.ts';
 import type {
 	ImportProgress,
 	OpenedTrace,
@@ -39,9 +55,9 @@ import type { ExportProgress } from './export-selection.ts';
 import { TraceInsight, type TraceStatistics, type Vocabulary } from './trace-insight.ts';
 
 /** Bumped when the decoder or the column layout changes what an import stores. */
-export const DECODER_VERSION = 1;
-/** Stored bytes per file byte, measured on Winsock traces (columns plus record bytes), with room. */
-const STORAGE_FACTOR = 1.6;
+export const DECODER_VERSION = 2;
+/** Column bytes per file byte, measured on Winsock traces (~0.4), with room. */
+const COLUMNS_FACTOR = 0.5;
 const PROGRESS_EVERY_MS = 100;
 
 const mb = (n: number) => `${(n / 1e6).toFixed(n < 1e7 ? 1 : 0)} MB`;
@@ -73,6 +89,7 @@ export class Library {
 
 	async list(): Promise<TraceSummary[]> {
 		const all = await listTraces(await this.db());
+		void removeOrphans(new Set(all.map((t) => t.id!))).catch(() => {});
 		return all.map((t) => this.summary(t)).sort((a, b) => b.importedAt - a.importedAt);
 	}
 
@@ -83,12 +100,30 @@ export class Library {
 				const db = await this.db();
 				const record = await getTrace(db, id);
 				if (!record) throw new Error(`no trace ${id} in the library`);
-				return LiveTrace.load(db, record);
+				return LiveTrace.load(db, record, () => this.#storedRecords(id));
 			})();
 			this.#open.set(id, t);
 			t.catch(() => this.#open.delete(id));
 		}
 		return t;
+	}
+
+	/** Records read back from the library's copy of the file. */
+	async #storedRecords(id: number): Promise<RecordBytes> {
+		const db = await this.db();
+		const record = await getTrace(db, id);
+		const [file, table] = await Promise.all([traceFile(id), getBuffers(db, id)]);
+		if (!record?.copied || !file || !table)
+			throw new Error(
+				'the library has no whole copy of this trace file: resume its import to read its events',
+			);
+		const opened = await openEtl(
+			blockCache(blobSource(file), 1 << 20, 8),
+			await this.#module(),
+			record.name,
+		);
+		if (!opened.ok) throw new Error(`the library's copy of ${record.name}: ${opened.error}`);
+		return new BufferRecords(opened.value, table);
 	}
 
 	async import(file: File, onProgress: (p: ImportProgress) => void): Promise<Result<TraceSummary>> {
@@ -97,7 +132,7 @@ export class Library {
 		if (!opened.ok) return fail(opened.error);
 		const trace = opened.value;
 		const index = await indexBuffers(trace);
-		const room = await this.#checkRoom(file.size);
+		const room = await this.#checkRoom(file.size * (1 + COLUMNS_FACTOR));
 		if (room) return fail(room);
 		const db = await this.db();
 		const record: TraceRecord = {
@@ -111,6 +146,7 @@ export class Library {
 			records: 0,
 			chunks: 0,
 			storedBytes: 0,
+			copied: false,
 			tMin: 0,
 			tMax: 0,
 			importedAt: Date.now(),
@@ -120,7 +156,8 @@ export class Library {
 		};
 		const id = await addTrace(db, record);
 		record.id = id;
-		return this.#run(trace, index, record, new TraceTables(), 0, onProgress);
+		await putBuffers(db, id, bufferTable(index.buffers));
+		return this.#run(trace, index, record, new TraceTables(), 0, file, onProgress);
 	}
 
 	async resume(
@@ -141,21 +178,22 @@ export class Library {
 			return fail(
 				`${file.name} is not the file this trace was imported from (${record.name}): pick that file to resume`,
 			);
+		const columns = record.storedBytes - (record.copied ? record.size : 0);
 		const room = await this.#checkRoom(
-			Math.max(0, file.size - record.storedBytes / STORAGE_FACTOR),
+			Math.max(0, file.size * COLUMNS_FACTOR - columns) + (record.copied ? 0 : file.size),
 		);
 		if (room) return fail(room);
 		await dropChunksFrom(db, id, record.chunks);
 		this.#open.delete(id);
 		const live = await this.live(id);
 		const updated = await updateTrace(db, id, { status: 'importing', error: null });
-		return this.#run(opened.value, index, updated, live.tables, record.records, onProgress);
+		return this.#run(opened.value, index, updated, live.tables, record.records, file, onProgress);
 	}
 
 	async #checkRoom(bytes: number): Promise<string | null> {
 		if (!navigator.storage?.estimate) return null;
 		const { usage = 0, quota = 0 } = await navigator.storage.estimate();
-		const need = bytes * STORAGE_FACTOR;
+		const need = bytes;
 		if (quota > 0 && quota - usage < need)
 			return `not enough storage for this trace: it needs about ${mb(need)}, and ${mb(Math.max(0, quota - usage))} of the browser's ${mb(quota)} are free. Delete traces from the library or free disk space.`;
 		return null;
@@ -167,6 +205,7 @@ export class Library {
 		record: TraceRecord,
 		tables: TraceTables,
 		skipRows: number,
+		file: File,
 		onProgress: (p: ImportProgress) => void,
 	): Promise<Result<TraceSummary>> {
 		const db = await this.db();
@@ -175,6 +214,14 @@ export class Library {
 		this.#active.set(id, job);
 		const live = await this.live(id);
 		live.record = record;
+		// The file is copied into the library beside the decoding (details and exports read it after
+		// a reload); until then records are read back from the dropped file itself.
+		const copy: FileCopy | null = record.copied ? null : copyTraceFile(file, id);
+		let copyError: Error | null = null;
+		copy?.done.catch((e: Error) => (copyError = e));
+		live.useRecords(
+			reopenTrace(trace).then((t) => new BufferRecords(t, bufferTable(index.buffers))),
+		);
 		// Sockets are rebuilt in the same pass; names of processes feed the events table too.
 		const sockets = importTracker(trace);
 		const started = performance.now();
@@ -188,6 +235,12 @@ export class Library {
 			if (!force && now - lastReport < PROGRESS_EVERY_MS) return;
 			lastReport = now;
 			bytesTotal = p.bytesTotal;
+			// Done means decoded and copied: the slower of the two sets the pace.
+			if (copy && p.bytesTotal > 0)
+				p = {
+					...p,
+					bytesDone: Math.min(p.bytesDone, (copy.written() / file.size) * p.bytesTotal),
+				};
 			const elapsedMs = now - started;
 			const rate = p.bytesDone / Math.max(1, elapsedMs / 1000);
 			onProgress({
@@ -215,12 +268,32 @@ export class Library {
 					tables,
 					skipRows,
 					onProgress: (p) => report(p),
-					shouldStop: () => job.cancelled,
+					shouldStop: () => job.cancelled || copyError !== null,
 					observe: sockets.observe,
 					beforeCommit: sockets.learnNames,
 				},
 			);
 			await putSockets(db, id, sockets.tracker.snapshot());
+			if (copy) {
+				// Rarely still running: decoding is the slower part.
+				for (let copied = false; !copied;) {
+					copied = await Promise.race([
+						copy.done.then(() => true),
+						new Promise<boolean>((r) => setTimeout(() => r(false), PROGRESS_EVERY_MS)),
+					]);
+					if (job.cancelled) throw new IngestStopped();
+					report({
+						bytesDone: bytesTotal,
+						bytesTotal,
+						records: result.records - skipRows,
+						chunks: result.chunks,
+					});
+				}
+				live.record = await updateTrace(db, id, {
+					copied: true,
+					storedBytes: live.record.storedBytes + file.size,
+				});
+			}
 			report(
 				{
 					bytesDone: bytesTotal,
@@ -236,12 +309,14 @@ export class Library {
 				importMs: record.importMs + (performance.now() - started),
 			});
 			return ok(this.summary(live.record));
-		} catch (e) {
+		} catch (caught) {
+			// A failed copy stops the decoding too: report why the copy failed.
+			const e = caught instanceof IngestStopped && copyError ? copyError : caught;
 			const stopped = e instanceof IngestStopped;
 			const message = stopped
 				? null
-				: isQuotaError(e)
-					? `storage is full after ${live.record.records.toLocaleString('en-US')} events: about ${mb(Math.max(0, (trace.source.size - live.record.storedBytes / STORAGE_FACTOR) * STORAGE_FACTOR))} more are needed. What was stored is kept; free space, then resume.`
+				: isQuotaError(e) || (e instanceof CopyFailed && e.quota)
+					? `storage is full after ${live.record.records.toLocaleString('en-US')} events: about ${mb(Math.max(0, trace.source.size * (1 + COLUMNS_FACTOR) - live.record.storedBytes))} more are needed. What was stored is kept; free space, then resume.`
 					: `import failed: ${e instanceof Error ? e.message : String(e)}`;
 			live.record = await updateTrace(db, id, {
 				status: stopped ? 'cancelled' : 'failed',
@@ -250,6 +325,7 @@ export class Library {
 			});
 			return stopped ? ok(this.summary(live.record)) : fail(message!);
 		} finally {
+			copy?.cancel();
 			this.#active.delete(id);
 		}
 	}
@@ -272,6 +348,7 @@ export class Library {
 		this.cancel(id);
 		this.#open.delete(id);
 		await deleteTrace(await this.db(), id);
+		await removeTraceFile(id);
 		return ok(undefined);
 	}
 
@@ -346,17 +423,21 @@ export class Library {
 		const live = await this.live(id);
 		const at = live.locate(index);
 		if (!at) return fail(`no event ${index}`);
-		const [recOffset, cpu, time, bytes] = await Promise.all([
+		const [buffer, recOffset, cpu, time] = await Promise.all([
+			live.engine.column(at.chunk, 'buffer'),
 			live.engine.column(at.chunk, 'recOffset'),
 			live.engine.column(at.chunk, 'cpu'),
 			live.engine.column(at.chunk, 'time'),
-			live.recordBytes(at.chunk),
 		]);
-		const start = recOffset[at.row]!;
-		const end = at.row + 1 < recOffset.length ? recOffset[at.row + 1]! : bytes.length;
+		let bytes: Uint8Array;
+		try {
+			bytes = await live.records.bytes(buffer[at.row]!, recOffset[at.row]!);
+		} catch (e) {
+			return fail(`event ${index}: ${e instanceof Error ? e.message : String(e)}`);
+		}
 		const decoder = recordDecoder(await this.#module(), live.record.facts);
 		const filetime = BigInt(live.record.facts.startFiletime) + BigInt(time[at.row]!);
-		const d = await recordDetails(decoder, index, bytes.slice(start, end), cpu[at.row]!, filetime);
+		const d = await recordDetails(decoder, index, bytes.slice(), cpu[at.row]!, filetime);
 		return d ? ok(d) : fail(`event ${index} could not be decoded again`);
 	}
 

@@ -2,13 +2,14 @@
 // IndexedDB. While an import runs, committed chunks join it as they are written, so the
 // page can show rows before the import ends.
 import type { IDBPDatabase } from 'idb';
+import type { RecordBytes } from '../decoder/buffer-records.ts';
 import type { Chunk, ColumnName, Columns } from '../ingest/columns.ts';
 import type { ChunkAdditions } from '../ingest/ingest.ts';
 import { TraceTables } from '../ingest/trace-tables.ts';
 import { QueryEngine, type ChunkInfo, type ChunkSource, type Selection } from '../query/engine.ts';
 import type { FilterContext } from '../query/filter-compile.ts';
 import type { SockscopeDB, TraceRecord } from '../store/db.ts';
-import { chunkSummaries, loadColumn, loadRecordBytes } from '../store/trace-store.ts';
+import { chunkSummaries, loadColumn } from '../store/trace-store.ts';
 
 export class LiveTrace implements ChunkSource {
 	readonly id: number;
@@ -20,16 +21,28 @@ export class LiveTrace implements ChunkSource {
 	readonly #db: IDBPDatabase<SockscopeDB>;
 	/** The last chunks committed by an import in this worker, served without a read back. */
 	readonly #recent = new Map<number, Chunk>();
+	#records: Promise<RecordBytes> | null = null;
+	/** Opens the records of the library's copy of the file (when no import gives them). */
+	readonly #openRecords: () => Promise<RecordBytes>;
 
-	private constructor(db: IDBPDatabase<SockscopeDB>, record: TraceRecord) {
+	private constructor(
+		db: IDBPDatabase<SockscopeDB>,
+		record: TraceRecord,
+		openRecords: () => Promise<RecordBytes>,
+	) {
 		this.#db = db;
+		this.#openRecords = openRecords;
 		this.id = record.id!;
 		this.record = record;
 		this.engine = new QueryEngine(this, () => this.context());
 	}
 
-	static async load(db: IDBPDatabase<SockscopeDB>, record: TraceRecord): Promise<LiveTrace> {
-		const t = new LiveTrace(db, record);
+	static async load(
+		db: IDBPDatabase<SockscopeDB>,
+		record: TraceRecord,
+		openRecords: () => Promise<RecordBytes>,
+	): Promise<LiveTrace> {
+		const t = new LiveTrace(db, record, openRecords);
 		const summaries = await chunkSummaries(db, record.id!);
 		summaries.sort((a, b) => a.index - b.index);
 		// Only chunks the trace counts are whole; anything past them is left from an interruption.
@@ -67,10 +80,21 @@ export class LiveTrace implements ChunkSource {
 		return (await loadColumn(this.#db, this.id, chunk, name)) as Columns[K];
 	}
 
-	async recordBytes(chunk: number): Promise<Uint8Array> {
-		const recent = this.#recent.get(chunk);
-		if (recent) return recent.rec;
-		return loadRecordBytes(this.#db, this.id, chunk);
+	/** Record bytes, from the dropped file while it is being imported, else from the library's copy. */
+	readonly records: RecordBytes = {
+		bytes: async (buffer, offset) => {
+			this.#records ??= this.#openRecords();
+			const records = this.#records;
+			records.catch(() => {
+				if (this.#records === records) this.#records = null;
+			});
+			return (await records).bytes(buffer, offset);
+		},
+	};
+
+	/** Records come from `records` (an import's file) until the trace is opened again. */
+	useRecords(records: Promise<RecordBytes>): void {
+		this.#records = records;
 	}
 
 	/** The chunk and local row of a global row index. */

@@ -1,8 +1,9 @@
 // Decodes stored events back into the objects `sockscope decode` prints, from their record bytes
-// in the column chunks. The rules are the CLI's (web/src/cli/main.ts, decodeFiltered): the same
+// read back from the trace file. The rules are the CLI's (web/src/cli/main.ts, decodeFiltered): the same
 // single-record decoder, PID and TID from the columns (kernel header records carry none of their
 // own), and the logfile header record shown as the trace's facts. Exports and the statistics'
 // payload lookups go through here, so the page and the CLI print the same fields.
+import type { RecordBytes } from '../decoder/buffer-records.ts';
 import type { OpenTrace } from '../decoder/etl-file.ts';
 import { ProviderTable, recordJson, type RecordJson } from '../decoder/record-json.ts';
 import { decodeRecord } from '../decoder/single-record.ts';
@@ -10,15 +11,15 @@ import type { TraceFacts } from '../decoder/types.ts';
 import { NO_PID, type Columns } from '../ingest/columns.ts';
 import type { QueryEngine } from '../query/engine.ts';
 
-/** Where stored records come from: the engine's columns and each chunk's record arena. */
+/** Where stored records come from: the engine's columns and the trace's buffers. */
 export interface StoredRecords {
 	readonly engine: QueryEngine;
-	recordBytes(chunk: number): Promise<Uint8Array>;
+	readonly records: RecordBytes;
 }
 
 interface ChunkView {
 	readonly chunk: number;
-	readonly rec: Uint8Array;
+	readonly buffer: Columns['buffer'];
 	readonly recOffset: Columns['recOffset'];
 	readonly cpu: Columns['cpu'];
 	readonly time: Columns['time'];
@@ -47,8 +48,8 @@ export class RecordReader {
 	async #chunk(chunk: number): Promise<ChunkView> {
 		if (this.#view?.chunk === chunk) return this.#view;
 		const e = this.#store.engine;
-		const [rec, recOffset, cpu, time, pid, tid, kind] = await Promise.all([
-			this.#store.recordBytes(chunk),
+		const [buffer, recOffset, cpu, time, pid, tid, kind] = await Promise.all([
+			e.column(chunk, 'buffer'),
 			e.column(chunk, 'recOffset'),
 			e.column(chunk, 'cpu'),
 			e.column(chunk, 'time'),
@@ -56,16 +57,14 @@ export class RecordReader {
 			e.column(chunk, 'tid'),
 			e.column(chunk, 'kind'),
 		]);
-		this.#view = { chunk, rec, recOffset, cpu, time, pid, tid, kind };
+		this.#view = { chunk, buffer, recOffset, cpu, time, pid, tid, kind };
 		return this.#view;
 	}
 
 	/** The record's bytes as stored (header and payload). */
 	async bytes(chunk: number, row: number): Promise<Uint8Array> {
 		const c = await this.#chunk(chunk);
-		const from = c.recOffset[row]!;
-		const to = row + 1 < c.recOffset.length ? c.recOffset[row + 1]! : c.rec.length;
-		return c.rec.subarray(from, to);
+		return this.#store.records.bytes(c.buffer[row]!, c.recOffset[row]!);
 	}
 
 	/** Row `row` of chunk `chunk` as `sockscope decode` prints it, or null if it no longer decodes. */

@@ -49,7 +49,7 @@ export class TraceInsight {
 		const facts = this.#live.record.facts;
 		const decoder: OpenTrace = recordDecoder(await this.#module(), facts);
 		return new RecordReader(
-			{ engine: this.#live.engine, recordBytes: (c) => this.#live.recordBytes(c) },
+			{ engine: this.#live.engine, records: this.#live.records },
 			decoder,
 			facts,
 		);
