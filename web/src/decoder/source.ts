@@ -42,17 +42,24 @@ export function memorySource(bytes: Uint8Array): ByteSource {
 export function blockCache(source: ByteSource, blockSize = 8 << 20, keep = 4): ByteSource {
 	// Blocks are kept as promises, so that concurrent reads of one block share a single read.
 	const blocks = new Map<number, Promise<Uint8Array>>();
+	let last = -1;
+	function load(start: number): Promise<Uint8Array> {
+		const b = source.read(start, blockSize);
+		blocks.set(start, b);
+		if (blocks.size > keep) blocks.delete(blocks.keys().next().value!);
+		b.catch(() => blocks.delete(start));
+		return b;
+	}
 	function block(start: number): Promise<Uint8Array> {
 		let b = blocks.get(start);
 		if (b) {
 			blocks.delete(start);
 			blocks.set(start, b);
-			return b;
-		}
-		b = source.read(start, blockSize);
-		blocks.set(start, b);
-		if (blocks.size > keep) blocks.delete(blocks.keys().next().value!);
-		b.catch(() => blocks.delete(start));
+		} else b = load(start);
+		// Read on sequentially: the next block is read while this one is used.
+		const next = start + blockSize;
+		if (start === last + blockSize && next < source.size && !blocks.has(next)) load(next);
+		last = start;
 		return b;
 	}
 	const cached: ByteSource = {

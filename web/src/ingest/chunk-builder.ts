@@ -17,9 +17,11 @@ import {
 	FLAG_EXIT,
 	FLAG_STATUS,
 	NO_PID,
+	TICK_SPAN,
 	type Chunk,
 	type Columns,
 } from './columns.ts';
+import { CAT_ERRORS, CATEGORIES, categoryOf } from './categories.ts';
 import { eventTypeKey, type TraceTables } from './trace-tables.ts';
 import { kernelEventName } from './kernel-names.ts';
 
@@ -70,6 +72,7 @@ export class ChunkBuilder {
 	readonly #typeCache: Map<number, number>;
 	/** Pointer text → string index, keyed by the pointer's high then low 32 bits. */
 	readonly #pointers: Map<number, Map<number, number>>;
+	readonly #categories: number[];
 
 	constructor(
 		index: number,
@@ -84,6 +87,7 @@ export class ChunkBuilder {
 		this.#providers = providers;
 		this.#typeCache = caches.types;
 		this.#pointers = caches.pointers;
+		this.#categories = caches.categories;
 		const columns = {} as Record<string, unknown>;
 		for (const name of COLUMN_NAMES) columns[name] = allocateColumn(name, CHUNK_ROWS);
 		this.columns = columns as Columns;
@@ -118,14 +122,26 @@ export class ChunkBuilder {
 		c.status[r] = 0;
 		c.bytes[r] = 0;
 		c.flags[r] = 0;
-		c.etype[r] = this.#eventType(b, i, kind);
+		const etype = (c.etype[r] = this.#eventType(b, i, kind));
 		if (b.u8(i, RecordOut.layout) === PayloadLayout.schema) this.#socketColumns(b, i, r);
+		c.cat[r] = c.flags[r]! & FLAG_ERROR ? CAT_ERRORS : this.#category(etype);
 		c.buffer[r] = b.entry.index;
 		c.recOffset[r] = b.u32(i, RecordOut.recordOffset);
 	}
 
+	/** Category number per event type index, learned as types appear. */
+	#category(etype: number): number {
+		let k = this.#categories[etype];
+		if (k === undefined)
+			k = this.#categories[etype] = CATEGORIES.indexOf(categoryOf(this.#tables.eventTypes[etype]!));
+		return k;
+	}
+
 	finish(): Chunk {
 		const n = this.rows;
+		const { time, tick } = this.columns;
+		const t0 = n ? this.#tMin : 0;
+		for (let r = 0; r < n; r++) tick[r] = Math.min(time[r]! - t0, TICK_SPAN);
 		const columns = {} as Record<string, unknown>;
 		for (const name of COLUMN_NAMES) columns[name] = this.columns[name].slice(0, n);
 		return {
@@ -301,8 +317,9 @@ function num(b: DecodedBuffer, start: number, k: number): number {
 export interface BuilderCaches {
 	readonly types: Map<number, number>;
 	readonly pointers: Map<number, Map<number, number>>;
+	readonly categories: number[];
 }
 
 export function newBuilderCaches(): BuilderCaches {
-	return { types: new Map(), pointers: new Map() };
+	return { types: new Map(), pointers: new Map(), categories: [] };
 }

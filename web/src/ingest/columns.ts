@@ -9,6 +9,13 @@ export type ColumnType = 'f64' | 'u32' | 'u16' | 'u8';
 export const COLUMNS = {
 	/** 100 ns ticks since StartTime. */
 	time: 'f64',
+	/**
+	 * Ticks since the chunk's first event (tMin), for the timeline: half the bytes of `time`.
+	 * Saturates at 2^32 - 1 in a chunk spanning more than 7 minutes, which reads `time` instead.
+	 */
+	tick: 'u32',
+	/** Timeline category (categories.ts): connect, data, other, or errors for a failed event. */
+	cat: 'u8',
 	/** RecordKind. */
 	kind: 'u8',
 	level: 'u8',
@@ -45,6 +52,8 @@ export type ColumnName = keyof typeof COLUMNS;
 export const COLUMN_NAMES = Object.keys(COLUMNS) as ColumnName[];
 
 export const NO_PID = 0xffffffff;
+/** Past this span (ticks) a chunk's `tick` column saturates. */
+export const TICK_SPAN = 0xffffffff;
 export const FLAG_STATUS = 1;
 export const FLAG_ERROR = 2;
 export const FLAG_ENTER = 4;

@@ -52,6 +52,12 @@ export interface IngestOptions {
 
 /** How long the decode may run before it lets other work in (messages, queries, cancel). */
 const SLICE_MS = 40;
+/**
+ * Chunks being written while the next ones are decoded. Writes finish in the order they were
+ * started (IndexedDB runs overlapping transactions in order), so counts still only grow with
+ * whole, stored chunks.
+ */
+const WRITES_IN_FLIGHT = 2;
 
 /** Yields to the event loop (a macrotask, not a microtask, so queued messages get handled). */
 function yieldToEventLoop(): Promise<void> {
@@ -97,12 +103,18 @@ export async function ingestTrace(
 		damage.add(b.damage);
 	};
 	// Records arrive synchronously; full chunks are committed at the next checkpoint, before the
-	// merge decodes another buffer, so that writes are awaited and memory stays bounded.
+	// merge decodes another buffer. A few writes run beside the decoding; waiting for the oldest
+	// keeps memory bounded and surfaces a failed write (storage full) promptly.
 	let sliceStart = Date.now();
+	const writing: Promise<void>[] = [];
 	const flush = async () => {
 		for (let chunk = pending.shift(); chunk; chunk = pending.shift()) {
 			options.beforeCommit?.(tables);
-			await commit(chunk, tables.takeAdditions());
+			const write = commit(chunk, tables.takeAdditions());
+			// Awaited below, in order; until then a failure must not count as unhandled.
+			write.catch(() => {});
+			writing.push(write);
+			while (writing.length >= WRITES_IN_FLIGHT) await writing.shift();
 		}
 		if (Date.now() - sliceStart > SLICE_MS) {
 			await yieldToEventLoop();
@@ -116,11 +128,17 @@ export async function ingestTrace(
 		});
 		if (options.shouldStop?.()) throw new IngestStopped();
 	};
-	await mergeRecords(trace, index.buffers, onRecord, onBuffer, flush);
-	await flush();
-	if (builder.rows > 0) {
-		options.beforeCommit?.(tables);
-		await commit(builder.finish(), tables.takeAdditions());
+	try {
+		await mergeRecords(trace, index.buffers, onRecord, onBuffer, flush);
+		await flush();
+		if (builder.rows > 0) {
+			options.beforeCommit?.(tables);
+			writing.push(commit(builder.finish(), tables.takeAdditions()));
+		}
+		for (let w = writing.shift(); w; w = writing.shift()) await w;
+	} finally {
+		// Stopped or failed: let the writes already started settle before the caller records it.
+		await Promise.allSettled(writing);
 	}
 	damage.add(index.damage);
 	options.onProgress?.({

@@ -8,10 +8,11 @@ import {
 	FLAG_EXIT,
 	FLAG_STATUS,
 	NO_PID,
+	TICK_SPAN,
 	type ColumnName,
 	type Columns,
-	type EventType,
 } from '../ingest/columns.ts';
+import { CATEGORIES, type HistogramCategory } from '../ingest/categories.ts';
 import { KIND_NAMES } from '../decoder/record-json.ts';
 import { compileFilter, statusName, type FilterContext } from './filter-compile.ts';
 import { parseFilter } from './filter-parser.ts';
@@ -88,7 +89,7 @@ export interface Histogram {
 	readonly series: Record<HistogramCategory, number[]>;
 }
 
-export type HistogramCategory = 'connect' | 'data' | 'other' | 'errors';
+export type { HistogramCategory };
 export type GroupKey = 'event' | 'process' | 'remote' | 'status' | 'provider' | 'endpoint';
 
 export interface Group {
@@ -103,17 +104,6 @@ export class Superseded extends Error {
 	constructor() {
 		super('superseded by a newer query');
 	}
-}
-
-const CONNECT = /connect|accept|listen|bind|create|close|cleanup|abort|disconnect/i;
-const DATA = /send|recv|receive|data|datagram/i;
-
-/** The timeline category of an event type (also used by the statistics). */
-export function categoryOf(t: EventType): HistogramCategory {
-	if (!t.afd) return 'other';
-	if (DATA.test(t.name) && !/connect/i.test(t.name)) return 'data';
-	if (CONNECT.test(t.name)) return 'connect';
-	return 'other';
 }
 
 export class QueryEngine {
@@ -139,6 +129,11 @@ export class QueryEngine {
 		const a = await this.#source.column(chunk, name);
 		this.#cache.set(key, a, a.byteLength);
 		return a;
+	}
+
+	/** Caches a column an import has just written (the timeline reads it at the next refresh). */
+	prime<K extends ColumnName>(chunk: number, name: K, column: Columns[K]): void {
+		this.#cache.set(`${chunk}:${name}`, column, column.byteLength);
 	}
 
 	/** Marks every query before this one as superseded: their loops stop at the next chunk. */
@@ -358,32 +353,33 @@ export class QueryEngine {
 		bins: number,
 		generation?: number,
 	): Promise<Histogram> {
-		const ctx = this.#ctx();
-		// Counts go into one flat array, category-major, with the category of each event type
-		// precomputed: the loop below is array reads and one increment per row.
-		const CATEGORIES: HistogramCategory[] = ['connect', 'data', 'other', 'errors'];
-		const ERRORS = 3;
-		const cats = Uint8Array.from(ctx.eventTypes, (t) => CATEGORIES.indexOf(categoryOf(t)));
+		// Counts go into one flat array, category-major; each event's category is stored with it
+		// (the `cat` column) and its time as ticks since its chunk's start: five bytes per event.
 		const counts = new Float64Array(CATEGORIES.length * bins);
 		const scale = bins / (to - from || 1);
 		const last = bins - 1;
+		const infos = new Map(this.#source.chunks().map((c) => [c.index, c]));
 		for (const part of sel.parts) {
 			this.#check(generation);
-			const [time, etype, flags] = await Promise.all([
-				this.column(part.chunk, 'time'),
-				this.column(part.chunk, 'etype'),
-				this.column(part.chunk, 'flags'),
+			const info = infos.get(part.chunk)!;
+			const wide = info.tMax - info.tMin >= TICK_SPAN;
+			const [time, cat] = await Promise.all([
+				wide ? this.column(part.chunk, 'time') : this.column(part.chunk, 'tick'),
+				this.column(part.chunk, 'cat'),
 			]);
+			// Times as offsets from the chunk's start (0 when the column holds whole times).
+			const base = wide ? 0 : info.tMin;
+			const lo = from - base;
+			const hi = to - base;
 			const rows = part.rows;
 			const n = rows ? part.count : part.to - part.from;
 			for (let k = 0; k < n; k++) {
 				const i = rows ? rows[k]! : part.from + k;
 				const t = time[i]!;
-				if (t < from || t >= to) continue;
-				let b = ((t - from) * scale) | 0;
+				if (t < lo || t >= hi) continue;
+				let b = ((t - lo) * scale) | 0;
 				if (b > last) b = last;
-				const c = flags[i]! & FLAG_ERROR ? ERRORS : cats[etype[i]!]!;
-				counts[c * bins + b]!++;
+				counts[cat[i]! * bins + b]!++;
 			}
 		}
 		const series = Object.fromEntries(

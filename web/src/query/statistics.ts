@@ -15,7 +15,8 @@ import {
 	NO_PID,
 	type EventType,
 } from '../ingest/columns.ts';
-import { categoryOf, type HistogramCategory, type QueryEngine, type Selection } from './engine.ts';
+import { categoryOf, type HistogramCategory } from '../ingest/categories.ts';
+import type { QueryEngine, Selection } from './engine.ts';
 import type { FilterContext } from './filter-compile.ts';
 
 export interface EventTypeRow {

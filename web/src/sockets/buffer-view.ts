@@ -147,14 +147,20 @@ export class BufferFeeder {
 	readonly #clock: Clock;
 	readonly #guidOf: (providerIndex: number) => string | null;
 	readonly #afd = new BufferAfdView();
+	readonly #sockets: boolean;
 
-	/** `guidOf`: provider index → GUID (record-json.ts ProviderTable.guid). */
+	/**
+	 * `guidOf`: provider index → GUID (record-json.ts ProviderTable.guid). `sockets` false feeds
+	 * process events only.
+	 */
 	constructor(
 		tracker: SocketTracker,
 		origin: bigint,
 		guidOf: (providerIndex: number) => string | null,
+		sockets = true,
 	) {
 		this.#tracker = tracker;
+		this.#sockets = sockets;
 		this.#clock = new Clock(origin);
 		this.#guidOf = guidOf;
 	}
@@ -163,6 +169,7 @@ export class BufferFeeder {
 	feed(buf: DecodedBuffer, i: number, index: number): void {
 		const kind = buf.u8(i, RecordOut.kind);
 		if (buf.u8(i, RecordOut.layout) === PayloadLayout.schema) {
+			if (!this.#sockets) return;
 			if (EVENT_SCHEMAS[buf.u16(i, RecordOut.schemaIndex)]?.provider !== AFD_CODE) return;
 			this.#afd.set(buf, i, index, this.#clock.ticks(buf, i));
 			this.#tracker.afd(this.#afd);

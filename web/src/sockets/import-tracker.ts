@@ -7,7 +7,11 @@ import type { TraceTables } from '../ingest/trace-tables.ts';
 import { BufferFeeder } from './buffer-view.ts';
 import { SocketTracker } from './tracker.ts';
 
-const EVENTS_KEPT_PER_SOCKET = 256;
+/**
+ * A socket's events are found again by filtering on its endpoint; the few indexes kept per socket
+ * (first and last) keep the tracker's memory bounded by sockets, not by events.
+ */
+export const EVENTS_KEPT_PER_SOCKET = 256;
 
 export interface ImportTracker {
 	readonly tracker: SocketTracker;
@@ -17,13 +21,15 @@ export interface ImportTracker {
 	learnNames(tables: TraceTables): void;
 }
 
-export function importTracker(trace: OpenTrace): ImportTracker {
+/**
+ * With `sockets` false only process events are followed: the names, without the cost of the
+ * sockets (which the web import rebuilds in a worker of their own).
+ */
+export function importTracker(trace: OpenTrace, sockets = true): ImportTracker {
 	const origin = BigInt(trace.facts.startFiletime);
-	// A socket's events are found again by filtering on its endpoint; the few indexes kept per
-	// socket (first and last) keep the tracker's memory bounded by sockets, not by events.
 	const tracker = new SocketTracker({ origin, maxEventsPerSocket: EVENTS_KEPT_PER_SOCKET });
 	const guids = new ProviderTable(trace);
-	const feeder = new BufferFeeder(tracker, origin, (p) => guids.guid(p));
+	const feeder = new BufferFeeder(tracker, origin, (p) => guids.guid(p), sockets);
 	return {
 		tracker,
 		observe: (b, i, index) => feeder.feed(b, i, index),

@@ -38,15 +38,17 @@ export async function updateTrace(
 }
 
 /**
- * Commits one chunk: its columns, its summary and the trace's counters, in one
- * transaction, so that a trace never counts a chunk that is not fully stored.
+ * Commits one chunk: its columns, its summary and the trace's counters, in one transaction, so
+ * that a trace never counts a chunk that is not fully stored. A chunk whose predecessor is not
+ * stored (its write failed while this one was under way) is not stored either. Returns the
+ * trace's record as the commit left it.
  */
 export async function commitChunk(
 	db: DB,
 	traceId: number,
 	chunk: Chunk,
 	additions: ChunkAdditions,
-): Promise<void> {
+): Promise<TraceRecord> {
 	const tx = db.transaction(['traces', 'chunks', 'columns'], 'readwrite', {
 		durability: 'relaxed',
 	});
@@ -74,6 +76,12 @@ export async function commitChunk(
 	const traces = tx.objectStore('traces');
 	const t = await traces.get(traceId);
 	if (!t) throw new Error(`no trace ${traceId}`);
+	if (t.chunks !== chunk.index) {
+		tx.done.catch(() => {});
+		tx.abort();
+		await Promise.allSettled(puts);
+		throw new Error(`chunk ${chunk.index} of trace ${traceId} follows a chunk that was not stored`);
+	}
 	t.records += chunk.rows;
 	t.chunks = chunk.index + 1;
 	t.storedBytes += bytes;
@@ -82,6 +90,7 @@ export async function commitChunk(
 	puts.push(traces.put(t));
 	await Promise.all(puts);
 	await tx.done;
+	return t;
 }
 
 export async function chunkSummaries(db: DB, traceId: number): Promise<ChunkRecord[]> {

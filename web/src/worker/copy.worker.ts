@@ -2,11 +2,16 @@
 // beside the decoder worker, on a core of its own. The file is read as a stream into one reused
 // buffer: reading it in large slices allocated a fresh block each time, and a worker that makes
 // no other garbage does not collect them soon enough (hundreds of MB held for a 1 GB file).
-import type { CopyMessage, CopyRequest } from './copy-protocol.ts';
+import { serveJob } from './job.ts';
+
+export interface CopyRequest {
+	readonly file: File;
+	/** The copy's name in `directory` of the origin private file system. */
+	readonly name: string;
+	readonly directory: string;
+}
 
 const BLOCK = 4 << 20;
-
-const post = (m: CopyMessage) => postMessage(m);
 
 /** Calls `write` with consecutive pieces of the file; pieces are only valid during the call. */
 async function readPieces(file: File, write: (piece: Uint8Array, at: number) => void) {
@@ -38,39 +43,28 @@ async function readPieces(file: File, write: (piece: Uint8Array, at: number) => 
 	}
 }
 
-self.onmessage = async (e: MessageEvent<CopyRequest>) => {
-	const { file, name, directory } = e.data;
-	let handle: FileSystemSyncAccessHandle | null = null;
+serveJob<CopyRequest, null>(async ({ file, name, directory }, progress) => {
+	const root = await navigator.storage.getDirectory();
+	const dir = await root.getDirectoryHandle(directory, { create: true });
+	const target = await dir.getFileHandle(name, { create: true });
+	const handle = await target.createSyncAccessHandle();
 	try {
-		const root = await navigator.storage.getDirectory();
-		const dir = await root.getDirectoryHandle(directory, { create: true });
-		const target = await dir.getFileHandle(name, { create: true });
-		const h = (handle = await target.createSyncAccessHandle());
-		h.truncate(0);
+		handle.truncate(0);
 		let reported = 0;
 		await readPieces(file, (piece, at) => {
 			let done = 0;
 			while (done < piece.length) {
-				const n = h.write(piece.subarray(done), { at: at + done });
+				const n = handle.write(piece.subarray(done), { at: at + done });
 				if (n <= 0)
 					throw new Error(`nothing could be written at offset 0x${(at + done).toString(16)}`);
 				done += n;
 			}
-			if (at + piece.length - reported >= BLOCK) {
-				reported = at + piece.length;
-				post({ kind: 'progress', written: reported });
-			}
+			if (at + piece.length - reported >= BLOCK) progress((reported = at + piece.length));
 		});
-		h.flush();
-		h.close();
-		handle = null;
-		post({ kind: 'progress', written: file.size });
-		post({ kind: 'done' });
-	} catch (err) {
-		handle?.close();
-		const quota =
-			err instanceof DOMException &&
-			(err.name === 'QuotaExceededError' || /quota/i.test(err.message));
-		post({ kind: 'error', message: err instanceof Error ? err.message : String(err), quota });
+		handle.flush();
+	} finally {
+		handle.close();
 	}
-};
+	progress(file.size);
+	return null;
+});

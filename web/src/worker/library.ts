@@ -6,6 +6,7 @@ import {
 	indexBuffers,
 	openTrace as openEtl,
 	reopenTrace,
+	type BufferIndex,
 	type OpenTrace,
 } from '../decoder/etl-file.ts';
 import { recordDecoder } from '../decoder/single-record.ts';
@@ -32,14 +33,9 @@ import {
 	listTraces,
 	updateTrace,
 } from '../store/trace-store.ts';
-import {
-	copyTraceFile,
-	CopyFailed,
-	removeOrphans,
-	removeTraceFile,
-	traceFile,
-	type FileCopy,
-} from '../store/trace-files.ts';
+import { copyTraceFile, removeOrphans, removeTraceFile, traceFile } from '../store/trace-files.ts';
+import { JobFailed, startJob, type Job } from './job.ts';
+import type { SocketsRequest } from './sockets.worker.ts';
 import type {
 	ImportProgress,
 	OpenedTrace,
@@ -214,95 +210,86 @@ export class Library {
 		this.#active.set(id, job);
 		const live = await this.live(id);
 		live.record = record;
-		// The file is copied into the library beside the decoding (details and exports read it after
-		// a reload); until then records are read back from the dropped file itself.
-		const copy: FileCopy | null = record.copied ? null : copyTraceFile(file, id);
-		let copyError: Error | null = null;
-		copy?.done.catch((e: Error) => (copyError = e));
+		// Beside the decoding, each on a core of its own: the file is copied into the library
+		// (details and exports read it after a reload; until then they read the dropped file), and
+		// the sockets are rebuilt. Only process names are followed here, for the Process column.
+		const copy: Job<null> | null = record.copied ? null : copyTraceFile(file, id);
+		const rebuild = this.#rebuildSockets(file, index, trace.decoder.module);
+		const sideJobs: Job<unknown>[] = copy ? [copy, rebuild] : [rebuild];
+		let sideError: Error | null = null;
+		for (const j of sideJobs) j.done.catch((e: Error) => (sideError ??= e));
 		live.useRecords(
 			reopenTrace(trace).then((t) => new BufferRecords(t, bufferTable(index.buffers))),
 		);
-		// Sockets are rebuilt in the same pass; names of processes feed the events table too.
-		const sockets = importTracker(trace);
+		const names = importTracker(trace, false);
 		const started = performance.now();
 		let lastReport = 0;
 		let bytesTotal = 0;
+		let records = 0;
+		let chunks = 0;
 		const report = (
 			p: { bytesDone: number; bytesTotal: number; records: number; chunks: number },
 			force = false,
 		) => {
+			({ bytesTotal, records, chunks } = p);
 			const now = performance.now();
 			if (!force && now - lastReport < PROGRESS_EVERY_MS) return;
 			lastReport = now;
-			bytesTotal = p.bytesTotal;
-			// Done means decoded and copied: the slower of the two sets the pace.
-			if (copy && p.bytesTotal > 0)
-				p = {
-					...p,
-					bytesDone: Math.min(p.bytesDone, (copy.written() / file.size) * p.bytesTotal),
-				};
+			// Done means decoded, copied and followed: the slowest sets the pace.
+			const part = Math.min(
+				p.bytesTotal > 0 ? p.bytesDone / p.bytesTotal : 1,
+				copy ? copy.progress() / file.size : 1,
+				p.bytesTotal > 0 ? rebuild.progress() / p.bytesTotal : 1,
+			);
+			const bytesDone = part * p.bytesTotal;
 			const elapsedMs = now - started;
-			const rate = p.bytesDone / Math.max(1, elapsedMs / 1000);
+			const rate = bytesDone / Math.max(1, elapsedMs / 1000);
 			onProgress({
 				traceId: id,
 				fileName: record.name,
-				bytesDone: p.bytesDone,
+				bytesDone,
 				bytesTotal: p.bytesTotal,
 				records: skipRows + p.records,
 				chunks: p.chunks,
 				elapsedMs,
 				mbPerSecond: rate / 1e6,
-				etaSeconds: rate > 0 ? (p.bytesTotal - p.bytesDone) / rate : null,
+				etaSeconds: rate > 0 ? (p.bytesTotal - bytesDone) / rate : null,
 			});
 		};
 		try {
 			const result = await ingestTrace(
 				trace,
 				async (chunk, additions) => {
-					await commitChunk(db, id, chunk, additions);
+					live.record = await commitChunk(db, id, chunk, additions);
 					live.added(chunk, additions);
-					live.record = (await getTrace(db, id))!;
 				},
 				{
 					index,
 					tables,
 					skipRows,
 					onProgress: (p) => report(p),
-					shouldStop: () => job.cancelled || copyError !== null,
-					observe: sockets.observe,
-					beforeCommit: sockets.learnNames,
+					shouldStop: () => job.cancelled || sideError !== null,
+					observe: names.observe,
+					beforeCommit: names.learnNames,
 				},
 			);
-			await putSockets(db, id, sockets.tracker.snapshot());
-			if (copy) {
-				// Rarely still running: decoding is the slower part.
-				for (let copied = false; !copied;) {
-					copied = await Promise.race([
-						copy.done.then(() => true),
-						new Promise<boolean>((r) => setTimeout(() => r(false), PROGRESS_EVERY_MS)),
-					]);
-					if (job.cancelled) throw new IngestStopped();
-					report({
-						bytesDone: bytesTotal,
-						bytesTotal,
-						records: result.records - skipRows,
-						chunks: result.chunks,
-					});
-				}
+			// The side jobs usually end first; wait for them, still reporting and cancellable.
+			const sides = Promise.all(sideJobs.map((j) => j.done));
+			for (let finished = false; !finished;) {
+				finished = await Promise.race([
+					sides.then(() => true),
+					new Promise<boolean>((r) => setTimeout(() => r(false), PROGRESS_EVERY_MS)),
+				]);
+				if (job.cancelled) throw new IngestStopped();
+				report({ bytesDone: bytesTotal, bytesTotal, records, chunks });
+			}
+			await putSockets(db, id, await rebuild.done);
+			if (copy)
 				live.record = await updateTrace(db, id, {
 					copied: true,
 					storedBytes: live.record.storedBytes + file.size,
 				});
-			}
-			report(
-				{
-					bytesDone: bytesTotal,
-					bytesTotal,
-					records: result.records - skipRows,
-					chunks: result.chunks,
-				},
-				true,
-			);
+			report({ bytesDone: bytesTotal, bytesTotal, records, chunks }, true);
 			live.record = await updateTrace(db, id, {
 				status: 'complete',
 				damage: result.damage,
@@ -310,12 +297,12 @@ export class Library {
 			});
 			return ok(this.summary(live.record));
 		} catch (caught) {
-			// A failed copy stops the decoding too: report why the copy failed.
-			const e = caught instanceof IngestStopped && copyError ? copyError : caught;
+			// A failed side job stops the decoding too: report why it failed.
+			const e = caught instanceof IngestStopped && sideError ? sideError : caught;
 			const stopped = e instanceof IngestStopped;
 			const message = stopped
 				? null
-				: isQuotaError(e) || (e instanceof CopyFailed && e.quota)
+				: isQuotaError(e) || (e instanceof JobFailed && e.quota)
 					? `storage is full after ${live.record.records.toLocaleString('en-US')} events: about ${mb(Math.max(0, trace.source.size * (1 + COLUMNS_FACTOR) - live.record.storedBytes))} more are needed. What was stored is kept; free space, then resume.`
 					: `import failed: ${e instanceof Error ? e.message : String(e)}`;
 			live.record = await updateTrace(db, id, {
@@ -325,9 +312,19 @@ export class Library {
 			});
 			return stopped ? ok(this.summary(live.record)) : fail(message!);
 		} finally {
-			copy?.cancel();
+			for (const j of sideJobs) j.cancel();
 			this.#active.delete(id);
 		}
+	}
+
+	/** The sockets of the file, rebuilt in a worker of their own. */
+	#rebuildSockets(file: File, index: BufferIndex, module: WebAssembly.Module): Job<TrackedTrace> {
+		const worker = new Worker(new URL('./sockets.worker.ts', import.meta.url), {
+			type: 'module',
+			name: 'sockets',
+		});
+		const request: SocketsRequest = { file, module, buffers: index.buffers };
+		return startJob<TrackedTrace>(worker, 'rebuilding the sockets', request);
 	}
 
 	cancel(id: number): void {
