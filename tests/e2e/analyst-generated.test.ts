@@ -88,6 +88,14 @@ describe('a generated Winsock trace', () => {
 				),
 			],
 			['cpu:1 or tid>3300', mixed.records.filter((r) => r.cpu === 1 || (r.tid ?? 0) > 3300).length],
+			[
+				// Times are rebuilt from ticks since each chunk's start: exact to the 100 ns.
+				'time>=1.5s time<2.5000001s',
+				mixed.records.filter((r) => {
+					const t = Number(r.time - mixed.startTime);
+					return t >= 15_000_000 && t < 25_000_001;
+				}).length,
+			],
 		];
 		for (const [filter, expected] of cases)
 			expect(await applyFilter(page, filter), filter).toBe(expected);

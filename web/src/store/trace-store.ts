@@ -1,6 +1,12 @@
 // Trace library operations over IndexedDB: the catalog, chunk commits, loading and deleting.
 import type { IDBPDatabase } from 'idb';
-import { COLUMN_NAMES, columnFromBuffer, type Chunk, type Columns } from '../ingest/columns.ts';
+import {
+	COLUMN_NAMES,
+	columnFromBuffer,
+	TICK_SPAN,
+	type Chunk,
+	type Columns,
+} from '../ingest/columns.ts';
 import type { ChunkAdditions } from '../ingest/ingest.ts';
 import type { BufferTable } from '../decoder/buffer-records.ts';
 import type { TrackedTrace } from '../sockets/tracker.ts';
@@ -56,6 +62,7 @@ export async function commitChunk(
 	let bytes = 0;
 	const puts: Promise<unknown>[] = [];
 	for (const name of COLUMN_NAMES) {
+		if (name === 'time' && !storesTime(chunk)) continue;
 		const a = chunk.columns[name];
 		const data =
 			a.buffer.byteLength === a.byteLength ? (a.buffer as ArrayBuffer) : a.slice().buffer;
@@ -91,6 +98,14 @@ export async function commitChunk(
 	await Promise.all(puts);
 	await tx.done;
 	return t;
+}
+
+/**
+ * Whether a chunk's `time` column is stored: only when its span is too long for `tick` (ticks
+ * since tMin), from which it is rebuilt otherwise.
+ */
+export function storesTime(chunk: { tMin: number; tMax: number }): boolean {
+	return chunk.tMax - chunk.tMin >= TICK_SPAN;
 }
 
 export async function chunkSummaries(db: DB, traceId: number): Promise<ChunkRecord[]> {

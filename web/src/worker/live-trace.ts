@@ -9,7 +9,7 @@ import { TraceTables } from '../ingest/trace-tables.ts';
 import { QueryEngine, type ChunkInfo, type ChunkSource, type Selection } from '../query/engine.ts';
 import type { FilterContext } from '../query/filter-compile.ts';
 import type { SockscopeDB, TraceRecord } from '../store/db.ts';
-import { chunkSummaries, loadColumn } from '../store/trace-store.ts';
+import { chunkSummaries, loadColumn, storesTime } from '../store/trace-store.ts';
 
 export class LiveTrace implements ChunkSource {
 	readonly id: number;
@@ -80,6 +80,13 @@ export class LiveTrace implements ChunkSource {
 	async column<K extends ColumnName>(chunk: number, name: K): Promise<Columns[K]> {
 		const recent = this.#recent.get(chunk);
 		if (recent) return recent.columns[name];
+		const info = this.#chunks[chunk];
+		if (name === 'time' && info && !storesTime(info)) {
+			const tick = (await loadColumn(this.#db, this.id, chunk, 'tick')) as Columns['tick'];
+			const time = new Float64Array(tick.length);
+			for (let i = 0; i < tick.length; i++) time[i] = info.tMin + tick[i]!;
+			return time as Columns[K];
+		}
 		return (await loadColumn(this.#db, this.id, chunk, name)) as Columns[K];
 	}
 

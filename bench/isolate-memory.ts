@@ -1,0 +1,84 @@
+// Samples the memory of the page and of every worker it starts, through the browser's DevTools
+// protocol: JS heap used and ArrayBuffer backing stores (typed arrays, WASM memories) per
+// isolate. Their sum is what the app holds, apart from the browser's own fixed overhead.
+import type { Browser as PwBrowser, CDPSession } from 'playwright-core';
+
+interface HeapUsage {
+	usedSize: number;
+	backingStorageSize?: number;
+}
+
+export interface MemorySample {
+	/** JS heap used, summed over the page and its workers (MB). */
+	readonly heapMB: number;
+	/** ArrayBuffer and WASM memory, summed likewise (MB). */
+	readonly buffersMB: number;
+}
+
+export class IsolateMemory {
+	readonly #cdp: CDPSession;
+	readonly #sessions = new Map<string, string>();
+	readonly #pending = new Map<number, (v: HeapUsage | null) => void>();
+	#seq = 0;
+	peak: MemorySample = { heapMB: 0, buffersMB: 0 };
+	peakTotalMB = 0;
+
+	private constructor(cdp: CDPSession) {
+		this.#cdp = cdp;
+		cdp.on('Target.receivedMessageFromTarget', (e) => {
+			const m = JSON.parse(e.message) as { id?: number; result?: HeapUsage };
+			if (m.id !== undefined) this.#pending.get(m.id)?.(m.result ?? null);
+			if (m.id !== undefined) this.#pending.delete(m.id);
+		});
+		cdp.on('Target.detachedFromTarget', (e) => {
+			for (const [target, session] of this.#sessions)
+				if (session === e.sessionId) this.#sessions.delete(target);
+		});
+	}
+
+	static async start(browser: PwBrowser): Promise<IsolateMemory> {
+		return new IsolateMemory(await browser.newBrowserCDPSession());
+	}
+
+	async #attach(): Promise<void> {
+		const { targetInfos } = await this.#cdp.send('Target.getTargets');
+		for (const t of targetInfos) {
+			if (this.#sessions.has(t.targetId) || !['page', 'worker'].includes(t.type)) continue;
+			if (t.type === 'page' && !t.url.startsWith('http')) continue;
+			const { sessionId } = await this.#cdp.send('Target.attachToTarget', {
+				targetId: t.targetId,
+				flatten: false,
+			});
+			this.#sessions.set(t.targetId, sessionId);
+		}
+	}
+
+	#usage(sessionId: string): Promise<HeapUsage | null> {
+		const id = ++this.#seq;
+		const answer = new Promise<HeapUsage | null>((resolve) => {
+			this.#pending.set(id, resolve);
+			setTimeout(() => resolve(null), 1000);
+		});
+		const message = JSON.stringify({ id, method: 'Runtime.getHeapUsage' });
+		this.#cdp.send('Target.sendMessageToTarget', { sessionId, message }).catch(() => {});
+		return answer;
+	}
+
+	/** One sample over every isolate alive now; keeps the peak. */
+	async sample(): Promise<MemorySample> {
+		await this.#attach().catch(() => {});
+		const usages = await Promise.all([...this.#sessions.values()].map((s) => this.#usage(s)));
+		let heap = 0;
+		let buffers = 0;
+		for (const u of usages) {
+			heap += u?.usedSize ?? 0;
+			buffers += u?.backingStorageSize ?? 0;
+		}
+		const s = { heapMB: heap / 1048576, buffersMB: buffers / 1048576 };
+		if (s.heapMB + s.buffersMB > this.peakTotalMB) {
+			this.peakTotalMB = s.heapMB + s.buffersMB;
+			this.peak = s;
+		}
+		return s;
+	}
+}
