@@ -131,8 +131,9 @@ describe('trace library', () => {
 	it('a page closed mid-import leaves an interrupted trace that Resume completes', async () => {
 		const first = await openSite(browser, inject('baseUrl'));
 		await pickFile(first.page, huge.path);
-		// Close as soon as the import reports progress, seconds before it could finish.
-		await first.page.getByTestId('import-progress').waitFor({ timeout: 30_000 });
+		// Close as soon as events are being stored (after the file's buffers are indexed), seconds
+		// before the import could finish.
+		await first.page.getByTestId('import-records').waitFor({ timeout: 30_000 });
 		await first.page.close();
 		const { page, errors } = await openSite(browser, inject('baseUrl'));
 		const row = await libraryRow(page, 'huge-');

@@ -172,7 +172,17 @@ function readFacts(decoder: WasmDecoder, fileName: string, fileSize: number): Tr
  * records where each one is. Stops at the first buffer whose header is unusable: nothing after
  * it can be located.
  */
-export async function indexBuffers(trace: OpenTrace): Promise<BufferIndex> {
+export interface IndexOptions {
+	/** Told the file offset reached, every few buffers. */
+	readonly onProgress?: (offset: number) => void;
+	/** Stops the pass (it throws the signal's reason). */
+	readonly signal?: AbortSignal;
+}
+
+export async function indexBuffers(
+	trace: OpenTrace,
+	options: IndexOptions = {},
+): Promise<BufferIndex> {
 	const { decoder, source } = trace;
 	const buffers: BufferEntry[] = [];
 	let offset = 0;
@@ -186,6 +196,10 @@ export async function indexBuffers(trace: OpenTrace): Promise<BufferIndex> {
 		return p;
 	};
 	while (offset < source.size) {
+		if ((buffers.length & 63) === 0) {
+			options.signal?.throwIfAborted();
+			options.onProgress?.(offset);
+		}
 		// Straight into WASM memory when the source can: no allocation per buffer.
 		const area = source.readInto ? decoder.inputArea(HEADER_SIZE) : null;
 		let length: number;

@@ -22,7 +22,10 @@ export interface TraceSummary extends TraceRecord {
 }
 
 export interface ImportProgress {
-	readonly traceId: number;
+	/** Null while the file's buffers are being indexed, before the trace joins the library. */
+	readonly traceId: number | null;
+	/** Indexing: finding every buffer of the file; importing: decoding and storing events. */
+	readonly phase: 'indexing' | 'importing';
 	readonly fileName: string;
 	readonly bytesDone: number;
 	readonly bytesTotal: number;
@@ -82,7 +85,8 @@ export interface DecoderApi {
 		file: File,
 		onProgress: (p: ImportProgress) => void,
 	): Promise<Result<TraceSummary>>;
-	cancelImport(id: number): Promise<void>;
+	/** Stops the import of trace `id`, or with null the imports still indexing their file. */
+	cancelImport(id: number | null): Promise<void>;
 	renameTrace(id: number, name: string): Promise<Result<TraceSummary>>;
 	deleteTrace(id: number): Promise<Result<void>>;
 	openTrace(id: number): Promise<Result<OpenedTrace>>;

@@ -66,6 +66,8 @@ export class Library {
 	#db: Promise<IDBPDatabase<SockscopeDB>> | null = null;
 	readonly #open = new Map<number, Promise<LiveTrace>>();
 	readonly #active = new Map<number, { cancelled: boolean }>();
+	/** Imports still indexing their file (not yet in the library). */
+	readonly #indexing = new Set<AbortController>();
 	readonly #insights = new WeakMap<LiveTrace, TraceInsight>();
 	readonly #module: () => Promise<WebAssembly.Module>;
 
@@ -127,7 +129,8 @@ export class Library {
 		const opened = await openEtl(blockCache(blobSource(file)), module, file.name);
 		if (!opened.ok) return fail(opened.error);
 		const trace = opened.value;
-		const index = await indexBuffers(trace);
+		const index = await this.#index(trace, file, onProgress);
+		if (!index) return fail(`the import of ${file.name} was cancelled before any event was stored`);
 		const room = await this.#checkRoom(file.size * (1 + COLUMNS_FACTOR));
 		if (room) return fail(room);
 		const db = await this.db();
@@ -169,7 +172,8 @@ export class Library {
 		const module = await this.#module();
 		const opened = await openEtl(blockCache(blobSource(file)), module, file.name);
 		if (!opened.ok) return fail(opened.error);
-		const index = await indexBuffers(opened.value);
+		const index = await this.#index(opened.value, file, onProgress);
+		if (!index) return fail(`resuming ${record.name} was cancelled`);
 		if ((await fingerprint(opened.value.source, index)) !== record.fingerprint)
 			return fail(
 				`${file.name} is not the file this trace was imported from (${record.name}): pick that file to resume`,
@@ -184,6 +188,46 @@ export class Library {
 		const live = await this.live(id);
 		const updated = await updateTrace(db, id, { status: 'importing', error: null });
 		return this.#run(opened.value, index, updated, live.tables, record.records, file, onProgress);
+	}
+
+	/** The buffer index, with progress and Cancel; null when cancelled. */
+	async #index(
+		trace: OpenTrace,
+		file: File,
+		onProgress: (p: ImportProgress) => void,
+	): Promise<BufferIndex | null> {
+		const stop = new AbortController();
+		this.#indexing.add(stop);
+		const started = performance.now();
+		let last = 0;
+		try {
+			return await indexBuffers(trace, {
+				signal: stop.signal,
+				onProgress: (offset) => {
+					const now = performance.now();
+					if (now - last < PROGRESS_EVERY_MS) return;
+					last = now;
+					const rate = offset / Math.max(0.001, (now - started) / 1000);
+					onProgress({
+						traceId: null,
+						phase: 'indexing',
+						fileName: file.name,
+						bytesDone: offset,
+						bytesTotal: file.size,
+						records: 0,
+						chunks: 0,
+						elapsedMs: now - started,
+						mbPerSecond: rate / 1e6,
+						etaSeconds: rate > 0 ? (file.size - offset) / rate : null,
+					});
+				},
+			});
+		} catch (e) {
+			if (stop.signal.aborted) return null;
+			throw e;
+		} finally {
+			this.#indexing.delete(stop);
+		}
 	}
 
 	async #checkRoom(bytes: number): Promise<string | null> {
@@ -246,6 +290,7 @@ export class Library {
 			const rate = bytesDone / Math.max(1, elapsedMs / 1000);
 			onProgress({
 				traceId: id,
+				phase: 'importing',
 				fileName: record.name,
 				bytesDone,
 				bytesTotal: p.bytesTotal,
@@ -327,8 +372,9 @@ export class Library {
 		return startJob<TrackedTrace>(worker, 'rebuilding the sockets', request);
 	}
 
-	cancel(id: number): void {
-		const job = this.#active.get(id);
+	cancel(id: number | null): void {
+		if (id === null) for (const stop of this.#indexing) stop.abort();
+		const job = id === null ? undefined : this.#active.get(id);
 		if (job) job.cancelled = true;
 	}
 
