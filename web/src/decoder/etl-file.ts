@@ -8,15 +8,13 @@ import {
 } from '../generated/layouts.ts';
 import { fail, ok, type Result } from '../lib/result.ts';
 import { describeDamage, type DamageInfo } from './messages.ts';
-import type { ByteSource } from './source.ts';
+import { SequentialReader, type ByteSource } from './source.ts';
 import { readStruct, readUtf16z } from './struct.ts';
 import { filetimeToIso } from './time.ts';
 import type { TraceFacts } from './types.ts';
 import { WasmDecoder } from './wasm.ts';
 
 const HEADER_SIZE = WMI_BUFFER_HEADER.size;
-/** Buffer headers read ahead from an asynchronous source. */
-const READ_AHEAD = 64;
 const hex = (n: number) => '0x' + n.toString(16);
 const CLOCK_NAMES: Record<number, string> = {
 	0: 'raw',
@@ -177,39 +175,33 @@ export interface IndexOptions {
 	readonly onProgress?: (offset: number) => void;
 	/** Stops the pass (it throws the signal's reason). */
 	readonly signal?: AbortSignal;
+	/** Where to read the headers (default: the trace's source), e.g. with more read-ahead. */
+	readonly source?: ByteSource;
 }
 
 export async function indexBuffers(
 	trace: OpenTrace,
 	options: IndexOptions = {},
 ): Promise<BufferIndex> {
-	const { decoder, source } = trace;
+	const { decoder } = trace;
+	const source = options.source ?? trace.source;
 	const buffers: BufferEntry[] = [];
 	let offset = 0;
 	let damage: DamageInfo | null = null;
-	// Asynchronous sources (a browser File) pay a round trip per read: read the next headers ahead,
-	// at the offsets the current buffer's size predicts, and keep the ones that turn out right.
-	const ahead = new Map<number, Promise<Uint8Array>>();
-	const headerAt = (at: number) => {
-		let p = ahead.get(at);
-		if (!p) ahead.set(at, (p = source.read(at, HEADER_SIZE)));
-		return p;
-	};
+	// Asynchronous sources (a browser File) pay a round trip per read: scan them in large blocks
+	// read ahead, taking the headers out of the block in hand.
+	const scan = source.readInto ? null : new SequentialReader(source);
 	while (offset < source.size) {
 		if ((buffers.length & 63) === 0) {
 			options.signal?.throwIfAborted();
 			options.onProgress?.(offset);
 		}
-		// Straight into WASM memory when the source can: no allocation per buffer.
-		const area = source.readInto ? decoder.inputArea(HEADER_SIZE) : null;
 		let length: number;
-		if (area) length = source.readInto!(offset, area);
-		else {
-			const head = await headerAt(offset);
-			for (const at of ahead.keys()) if (at <= offset) ahead.delete(at);
+		if (scan) {
+			const head = scan.view(offset, HEADER_SIZE) ?? (await scan.read(offset, HEADER_SIZE));
 			decoder.load(head);
 			length = head.length;
-		}
+		} else length = source.readInto!(offset, decoder.inputArea(HEADER_SIZE)!);
 		const status = decoder.frameBuffer(length);
 		if (status !== Status.Ok) {
 			damage = bufferOutDamage(decoder, status, buffers.length, offset);
@@ -243,9 +235,6 @@ export async function indexBuffers(
 			break;
 		}
 		offset += size;
-		if (!source.readInto)
-			for (let k = 0, at = offset; k < READ_AHEAD && at < source.size; k++, at += size)
-				void headerAt(at);
 	}
 	return { buffers, damage, trailingBytes: damage ? source.size - offset : 0 };
 }

@@ -39,10 +39,15 @@ export function memorySource(bytes: Uint8Array): ByteSource {
  * one read per block rather than one per buffer. Keeps a few blocks for the out-of-order reads
  * of per-CPU buffers flushed late.
  */
-export function blockCache(source: ByteSource, blockSize = 8 << 20, keep = 4): ByteSource {
+export function blockCache(
+	source: ByteSource,
+	blockSize = 8 << 20,
+	keep = 4,
+	ahead = 1,
+): ByteSource {
 	// Blocks are kept as promises, so that concurrent reads of one block share a single read.
 	const blocks = new Map<number, Promise<Uint8Array>>();
-	let last = -1;
+	let last = -blockSize;
 	function load(start: number): Promise<Uint8Array> {
 		const b = source.read(start, blockSize);
 		blocks.set(start, b);
@@ -56,9 +61,13 @@ export function blockCache(source: ByteSource, blockSize = 8 << 20, keep = 4): B
 			blocks.delete(start);
 			blocks.set(start, b);
 		} else b = load(start);
-		// Read on sequentially: the next block is read while this one is used.
-		const next = start + blockSize;
-		if (start === last + blockSize && next < source.size && !blocks.has(next)) load(next);
+		// Read on sequentially: the next blocks are read while this one is used (a browser File
+		// reads faster with a few reads in flight).
+		if (start === last + blockSize)
+			for (let k = 1, next = start + blockSize; k <= ahead && next < source.size; k++) {
+				if (!blocks.has(next)) load(next);
+				next += blockSize;
+			}
 		last = start;
 		return b;
 	}
@@ -77,4 +86,59 @@ export function blockCache(source: ByteSource, blockSize = 8 << 20, keep = 4): B
 	const direct = source.readInto?.bind(source);
 	if (direct) cached.readInto = direct;
 	return cached;
+}
+
+/**
+ * Reads a source front to back in large blocks with a few reads in flight (a browser File reads
+ * faster so), handing out views of the block in hand synchronously: a scan of small pieces
+ * (buffer headers) then waits once per block, not once per piece.
+ */
+export class SequentialReader {
+	readonly #source: ByteSource;
+	readonly #blockSize: number;
+	readonly #ahead: number;
+	#start = 0;
+	#block: Uint8Array = new Uint8Array(0);
+	readonly #pending = new Map<number, Promise<Uint8Array>>();
+
+	constructor(source: ByteSource, blockSize = 8 << 20, ahead = 2) {
+		this.#source = source;
+		this.#blockSize = blockSize;
+		this.#ahead = ahead;
+	}
+
+	/** The bytes at [offset, offset + length) if the block in hand holds them all, else null. */
+	view(offset: number, length: number): Uint8Array | null {
+		const at = offset - this.#start;
+		if (at < 0 || at >= this.#block.length) return null;
+		// Past the block's end: only the file's last block may hand out fewer bytes.
+		const last = this.#start + this.#block.length >= this.#source.size;
+		if (at + length > this.#block.length && !last) return null;
+		return this.#block.subarray(at, at + length);
+	}
+
+	/** Up to `length` bytes at `offset` (fewer only at the end), moving on to its block. */
+	async read(offset: number, length: number): Promise<Uint8Array> {
+		const start = offset - (offset % this.#blockSize);
+		if (start !== this.#start || this.#block.length === 0) {
+			this.#block = await this.#take(start);
+			this.#start = start;
+			for (let k = 1; k <= this.#ahead; k++) this.#fetch(start + k * this.#blockSize);
+		}
+		// A piece running past the block's end: read on its own.
+		return this.view(offset, length) ?? this.#source.read(offset, length);
+	}
+
+	#fetch(start: number): void {
+		if (start < this.#source.size && !this.#pending.has(start))
+			this.#pending.set(start, this.#source.read(start, this.#blockSize));
+	}
+
+	#take(start: number): Promise<Uint8Array> {
+		this.#fetch(start);
+		const p = this.#pending.get(start)!;
+		// Blocks behind this one are not needed again.
+		for (const k of this.#pending.keys()) if (k <= start) this.#pending.delete(k);
+		return p;
+	}
 }

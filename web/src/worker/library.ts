@@ -202,6 +202,9 @@ export class Library {
 		let last = 0;
 		try {
 			return await indexBuffers(trace, {
+				// Every byte is read (headers sit every 64 KiB or so): the scan reads large blocks,
+				// a few at a time, straight from the file.
+				source: blobSource(file),
 				signal: stop.signal,
 				onProgress: (offset) => {
 					const now = performance.now();

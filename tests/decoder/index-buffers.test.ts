@@ -1,0 +1,75 @@
+// The index pass: the same index whether the file is read synchronously or scanned in blocks
+// (a browser File), whatever the block size; it reports how far it got and stops when asked.
+import { describe, expect, it } from 'vitest';
+import { indexBuffers } from '../../web/src/decoder/etl-file.ts';
+import { memorySource, SequentialReader, type ByteSource } from '../../web/src/decoder/source.ts';
+import { open, realFixture } from './load.ts';
+
+/** A source that can only be read asynchronously, as a browser File. */
+function asyncOnly(bytes: Uint8Array): ByteSource & { reads: number } {
+	const m = memorySource(bytes);
+	const s = {
+		size: m.size,
+		reads: 0,
+		read: (offset: number, length: number) => {
+			s.reads++;
+			return m.read(offset, length);
+		},
+	};
+	return s;
+}
+
+describe('indexBuffers', () => {
+	for (const name of ['perfview-net452-x64-compressed', 'tx-win7-kernel-network'])
+		it(`finds the same buffers scanning ${name} in blocks`, async () => {
+			const bytes = realFixture(name);
+			const trace = await open(bytes);
+			const direct = await indexBuffers(trace);
+			const source = asyncOnly(bytes);
+			const scanned = await indexBuffers(trace, { source });
+			expect(scanned).toEqual(direct);
+			// Far fewer reads than buffers: one per 8 MiB block, plus any header across two.
+			expect(source.reads).toBeLessThan(direct.buffers.length / 10 + 4);
+		});
+
+	it('reports growing offsets, every 64 buffers', async () => {
+		const bytes = realFixture('perfview-net452-x64-compressed');
+		const trace = await open(bytes);
+		const offsets: number[] = [];
+		const index = await indexBuffers(trace, { onProgress: (o) => offsets.push(o) });
+		expect(offsets.length).toBe(Math.ceil(index.buffers.length / 64));
+		expect(offsets).toEqual(offsets.map((_, k) => index.buffers[k * 64]!.offset));
+	});
+
+	it('stops with the signal’s reason when aborted', async () => {
+		const trace = await open(realFixture('perfview-net452-x64-compressed'));
+		const stop = new AbortController();
+		let calls = 0;
+		const pass = indexBuffers(trace, {
+			signal: stop.signal,
+			onProgress: () => {
+				if (++calls === 2) stop.abort(new Error('cancelled by the user'));
+			},
+		});
+		await expect(pass).rejects.toThrow('cancelled by the user');
+		expect(calls).toBe(2);
+	});
+});
+
+describe('SequentialReader', () => {
+	it('hands out the right bytes front to back, across block ends, to the last byte', async () => {
+		const bytes = Uint8Array.from({ length: 10_000 }, (_, i) => (i * 7919) & 0xff);
+		const source = asyncOnly(bytes);
+		const reader = new SequentialReader(source, 1000, 2);
+		let across = 0;
+		for (let offset = 0; offset < bytes.length; offset += 333) {
+			const length = 72 + (offset % 5);
+			if ((offset % 1000) + length > 1000 && offset + length < bytes.length) across++;
+			const got = reader.view(offset, length) ?? (await reader.read(offset, length));
+			expect(got).toEqual(bytes.subarray(offset, Math.min(bytes.length, offset + length)));
+		}
+		// Each of the ten blocks once, and each piece that ran across a block's end.
+		expect(across).toBeGreaterThan(3);
+		expect(source.reads).toBe(10 + across);
+	});
+});
