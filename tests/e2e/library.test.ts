@@ -166,6 +166,77 @@ describe('trace library', () => {
 		await page.close();
 	});
 
+	it('a library left by the previous version is upgraded: its imports, stored without buffer tables, are dropped', async () => {
+		const own = await launchBrowser();
+		const page = await own.context.newPage();
+		// A page of the same origin that does not start the app: the old database is made first.
+		await page.goto(new URL('manifest.webmanifest', inject('baseUrl')).href);
+		await page.evaluate(
+			() =>
+				new Promise<void>((resolve, reject) => {
+					const r = indexedDB.open('sockscope', 2);
+					r.onupgradeneeded = () => {
+						const db = r.result;
+						db.createObjectStore('traces', { keyPath: 'id', autoIncrement: true });
+						db.createObjectStore('chunks', { keyPath: ['traceId', 'index'] });
+						db.createObjectStore('columns', { keyPath: ['traceId', 'chunk', 'name'] });
+						db.createObjectStore('sockets', { keyPath: 'traceId' });
+						const tx = r.transaction!;
+						tx.objectStore('traces').put({ id: 1, name: 'old.etl', status: 'complete' });
+						tx.objectStore('chunks').put({ traceId: 1, index: 0, rows: 1 });
+						tx.objectStore('columns').put({
+							traceId: 1,
+							chunk: 0,
+							name: 'rec',
+							data: new ArrayBuffer(8),
+						});
+					};
+					r.onsuccess = () => {
+						r.result.close();
+						resolve();
+					};
+					r.onerror = () => reject(r.error);
+				}),
+		);
+		const errors: string[] = [];
+		page.on('pageerror', (e) => errors.push(e.message));
+		await page.goto(inject('baseUrl'));
+		await page.getByRole('heading', { level: 1, name: 'Sockscope' }).waitFor();
+		// The app works on: an import after the upgrade is listed alone.
+		await pickFile(page, sample);
+		expect(await totalShown(page)).toBe(truth.totalRecords);
+		await page.getByRole('button', { name: '← All traces' }).click();
+		await libraryRow(page, 'sample.etl');
+		expect(await page.locator('li[data-trace-id]').count()).toBe(1);
+		const stores = await page.evaluate(
+			() =>
+				new Promise<{ version: number; stores: string[]; columns: number }>((resolve) => {
+					const r = indexedDB.open('sockscope');
+					r.onsuccess = () => {
+						const db = r.result;
+						const count = db
+							.transaction('columns')
+							.objectStore('columns')
+							.count(IDBKeyRange.bound([1], [1, []]));
+						count.onsuccess = () => {
+							resolve({
+								version: db.version,
+								stores: [...db.objectStoreNames],
+								columns: count.result,
+							});
+							db.close();
+						};
+					};
+				}),
+		);
+		expect(stores.version).toBe(3);
+		expect(stores.stores).toContain('buffers');
+		// Nothing of the old trace 1 is left (the new import has an id of its own).
+		expect(stores.columns).toBe(0);
+		expect(errors).toEqual([]);
+		await own.close();
+	});
+
 	it('when storage runs out, the import stops cleanly, keeps what is stored and says how much more is needed', async () => {
 		// A profile of its own: the quota is set against this test's usage only.
 		const own = await launchBrowser();
