@@ -16,12 +16,14 @@ import {
 	FLAG_ERROR,
 	FLAG_EXIT,
 	FLAG_STATUS,
+	makeColumns,
 	NO_PID,
 	TICK_SPAN,
 	type Chunk,
 	type Columns,
 } from './columns.ts';
 import { CAT_ERRORS, CATEGORIES, categoryOf } from './categories.ts';
+import { PointerTable } from './pointer-table.ts';
 import { eventTypeKey, type TraceTables } from './trace-tables.ts';
 import { kernelEventName } from './kernel-names.ts';
 
@@ -71,7 +73,9 @@ export class ChunkBuilder {
 	/** Event types by a numeric key of the record's header facts (strings only on a miss). */
 	readonly #typeCache: Map<number, number>;
 	/** Pointer text → string index, keyed by the pointer's high then low 32 bits. */
-	readonly #pointers: Map<number, Map<number, number>>;
+	readonly #pointers: PointerTable;
+	/** IPv4 address (as a little-endian u32) → string index. */
+	readonly #ipv4: PointerTable;
 	readonly #categories: number[];
 
 	constructor(
@@ -87,10 +91,9 @@ export class ChunkBuilder {
 		this.#providers = providers;
 		this.#typeCache = caches.types;
 		this.#pointers = caches.pointers;
+		this.#ipv4 = caches.ipv4;
 		this.#categories = caches.categories;
-		const columns = {} as Record<string, unknown>;
-		for (const name of COLUMN_NAMES) columns[name] = allocateColumn(name, CHUNK_ROWS);
-		this.columns = columns as Columns;
+		this.columns = makeColumns(COLUMN_NAMES, (name) => allocateColumn(name, CHUNK_ROWS));
 	}
 
 	get full(): boolean {
@@ -142,12 +145,10 @@ export class ChunkBuilder {
 		const { time, tick } = this.columns;
 		const t0 = n ? this.#tMin : 0;
 		for (let r = 0; r < n; r++) tick[r] = Math.min(time[r]! - t0, TICK_SPAN);
-		const columns = {} as Record<string, unknown>;
-		for (const name of COLUMN_NAMES) columns[name] = this.columns[name].slice(0, n);
 		return {
 			index: this.index,
 			rows: n,
-			columns: columns as Columns,
+			columns: makeColumns(COLUMN_NAMES, (name) => this.columns[name].slice(0, n)),
 			tMin: n ? this.#tMin : 0,
 			tMax: n ? this.#tMax : 0,
 		};
@@ -256,9 +257,24 @@ export class ChunkBuilder {
 			let text: string | null = null;
 			let port = present(b, start, s.port) ? num(b, start, s.port) : 0;
 			let family = 0;
-			if (type === FieldType.IPv4) {
-				text = ipv4(b.image, off);
+			let idx = -1;
+			// IPv4 addresses (most of them) are looked up by value: no text made per event.
+			const image = b.image;
+			const v4 =
+				type === FieldType.IPv4
+					? off
+					: type === FieldType.SocketAddress &&
+						  b.fieldU32(j, FieldOut.size) >= 8 &&
+						  (image[off]! | (image[off + 1]! << 8)) === AF_INET
+						? off + 4
+						: -1;
+			if (v4 >= 0) {
+				const value =
+					image[v4]! | (image[v4 + 1]! << 8) | (image[v4 + 2]! << 16) | (image[v4 + 3]! << 24);
+				idx = this.#ipv4.get(0, value);
+				if (idx < 0) this.#ipv4.set(0, value, (idx = this.#tables.intern(ipv4(image, v4))));
 				family = AF_INET;
+				if (type === FieldType.SocketAddress) port = (image[off + 2]! << 8) | image[off + 3]!;
 			} else if (type === FieldType.IPv6) {
 				text = ipv6(b.image, off);
 				family = AF_INET6;
@@ -270,9 +286,9 @@ export class ChunkBuilder {
 					family = sa.family;
 				}
 			}
-			if (text !== null) {
+			if (text !== null) idx = this.#tables.intern(text);
+			if (idx >= 0) {
 				c.family[r] = family;
-				const idx = this.#tables.intern(text);
 				if (s.local) {
 					c.laddr[r] = idx;
 					c.lport[r] = port;
@@ -289,14 +305,12 @@ export class ChunkBuilder {
 	#pointer(b: DecodedBuffer, j: number): number {
 		const lo = b.fieldU32(j, FieldOut.value);
 		const hi = b.fieldU32(j, FieldOut.value + 4);
-		let byLo = this.#pointers.get(hi);
-		if (!byLo) this.#pointers.set(hi, (byLo = new Map()));
-		let index = byLo.get(lo);
-		if (index === undefined) {
+		let index = this.#pointers.get(hi, lo);
+		if (index < 0) {
 			const text =
 				'0x' + (hi ? hi.toString(16) + lo.toString(16).padStart(8, '0') : lo.toString(16));
 			index = this.#tables.intern(text);
-			byLo.set(lo, index);
+			this.#pointers.set(hi, lo, index);
 		}
 		return index;
 	}
@@ -316,10 +330,16 @@ function num(b: DecodedBuffer, start: number, k: number): number {
 /** Lookups that outlive one chunk (the tables they point into do too). */
 export interface BuilderCaches {
 	readonly types: Map<number, number>;
-	readonly pointers: Map<number, Map<number, number>>;
+	readonly pointers: PointerTable;
+	readonly ipv4: PointerTable;
 	readonly categories: number[];
 }
 
 export function newBuilderCaches(): BuilderCaches {
-	return { types: new Map(), pointers: new Map(), categories: [] };
+	return {
+		types: new Map(),
+		pointers: new PointerTable(),
+		ipv4: new PointerTable(),
+		categories: [],
+	};
 }

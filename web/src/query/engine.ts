@@ -7,6 +7,7 @@ import {
 	FLAG_ERROR,
 	FLAG_EXIT,
 	FLAG_STATUS,
+	makeColumns,
 	NO_PID,
 	TICK_SPAN,
 	type ColumnName,
@@ -192,10 +193,11 @@ export class QueryEngine {
 				matched += to - from;
 				continue;
 			}
-			const columns = {} as Columns;
-			for (const name of compiled.columns)
-				(columns as Record<string, unknown>)[name] = await this.column(info.index, name);
-			const test = compiled.bind(columns);
+			const names = [...compiled.columns];
+			const loaded = await Promise.all(names.map((name) => this.column(info.index, name)));
+			const test = compiled.bind(
+				makeColumns(names, (name) => loaded[names.indexOf(name)]!) as Columns,
+			);
 			const hits = new Uint16Array(to - from);
 			let n = 0;
 			for (let i = from; i < to; i++) if (test(i)) hits[n++] = i;

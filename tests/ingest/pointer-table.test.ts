@@ -1,0 +1,35 @@
+// The builder's pointer table must answer exactly as a Map keyed by the whole 64-bit value,
+// through growth and colliding slots.
+import { describe, expect, it } from 'vitest';
+import { PointerTable } from '../../web/src/ingest/pointer-table.ts';
+import { Prng } from '../builders/prng.ts';
+
+describe('PointerTable', () => {
+	it('keeps every pair apart and finds each again', () => {
+		const rng = new Prng(7);
+		const table = new PointerTable();
+		const reference = new Map<string, number>();
+		// Kernel-like pointers: a few high halves, aligned low halves, and some extremes.
+		const his = [0, 0xffff8a5c, 0xffffc000, 0x7ff6, -1];
+		for (let n = 0; n < 50_000; n++) {
+			const hi = his[rng.int(0, his.length - 1)]! | 0;
+			const lo = rng.chance(0.01)
+				? [0, -1, 0x80000000 | 0][rng.int(0, 2)]!
+				: (rng.int(0, 1 << 20) * 16) | 0;
+			const key = `${hi}:${lo}`;
+			const known = reference.get(key);
+			expect(table.get(hi, lo)).toBe(known ?? -1);
+			if (known === undefined) {
+				reference.set(key, n);
+				table.set(hi, lo, n);
+			}
+		}
+		expect(reference.size).toBeGreaterThan(30_000);
+		for (const [key, value] of reference) {
+			const [hi, lo] = key.split(':').map(Number) as [number, number];
+			expect(table.get(hi, lo)).toBe(value);
+			// The decoder hands out halves as unsigned numbers: the same keys.
+			expect(table.get(hi >>> 0, lo >>> 0)).toBe(value);
+		}
+	});
+});

@@ -1,0 +1,51 @@
+// 64-bit pointer values (as high and low halves) → a number, in an open-addressing hash table
+// over typed arrays: the builder looks up two pointers per Winsock event, and nested Maps cost
+// more than the rest of the row.
+
+const EMPTY = -1;
+
+export class PointerTable {
+	#hi = new Int32Array(1024);
+	#lo = new Int32Array(1024);
+	#value = new Int32Array(1024).fill(EMPTY);
+	#size = 0;
+
+	/** The value kept for (hi, lo), or -1. */
+	get(hi: number, lo: number): number {
+		const mask = this.#value.length - 1;
+		for (let k = slot(hi, lo, mask); ; k = (k + 1) & mask) {
+			const v = this.#value[k]!;
+			if (v === EMPTY || (this.#hi[k] === (hi | 0) && this.#lo[k] === (lo | 0))) return v;
+		}
+	}
+
+	/** Keeps `value` (≥ 0) for (hi, lo), which must not be there yet. */
+	set(hi: number, lo: number, value: number): void {
+		if ((this.#size + 1) * 2 > this.#value.length) this.#grow();
+		this.#put(hi, lo, value);
+		this.#size++;
+	}
+
+	#put(hi: number, lo: number, value: number): void {
+		const mask = this.#value.length - 1;
+		let k = slot(hi, lo, mask);
+		while (this.#value[k] !== EMPTY) k = (k + 1) & mask;
+		this.#hi[k] = hi;
+		this.#lo[k] = lo;
+		this.#value[k] = value;
+	}
+
+	#grow(): void {
+		const [hi, lo, value] = [this.#hi, this.#lo, this.#value];
+		this.#hi = new Int32Array(hi.length * 2);
+		this.#lo = new Int32Array(hi.length * 2);
+		this.#value = new Int32Array(hi.length * 2).fill(EMPTY);
+		for (let k = 0; k < value.length; k++)
+			if (value[k] !== EMPTY) this.#put(hi[k]!, lo[k]!, value[k]!);
+	}
+}
+
+function slot(hi: number, lo: number, mask: number): number {
+	// Pointers are aligned and share their high half: mix both before masking.
+	return ((Math.imul(lo ^ (lo >>> 15), 0x2c1b3c6d) ^ Math.imul(hi, 0x297a2d39)) >>> 0) & mask;
+}
