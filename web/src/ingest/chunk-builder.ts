@@ -23,7 +23,7 @@ import {
 	type Columns,
 } from './columns.ts';
 import { CAT_ERRORS, CATEGORIES, categoryOf } from './categories.ts';
-import { PointerTable } from './pointer-table.ts';
+import { PointerTable } from '../lib/pointer-table.ts';
 import { eventTypeKey, type TraceTables } from './trace-tables.ts';
 import { kernelEventName } from './kernel-names.ts';
 

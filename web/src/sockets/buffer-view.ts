@@ -3,7 +3,8 @@
 // pointer strings cached, so a 10 M-event trace does not build an object per event.
 import { FieldOut, FieldType, PayloadLayout, RecordKind, RecordOut } from '../generated/layouts.ts';
 import { EVENT_SCHEMAS, PROVIDERS } from '../generated/schemas.ts';
-import { ipv4, ipv6, socketAddress } from '../decoder/addresses.ts';
+import { AF_INET, ipv4, ipv6, socketAddress } from '../decoder/addresses.ts';
+import { PointerTable } from '../lib/pointer-table.ts';
 import { Clock, type DecodedBuffer } from '../decoder/decoded-buffer.ts';
 import type { SocketTracker } from './tracker.ts';
 import {
@@ -65,6 +66,8 @@ export class BufferAfdView implements AfdEventView {
 	#count = 0;
 	#names: Map<string, number> = new Map();
 	readonly #pointers = new PointerCache();
+	#addresses = new PointerTable();
+	#addressText: string[] = [];
 
 	/** Points the view at record i of a buffer (whose layout must be an AFD schema). */
 	set(buf: DecodedBuffer, i: number, index: number, ticks: number): void {
@@ -125,16 +128,38 @@ export class BufferAfdView implements AfdEventView {
 		if (j < 0) return undefined;
 		const b = this.#buf!;
 		const at = b.fieldU32(j, FieldOut.offset);
+		const image = b.image;
 		switch (b.fieldU8(j, FieldOut.type)) {
 			case FieldType.IPv4:
-				return ipv4(b.image, at);
-			case FieldType.IPv6:
-				return ipv6(b.image, at);
+				return this.#v4(image, at, -1);
 			case FieldType.SocketAddress:
-				return socketAddress(b.image, at, b.fieldU32(j, FieldOut.size))?.text;
+				// IPv4 socket addresses (most of them) come from a table by value: no text per event.
+				if (b.fieldU32(j, FieldOut.size) >= 8 && (image[at]! | (image[at + 1]! << 8)) === AF_INET)
+					return this.#v4(image, at + 4, (image[at + 2]! << 8) | image[at + 3]!);
+				return socketAddress(image, at, b.fieldU32(j, FieldOut.size))?.text;
+			case FieldType.IPv6:
+				return ipv6(image, at);
 			default:
 				return undefined;
 		}
+	}
+
+	/** An IPv4 address (with its port when port ≥ 0) as text, from the table when seen before. */
+	#v4(image: Uint8Array, at: number, port: number): string {
+		const value =
+			image[at]! | (image[at + 1]! << 8) | (image[at + 2]! << 16) | (image[at + 3]! << 24);
+		let k = this.#addresses.get(port, value);
+		if (k < 0) {
+			// Bounded like the pointer texts: datagram traffic can bring many address and port pairs.
+			if (this.#addressText.length >= 65536) {
+				this.#addresses = new PointerTable();
+				this.#addressText = [];
+			}
+			const address = ipv4(image, at);
+			k = this.#addressText.push(port < 0 ? address : `${address}:${port}`) - 1;
+			this.#addresses.set(port, value, k);
+		}
+		return this.#addressText[k]!;
 	}
 }
 

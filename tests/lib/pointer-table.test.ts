@@ -1,7 +1,7 @@
 // The builder's pointer table must answer exactly as a Map keyed by the whole 64-bit value,
 // through growth and colliding slots.
 import { describe, expect, it } from 'vitest';
-import { PointerTable } from '../../web/src/ingest/pointer-table.ts';
+import { PointerTable } from '../../web/src/lib/pointer-table.ts';
 import { Prng } from '../builders/prng.ts';
 
 describe('PointerTable', () => {
