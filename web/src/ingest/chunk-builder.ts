@@ -3,7 +3,7 @@
 // schema interpreter's field table by field name.
 import { FieldOut, FieldType, PayloadLayout, RecordKind, RecordOut } from '../generated/layouts.ts';
 import { EVENT_SCHEMAS, PROVIDERS } from '../generated/schemas.ts';
-import { AF_INET, AF_INET6, ipv4, ipv6, socketAddress } from '../decoder/addresses.ts';
+import { AF_INET, AF_INET6, ipv4, ipv6 } from '../decoder/addresses.ts';
 import { Clock, type DecodedBuffer } from '../decoder/decoded-buffer.ts';
 import { providerName, type ProviderTable } from '../decoder/record-json.ts';
 import { decodeTraceLogging, extItems } from '../decoder/tracelogging.ts';
@@ -23,6 +23,7 @@ import {
 	type Columns,
 } from './columns.ts';
 import { CAT_ERRORS, CATEGORIES, categoryOf } from './categories.ts';
+import { BytesTable } from '../lib/bytes-table.ts';
 import { PointerTable } from '../lib/pointer-table.ts';
 import { eventTypeKey, type TraceTables } from './trace-tables.ts';
 import { kernelEventName } from './kernel-names.ts';
@@ -74,8 +75,8 @@ export class ChunkBuilder {
 	readonly #typeCache: Map<number, number>;
 	/** Pointer text → string index, keyed by the pointer's high then low 32 bits. */
 	readonly #pointers: PointerTable;
-	/** IPv4 address (as a little-endian u32) → string index. */
-	readonly #ipv4: PointerTable;
+	/** Address bytes (IPv4 or IPv6) → string index. */
+	readonly #addresses: BytesTable;
 	readonly #categories: number[];
 
 	constructor(
@@ -91,7 +92,7 @@ export class ChunkBuilder {
 		this.#providers = providers;
 		this.#typeCache = caches.types;
 		this.#pointers = caches.pointers;
-		this.#ipv4 = caches.ipv4;
+		this.#addresses = caches.addresses;
 		this.#categories = caches.categories;
 		this.columns = makeColumns(COLUMN_NAMES, (name) => allocateColumn(name, CHUNK_ROWS));
 	}
@@ -254,39 +255,31 @@ export class ChunkBuilder {
 			const j = start + s.address;
 			const type = b.fieldU8(j, FieldOut.type);
 			const off = b.fieldU32(j, FieldOut.offset);
-			let text: string | null = null;
 			let port = present(b, start, s.port) ? num(b, start, s.port) : 0;
-			let family = 0;
-			let idx = -1;
-			// IPv4 addresses (most of them) are looked up by value: no text made per event.
+			// The address as it sits in the record is the key to its string: text is made once per
+			// distinct address, not per event.
 			const image = b.image;
-			const v4 =
-				type === FieldType.IPv4
-					? off
-					: type === FieldType.SocketAddress &&
-						  b.fieldU32(j, FieldOut.size) >= 8 &&
-						  (image[off]! | (image[off + 1]! << 8)) === AF_INET
-						? off + 4
-						: -1;
-			if (v4 >= 0) {
-				const value =
-					image[v4]! | (image[v4 + 1]! << 8) | (image[v4 + 2]! << 16) | (image[v4 + 3]! << 24);
-				idx = this.#ipv4.get(0, value);
-				if (idx < 0) this.#ipv4.set(0, value, (idx = this.#tables.intern(ipv4(image, v4))));
-				family = AF_INET;
-				if (type === FieldType.SocketAddress) port = (image[off + 2]! << 8) | image[off + 3]!;
-			} else if (type === FieldType.IPv6) {
-				text = ipv6(b.image, off);
-				family = AF_INET6;
-			} else if (type === FieldType.SocketAddress) {
-				const sa = socketAddress(b.image, off, b.fieldU32(j, FieldOut.size));
-				if (sa && (sa.family === AF_INET || sa.family === AF_INET6)) {
-					text = sa.address;
-					port = sa.port;
-					family = sa.family;
+			let keyAt = off;
+			let keyLength = 0;
+			let family = 0;
+			if (type === FieldType.IPv4) [keyLength, family] = [4, AF_INET];
+			else if (type === FieldType.IPv6) [keyLength, family] = [16, AF_INET6];
+			else if (type === FieldType.SocketAddress) {
+				const size = b.fieldU32(j, FieldOut.size);
+				const f = image[off]! | (image[off + 1]! << 8);
+				if (f === AF_INET && size >= 8) [keyAt, keyLength, family] = [off + 4, 4, AF_INET];
+				else if (f === AF_INET6 && size >= 24) [keyAt, keyLength, family] = [off + 8, 16, AF_INET6];
+				if (keyLength) port = (image[off + 2]! << 8) | image[off + 3]!;
+			}
+			let idx = -1;
+			if (keyLength) {
+				idx = this.#addresses.get(image, keyAt, keyLength);
+				if (idx < 0) {
+					const text = keyLength === 4 ? ipv4(image, keyAt) : ipv6(image, keyAt);
+					idx = this.#tables.intern(text);
+					this.#addresses.set(image, keyAt, keyLength, idx);
 				}
 			}
-			if (text !== null) idx = this.#tables.intern(text);
 			if (idx >= 0) {
 				c.family[r] = family;
 				if (s.local) {
@@ -331,7 +324,7 @@ function num(b: DecodedBuffer, start: number, k: number): number {
 export interface BuilderCaches {
 	readonly types: Map<number, number>;
 	readonly pointers: PointerTable;
-	readonly ipv4: PointerTable;
+	readonly addresses: BytesTable;
 	readonly categories: number[];
 }
 
@@ -339,7 +332,7 @@ export function newBuilderCaches(): BuilderCaches {
 	return {
 		types: new Map(),
 		pointers: new PointerTable(),
-		ipv4: new PointerTable(),
+		addresses: new BytesTable(),
 		categories: [],
 	};
 }

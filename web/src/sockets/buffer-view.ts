@@ -3,7 +3,8 @@
 // pointer strings cached, so a 10 M-event trace does not build an object per event.
 import { FieldOut, FieldType, PayloadLayout, RecordKind, RecordOut } from '../generated/layouts.ts';
 import { EVENT_SCHEMAS, PROVIDERS } from '../generated/schemas.ts';
-import { AF_INET, ipv4, ipv6, socketAddress } from '../decoder/addresses.ts';
+import { ipv4, ipv6, socketAddress } from '../decoder/addresses.ts';
+import { BytesTable } from '../lib/bytes-table.ts';
 import { PointerTable } from '../lib/pointer-table.ts';
 import { Clock, type DecodedBuffer } from '../decoder/decoded-buffer.ts';
 import type { SocketTracker } from './tracker.ts';
@@ -34,22 +35,20 @@ function positionsOf(schemaIndex: number): Map<string, number> {
 
 /** Pointer text by high and low halves; bounded, since endpoints repeat but buffers do not. */
 class PointerCache {
-	#byHi = new Map<number, Map<number, string>>();
-	#size = 0;
+	#table = new PointerTable();
+	#texts: string[] = [];
 
 	text(hi: number, lo: number): string {
-		let m = this.#byHi.get(hi);
-		if (!m) this.#byHi.set(hi, (m = new Map()));
-		let s = m.get(lo);
-		if (s === undefined) {
-			s = hi ? `0x${hi.toString(16)}${lo.toString(16).padStart(8, '0')}` : `0x${lo.toString(16)}`;
-			if (++this.#size > 65536) {
-				this.#byHi.clear();
-				this.#size = 0;
-				this.#byHi.set(hi, (m = new Map()));
-			}
-			m.set(lo, s);
+		const k = this.#table.get(hi, lo);
+		if (k >= 0) return this.#texts[k]!;
+		if (this.#texts.length >= 65536) {
+			this.#table = new PointerTable();
+			this.#texts = [];
 		}
+		const s = hi
+			? `0x${hi.toString(16)}${lo.toString(16).padStart(8, '0')}`
+			: `0x${lo.toString(16)}`;
+		this.#table.set(hi, lo, this.#texts.push(s) - 1);
 		return s;
 	}
 }
@@ -66,8 +65,8 @@ export class BufferAfdView implements AfdEventView {
 	#count = 0;
 	#names: Map<string, number> = new Map();
 	readonly #pointers = new PointerCache();
-	#addresses = new PointerTable();
-	#addressText: string[] = [];
+	#addresses = new BytesTable();
+	#addressText: (string | undefined)[] = [];
 
 	/** Points the view at record i of a buffer (whose layout must be an AFD schema). */
 	set(buf: DecodedBuffer, i: number, index: number, ticks: number): void {
@@ -127,39 +126,34 @@ export class BufferAfdView implements AfdEventView {
 		const j = this.#row(name);
 		if (j < 0) return undefined;
 		const b = this.#buf!;
-		const at = b.fieldU32(j, FieldOut.offset);
+		const type = b.fieldU8(j, FieldOut.type);
+		const length =
+			type === FieldType.IPv4
+				? 4
+				: type === FieldType.IPv6
+					? 16
+					: type === FieldType.SocketAddress
+						? b.fieldU32(j, FieldOut.size)
+						: 0;
+		if (!length) return undefined;
+		// Addresses repeat: each distinct one is made text once, found again by its bytes.
 		const image = b.image;
-		switch (b.fieldU8(j, FieldOut.type)) {
-			case FieldType.IPv4:
-				return this.#v4(image, at, -1);
-			case FieldType.SocketAddress:
-				// IPv4 socket addresses (most of them) come from a table by value: no text per event.
-				if (b.fieldU32(j, FieldOut.size) >= 8 && (image[at]! | (image[at + 1]! << 8)) === AF_INET)
-					return this.#v4(image, at + 4, (image[at + 2]! << 8) | image[at + 3]!);
-				return socketAddress(image, at, b.fieldU32(j, FieldOut.size))?.text;
-			case FieldType.IPv6:
-				return ipv6(image, at);
-			default:
-				return undefined;
+		const at = b.fieldU32(j, FieldOut.offset);
+		const k = this.#addresses.get(image, at, length);
+		if (k >= 0) return this.#addressText[k];
+		const text =
+			type === FieldType.IPv4
+				? ipv4(image, at)
+				: type === FieldType.IPv6
+					? ipv6(image, at)
+					: socketAddress(image, at, length)?.text;
+		// Bounded like the pointer texts: datagram traffic can bring many addresses and ports.
+		if (this.#addressText.length >= 65536) {
+			this.#addresses = new BytesTable();
+			this.#addressText = [];
 		}
-	}
-
-	/** An IPv4 address (with its port when port ≥ 0) as text, from the table when seen before. */
-	#v4(image: Uint8Array, at: number, port: number): string {
-		const value =
-			image[at]! | (image[at + 1]! << 8) | (image[at + 2]! << 16) | (image[at + 3]! << 24);
-		let k = this.#addresses.get(port, value);
-		if (k < 0) {
-			// Bounded like the pointer texts: datagram traffic can bring many address and port pairs.
-			if (this.#addressText.length >= 65536) {
-				this.#addresses = new PointerTable();
-				this.#addressText = [];
-			}
-			const address = ipv4(image, at);
-			k = this.#addressText.push(port < 0 ? address : `${address}:${port}`) - 1;
-			this.#addresses.set(port, value, k);
-		}
-		return this.#addressText[k]!;
+		this.#addresses.set(image, at, length, this.#addressText.push(text) - 1);
+		return text;
 	}
 }
 
