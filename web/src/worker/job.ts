@@ -18,15 +18,15 @@ export class JobFailed extends Error {
 export interface Job<R> {
 	/** Settles when the worker is done (and has been stopped). */
 	readonly done: Promise<R>;
-	/** The last progress the worker reported (its own unit: bytes). */
-	progress(): number;
+	/** The last progress the worker reported (its own unit: bytes); null before its first report. */
+	progress(): number | null;
 	/** Stops the worker; `done` rejects unless it had already settled. */
 	cancel(): void;
 }
 
 /** Runs one request in `worker` (created by the caller, so that the bundler sees its URL). */
 export function startJob<R>(worker: Worker, what: string, request: unknown): Job<R> {
-	let progress = 0;
+	let progress: number | null = null;
 	let settle: ((r: { ok: true; value: R } | { ok: false; error: Error }) => void) | null = null;
 	const done = new Promise<R>((resolve, reject) => {
 		settle = (r) => {

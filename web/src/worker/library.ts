@@ -282,11 +282,15 @@ export class Library {
 			const now = performance.now();
 			if (!force && now - lastReport < PROGRESS_EVERY_MS) return;
 			lastReport = now;
-			// Done means decoded, copied and followed: the slowest sets the pace.
+			// Done means decoded, copied and followed: the slowest sets the pace (a side job that has
+			// not reported yet, still starting, is not taken for one standing still).
+			const decoded = p.bytesTotal > 0 ? p.bytesDone / p.bytesTotal : 1;
+			const copied = copy?.progress();
+			const followed = rebuild.progress();
 			const part = Math.min(
-				p.bytesTotal > 0 ? p.bytesDone / p.bytesTotal : 1,
-				copy ? copy.progress() / file.size : 1,
-				p.bytesTotal > 0 ? rebuild.progress() / p.bytesTotal : 1,
+				decoded,
+				copied == null ? decoded : copied / file.size,
+				followed === null || p.bytesTotal === 0 ? decoded : followed / p.bytesTotal,
 			);
 			const bytesDone = part * p.bytesTotal;
 			const elapsedMs = now - started;

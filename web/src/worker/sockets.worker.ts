@@ -23,8 +23,11 @@ serveJob<SocketsRequest, TrackedTrace>(async ({ file, module, buffers }, progres
 	if (!opened.ok) throw new Error(opened.error);
 	let done = 0;
 	let reported = 0;
-	return trackTrace(opened.value, buffers, { maxEventsPerSocket: EVENTS_KEPT_PER_SOCKET }, (b) => {
+	const options = { maxEventsPerSocket: EVENTS_KEPT_PER_SOCKET };
+	const tracked = await trackTrace(opened.value, buffers, options, (b) => {
 		done += b.entry.available;
 		if (done - reported >= PROGRESS_EVERY) progress((reported = done));
 	});
+	progress(done);
+	return tracked;
 });
