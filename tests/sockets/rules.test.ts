@@ -1,7 +1,7 @@
 // The tracker's rules where the events leave room, fed through a plain in-memory view.
 import { describe, expect, it } from 'vitest';
 import { SocketTracker } from '../../web/src/sockets/tracker.ts';
-import type { AfdEventView } from '../../web/src/sockets/view.ts';
+import { FIELD_NAMES, type AfdEventView } from '../../web/src/sockets/view.ts';
 
 const P = '0xffffa50c12345080';
 const E = '0xffffa50c1e2f4010';
@@ -15,7 +15,9 @@ type Fields = Record<string, number | string>;
 function track(events: [number, Fields][]): ReturnType<SocketTracker['snapshot']> {
 	const t = new SocketTracker({ origin: 0n });
 	events.forEach(([id, f], index) => {
-		const fields: Fields = { Process: P, ...f };
+		const named: Fields = { Process: P, ...f };
+		// Views are asked for fields by number.
+		const fields = (n: number) => named[FIELD_NAMES[n]!];
 		const v: AfdEventView = {
 			index: index + 1,
 			ticks: (index + 1) * 10_000,
@@ -23,9 +25,18 @@ function track(events: [number, Fields][]): ReturnType<SocketTracker['snapshot']
 			version: 0,
 			headerPid: 4120,
 			tid: 1,
-			num: (n) => (typeof fields[n] === 'number' ? (fields[n] as number) : undefined),
-			ptr: (n) => (typeof fields[n] === 'string' && /^0x/.test(fields[n]) ? fields[n] : undefined),
-			text: (n) => (typeof fields[n] === 'string' ? (fields[n] as string) : undefined),
+			num: (n) => {
+				const x = fields(n);
+				return typeof x === 'number' ? x : undefined;
+			},
+			ptr: (n) => {
+				const x = fields(n);
+				return typeof x === 'string' && /^0x/.test(x) ? x : undefined;
+			},
+			text: (n) => {
+				const x = fields(n);
+				return typeof x === 'string' ? x : undefined;
+			},
 		};
 		t.afd(v);
 	});

@@ -13,6 +13,7 @@ import {
 	isMofProcessClass,
 	isMofProcessHook,
 	KERNEL_PROCESS_GUID,
+	FIELD_NAMES,
 	type AfdEventView,
 	type ProcessEventView,
 } from './view.ts';
@@ -21,16 +22,17 @@ const NO_ID = 0xffffffff;
 const TWO32 = 4294967296;
 const AFD_CODE = PROVIDERS.find((p) => p.key === 'afd')!.code;
 
-/** Field name → position, per schema index (built on first use). */
-const positions: (Map<string, number> | undefined)[] = [];
+/** Per schema index, the position of each of the tracker's fields (-1: none); built on first use. */
+const positions: (Int16Array | undefined)[] = [];
 
-function positionsOf(schemaIndex: number): Map<string, number> {
-	let m = positions[schemaIndex];
-	if (!m) {
-		m = new Map(EVENT_SCHEMAS[schemaIndex]!.fields.map((f, k) => [f.name, k]));
-		positions[schemaIndex] = m;
+function positionsOf(schemaIndex: number): Int16Array {
+	let p = positions[schemaIndex];
+	if (!p) {
+		const names = EVENT_SCHEMAS[schemaIndex]!.fields.map((f) => f.name);
+		p = Int16Array.from(FIELD_NAMES, (name) => names.indexOf(name));
+		positions[schemaIndex] = p;
 	}
-	return m;
+	return p;
 }
 
 /** Pointer text by high and low halves; bounded, since endpoints repeat but buffers do not. */
@@ -63,7 +65,7 @@ export class BufferAfdView implements AfdEventView {
 	#buf: DecodedBuffer | null = null;
 	#start = 0;
 	#count = 0;
-	#names: Map<string, number> = new Map();
+	#positions: Int16Array = new Int16Array(FIELD_NAMES.length).fill(-1);
 	readonly #pointers = new PointerCache();
 	#addresses = new BytesTable();
 	#addressText: (string | undefined)[] = [];
@@ -81,19 +83,19 @@ export class BufferAfdView implements AfdEventView {
 		this.tid = tid === NO_ID ? null : tid;
 		this.#start = buf.u32(i, RecordOut.fieldStart);
 		this.#count = buf.u16(i, RecordOut.fieldCount);
-		this.#names = positionsOf(buf.u16(i, RecordOut.schemaIndex));
+		this.#positions = positionsOf(buf.u16(i, RecordOut.schemaIndex));
 	}
 
 	/** The FieldOut row of a field, or -1 when the record lacks it. */
-	#row(name: string): number {
-		const k = this.#names.get(name);
-		if (k === undefined || k >= this.#count) return -1;
+	#row(field: number): number {
+		const k = this.#positions[field]!;
+		if (k < 0 || k >= this.#count) return -1;
 		const j = this.#start + k;
 		return this.#buf!.fieldU8(j, FieldOut.missing) ? -1 : j;
 	}
 
-	num(name: string): number | undefined {
-		const j = this.#row(name);
+	num(field: number): number | undefined {
+		const j = this.#row(field);
 		if (j < 0) return undefined;
 		const b = this.#buf!;
 		const lo = b.fieldU32(j, FieldOut.value);
@@ -114,16 +116,16 @@ export class BufferAfdView implements AfdEventView {
 		}
 	}
 
-	ptr(name: string): string | undefined {
-		const j = this.#row(name);
+	ptr(field: number): string | undefined {
+		const j = this.#row(field);
 		if (j < 0) return undefined;
 		const b = this.#buf!;
 		if (b.fieldU8(j, FieldOut.type) !== FieldType.Pointer) return undefined;
 		return this.#pointers.text(b.fieldU32(j, FieldOut.value + 4), b.fieldU32(j, FieldOut.value));
 	}
 
-	text(name: string): string | undefined {
-		const j = this.#row(name);
+	text(field: number): string | undefined {
+		const j = this.#row(field);
 		if (j < 0) return undefined;
 		const b = this.#buf!;
 		const type = b.fieldU8(j, FieldOut.type);

@@ -40,9 +40,9 @@ export class IndexList {
 			this.#head[this.#headLength++] = index;
 			return;
 		}
-		this.#tail ??= new Uint32Array(this.#half);
-		this.#tail[this.#tailAt] = index;
-		this.#tailAt = (this.#tailAt + 1) % this.#tail.length;
+		const tail = (this.#tail ??= new Uint32Array(this.#half));
+		tail[this.#tailAt] = index;
+		if (++this.#tailAt === tail.length) this.#tailAt = 0;
 	}
 
 	/** The kept indexes in order (a copy). */

@@ -5,6 +5,7 @@ import type { RecordJson } from '../decoder/record-json.ts';
 import type { SocketTracker } from './tracker.ts';
 import {
 	AFD_GUID,
+	FIELD_NAMES,
 	isKernelProcessEvent,
 	isMofProcessClass,
 	isMofProcessHook,
@@ -32,21 +33,21 @@ export class RecordJsonAfdView implements AfdEventView {
 		this.#fields = r.fields;
 	}
 
-	num(name: string): number | undefined {
-		const v = this.#fields[name];
+	num(field: number): number | undefined {
+		const v = this.#fields[FIELD_NAMES[field]!];
 		if (typeof v === 'number') return v;
 		if (typeof v === 'boolean') return v ? 1 : 0;
 		if (typeof v === 'string' && /^(0x[0-9a-f]+|\d+)$/i.test(v)) return Number(BigInt(v));
 		return undefined;
 	}
 
-	ptr(name: string): string | undefined {
-		const v = this.#fields[name];
+	ptr(field: number): string | undefined {
+		const v = this.#fields[FIELD_NAMES[field]!];
 		return typeof v === 'string' && v.startsWith('0x') ? v.toLowerCase() : undefined;
 	}
 
-	text(name: string): string | undefined {
-		const v = this.#fields[name];
+	text(field: number): string | undefined {
+		const v = this.#fields[FIELD_NAMES[field]!];
 		return typeof v === 'string' ? v : undefined;
 	}
 }

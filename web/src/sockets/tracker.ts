@@ -51,7 +51,7 @@ import {
 import { ProcessTable, type ProcessInfo } from './processes.ts';
 import { RateWindow } from './rate-window.ts';
 import type { SocketSummary } from './socket.ts';
-import type { AfdEventView, ProcessEventView } from './view.ts';
+import { F, type AfdEventView, type ProcessEventView } from './view.ts';
 
 export interface TrackerOptions {
 	/** FILETIME of tick 0: the trace's StartTime. */
@@ -146,8 +146,8 @@ const nonZero = (p: string | undefined): string | null => (p && p !== '0x0' ? p 
 
 /** Legacy address + port fields as 'a.b.c.d:port' / '[v6]:port'. */
 function legacyAddress(v: AfdEventView): string | undefined {
-	const a = v.text('Address');
-	const port = v.num('Port');
+	const a = v.text(F.Address);
+	const port = v.num(F.Port);
 	if (a === undefined || port === undefined) return undefined;
 	return a.includes(':') ? `[${a}]:${port}` : `${a}:${port}`;
 }
@@ -194,8 +194,8 @@ export class SocketTracker {
 		const index = v.index;
 		if (ticks > this.#end) this.#end = ticks;
 		const fam: Family = id >= 1000 ? MODERN : LEGACY;
-		const exit = fam === LEGACY || (v.num('EnterExit') ?? 1) === 1;
-		const eprocess = nonZero(v.ptr('Process'));
+		const exit = fam === LEGACY || (v.num(F.EnterExit) ?? 1) === 1;
+		const eprocess = nonZero(v.ptr(F.Process));
 		if (eprocess && v.headerPid !== null && v.headerPid > 4) {
 			if (
 				(fam === MODERN && !exit && APP_CALLS.has(id)) ||
@@ -208,7 +208,7 @@ export class SocketTracker {
 		if (id === 1 || id === 1000) return this.#create(v, fam, exit, eprocess);
 		if (id === 1024 || id === 1027) return this.#acceptWithEndpoint(v, exit, eprocess);
 		if (id === 35 || id === 36) return this.#indication(v, eprocess);
-		const ep = nonZero(v.ptr('Endpoint'));
+		const ep = nonZero(v.ptr(F.Endpoint));
 		if (!ep) return; // RIO and NRT events name no socket
 		const bits = CLOSE_BITS[id];
 		const bit = bits ? bits[exit ? 1 : 0] : 0;
@@ -258,7 +258,7 @@ export class SocketTracker {
 	}
 
 	#create(v: AfdEventView, fam: Family, exit: boolean, eprocess: string | null): void {
-		const ep = nonZero(v.ptr('Endpoint'));
+		const ep = nonZero(v.ptr(F.Endpoint));
 		if (!ep) return;
 		let s = this.#live.get(ep);
 		const otherProcess = s && eprocess && s.eprocess && s.eprocess !== eprocess;
@@ -275,15 +275,15 @@ export class SocketTracker {
 		s.opened ??= this.#mark(v);
 		if (fam === MODERN) s.modernCreate = true;
 		else s.legacyCreate = true;
-		s.family ??= v.num('AddressFamily') ?? null;
-		s.type ??= v.num('SocketType') ?? null;
-		s.protocol ??= v.num('Protocol') ?? null;
-		const pid = v.num(fam === MODERN ? 'ProcessId' : 'UserModePid');
+		s.family ??= v.num(F.AddressFamily) ?? null;
+		s.type ??= v.num(F.SocketType) ?? null;
+		s.protocol ??= v.num(F.Protocol) ?? null;
+		const pid = v.num(fam === MODERN ? F.ProcessId : F.UserModePid);
 		if (pid !== undefined && pid > 0) {
 			s.pid ??= pid;
 			if (eprocess) this.processes.learnPid(eprocess, pid, v.ticks, 'afd-create');
 		}
-		const status = fam === MODERN && exit ? v.num('Status') : undefined;
+		const status = fam === MODERN && exit ? v.num(F.Status) : undefined;
 		if (status !== undefined && isFailure(status))
 			s.createFailure = s.error(fam, this.#mark(v), 'create', status);
 	}
@@ -293,81 +293,81 @@ export class SocketTracker {
 		switch (id) {
 			case 2:
 			case 3:
-				return this.#bound(s, t, LEGACY, v, v.num('Status') ?? 0, legacyAddress(v));
+				return this.#bound(s, t, LEGACY, v, v.num(F.Status) ?? 0, legacyAddress(v));
 			case 40:
-				return this.#bound(s, t, LEGACY, v, v.num('Error') ?? 0, undefined);
+				return this.#bound(s, t, LEGACY, v, v.num(F.Error) ?? 0, undefined);
 			case 4:
 			case 5:
 				return s.connectStart(LEGACY, this.#mark(v), legacyAddress(v));
 			case 6:
-				return s.connectDone(LEGACY, this.#mark(v), v.num('Error') ?? 0);
+				return s.connectDone(LEGACY, this.#mark(v), v.num(F.Error) ?? 0);
 			case 7:
 			case 8:
-				return this.#abort(s, v, id === 7 ? 'afd' : 'transport', v.num('Reason') ?? 0);
+				return this.#abort(s, v, id === 7 ? 'afd' : 'transport', v.num(F.Reason) ?? 0);
 			case 9:
 			case 10:
 				t.sendFailures++;
-				s.error(LEGACY, this.#mark(v), 'send', v.num('Error') ?? 0);
+				s.error(LEGACY, this.#mark(v), 'send', v.num(F.Error) ?? 0);
 				return;
 			case 11:
 			case 12:
 				t.receiveFailures++;
-				s.error(LEGACY, this.#mark(v), 'receive', v.num('Error') ?? 0);
+				s.error(LEGACY, this.#mark(v), 'receive', v.num(F.Error) ?? 0);
 				return;
 			case 13:
-				return this.#closeRequest(s, LEGACY, v, v.num('Error'));
+				return this.#closeRequest(s, LEGACY, v, v.num(F.Error));
 			case 14:
-				return this.#cleanup(s, LEGACY, v, v.num('Error'));
+				return this.#cleanup(s, LEGACY, v, v.num(F.Error));
 			case 15:
 			case 16:
 				return this.#legacyAccept(s, t, v);
 			case 17:
-				s.error(LEGACY, this.#mark(v), 'accept', v.num('Error') ?? 0);
+				s.error(LEGACY, this.#mark(v), 'accept', v.num(F.Error) ?? 0);
 				return;
 			case 18:
 			case 21:
 			case 22:
 				t.sendsPosted++;
-				t.bytesSendPosted += v.num('BufferLength') ?? 0;
+				t.bytesSendPosted += v.num(F.BufferLength) ?? 0;
 				if (id !== 18) this.#peer(s, legacyAddress(v));
 				return;
 			case 19:
 			case 20:
 				t.receivesPosted++;
-				t.bytesReceivePosted += v.num('BufferLength') ?? 0;
+				t.bytesReceivePosted += v.num(F.BufferLength) ?? 0;
 				return;
 			case 23:
 			case 26:
 			case 27:
 				t.receives++;
-				t.bytesReceived += v.num('BufferLength') ?? 0;
+				t.bytesReceived += v.num(F.BufferLength) ?? 0;
 				if (id !== 23) this.#peer(s, legacyAddress(v));
 				s.transferred(LEGACY, this.#mark(v));
 				return;
 			case 24:
 			case 25:
 			case 28:
-				return this.#sent(s, t, v, v.num('BufferLength') ?? 0);
+				return this.#sent(s, t, v, v.num(F.BufferLength) ?? 0);
 			case 29:
-				return s.option(LEGACY, this.#mark(v), v.num('Option') ?? 0, v.num('Value') ?? 0, null);
+				return s.option(LEGACY, this.#mark(v), v.num(F.Option) ?? 0, v.num(F.Value) ?? 0, null);
 			case 31: {
-				const err = v.num('Error') ?? 0;
+				const err = v.num(F.Error) ?? 0;
 				if (isFailure(err)) s.error(LEGACY, this.#mark(v), 'select', err);
 				const p = s.eprocess ? this.#pollers.get(s.eprocess) : undefined;
 				if (p) p.completions++;
 				return;
 			}
 			case 32:
-				return s.option(LEGACY, this.#mark(v), -1, v.num('EventMask') ?? 0, null);
+				return s.option(LEGACY, this.#mark(v), -1, v.num(F.EventMask) ?? 0, null);
 			case 33:
 			case 34:
 				this.#peer(s, legacyAddress(v));
-				return s.drop(LEGACY, v.index, v.num('Reason') ?? 0, v.num('PacketSize') ?? 0);
+				return s.drop(LEGACY, v.index, v.num(F.Reason) ?? 0, v.num(F.PacketSize) ?? 0);
 			case 37:
 			case 38:
 			case 39:
 				t.indications++;
-				t.bytesIndicated += v.num('Bytes Indicated') ?? 0;
+				t.bytesIndicated += v.num(F.BytesIndicated) ?? 0;
 				return;
 			case 41:
 				s.peerDisconnect ??= this.#mark(v);
@@ -377,37 +377,37 @@ export class SocketTracker {
 
 	#modern(v: AfdEventView, s: LiveSocket, t: Tally, exit: boolean): void {
 		const id = v.id;
-		const status = exit ? (v.num('Status') ?? 0) : 0;
+		const status = exit ? (v.num(F.Status) ?? 0) : 0;
 		if (SENDS.has(id)) {
-			if (id === 1007 || id === 1013) this.#peer(s, v.text('Address'));
+			if (id === 1007 || id === 1013) this.#peer(s, v.text(F.Address));
 			if (!exit) {
 				t.sendsPosted++;
-				t.bytesSendPosted += v.num('BufferLength') ?? 0;
+				t.bytesSendPosted += v.num(F.BufferLength) ?? 0;
 			} else if (status === STATUS_PENDING) return;
 			else if (isFailure(status)) {
 				t.sendFailures++;
 				s.error(MODERN, this.#mark(v), 'send', status);
-			} else this.#sent(s, t, v, v.num('BufferLength') ?? 0);
+			} else this.#sent(s, t, v, v.num(F.BufferLength) ?? 0);
 			return;
 		}
 		if (RECEIVES.has(id)) {
-			if (id === 1009 || id === 1015) this.#peer(s, v.text('Address'));
+			if (id === 1009 || id === 1015) this.#peer(s, v.text(F.Address));
 			if (!exit) {
 				t.receivesPosted++;
-				t.bytesReceivePosted += v.num('BufferLength') ?? 0;
+				t.bytesReceivePosted += v.num(F.BufferLength) ?? 0;
 			} else if (status === STATUS_PENDING) return;
 			else if (isFailure(status)) {
 				t.receiveFailures++;
 				s.error(MODERN, this.#mark(v), 'receive', status);
 			} else {
 				t.receives++;
-				t.bytesReceived += v.num('BufferLength') ?? 0;
+				t.bytesReceived += v.num(F.BufferLength) ?? 0;
 				s.transferred(MODERN, this.#mark(v));
 			}
 			return;
 		}
 		if (CONNECTS.has(id)) {
-			const remote = v.text('Address');
+			const remote = v.text(F.Address);
 			if (!exit) s.connectStart(MODERN, this.#mark(v), remote);
 			else {
 				if (remote) this.#peer(s, remote);
@@ -434,21 +434,21 @@ export class SocketTracker {
 			case 1029:
 			case 1030:
 				if (!exit) t.bindAttempted = true;
-				else this.#bound(s, t, MODERN, v, status, v.text('Address'));
+				else this.#bound(s, t, MODERN, v, status, v.text(F.Address));
 				return;
 			case 1032:
 				return this.#abort(
 					s,
 					v,
-					TRANSPORT_ABORT_REASONS.has(v.num('Reason') ?? 0) ? 'transport' : 'afd',
-					v.num('Reason') ?? 0,
+					TRANSPORT_ABORT_REASONS.has(v.num(F.Reason) ?? 0) ? 'transport' : 'afd',
+					v.num(F.Reason) ?? 0,
 				);
 			case 1033:
-				this.#peer(s, v.text('Address'));
-				return s.drop(MODERN, v.index, v.num('Reason') ?? 0, v.num('BufferLength') ?? 0);
+				this.#peer(s, v.text(F.Address));
+				return s.drop(MODERN, v.index, v.num(F.Reason) ?? 0, v.num(F.BufferLength) ?? 0);
 			case 1035:
 				if (exit)
-					s.option(MODERN, this.#mark(v), v.num('Option') ?? 0, v.num('Value') ?? 0, status);
+					s.option(MODERN, this.#mark(v), v.num(F.Option) ?? 0, v.num(F.Value) ?? 0, status);
 				return;
 			case 1037:
 				if (exit && !isFailure(status) && status !== STATUS_PENDING) s.listening = true;
@@ -461,7 +461,7 @@ export class SocketTracker {
 			case 3003:
 			case 3004:
 				t.indications++;
-				t.bytesIndicated += v.num('BufferLength') ?? 0;
+				t.bytesIndicated += v.num(F.BufferLength) ?? 0;
 				return;
 			case 3006:
 				s.peerDisconnect ??= this.#mark(v);
@@ -534,7 +534,7 @@ export class SocketTracker {
 
 	/** 35/36: a connection indicated on a listening socket (legacy). */
 	#indication(v: AfdEventView, eprocess: string | null): void {
-		const ep = nonZero(v.ptr('Listen Endpoint'));
+		const ep = nonZero(v.ptr(F.ListenEndpoint));
 		if (!ep) return;
 		const s = this.#lookup(ep, eprocess, v.ticks, v.index);
 		s.see(LEGACY, v.ticks, v.index);
@@ -549,7 +549,7 @@ export class SocketTracker {
 
 	/** Legacy 15/16: the listener's accept, or the accepted socket's (see the rules above). */
 	#legacyAccept(s: LiveSocket, t: Tally, v: AfdEventView): void {
-		const status = v.num('Status') ?? 0;
+		const status = v.num(F.Status) ?? 0;
 		if (s.listening) {
 			s.activity++;
 			if (isFailure(status)) s.error(LEGACY, this.#mark(v), 'accept', status);
@@ -568,14 +568,14 @@ export class SocketTracker {
 
 	/** 1024/1027: accept on a listening Endpoint, naming the accepted one on exit. */
 	#acceptWithEndpoint(v: AfdEventView, exit: boolean, eprocess: string | null): void {
-		const ep = nonZero(v.ptr('Endpoint'));
-		const acceptEp = exit ? nonZero(v.ptr('AcceptEndpoint')) : null;
+		const ep = nonZero(v.ptr(F.Endpoint));
+		const acceptEp = exit ? nonZero(v.ptr(F.AcceptEndpoint)) : null;
 		if (ep) {
 			const l = this.#lookup(ep, eprocess, v.ticks, v.index);
 			l.see(MODERN, v.ticks, v.index);
 			l.activity++;
 			if (l.closeRequested && !exit) this.#afterClose(l, l.tallies[MODERN], v.index);
-			const status = v.num('Status') ?? 0;
+			const status = v.num(F.Status) ?? 0;
 			if (exit && isFailure(status)) l.error(MODERN, this.#mark(v), 'accept', status);
 			else if (exit && status !== STATUS_PENDING) {
 				l.tallies[MODERN].accepts++;
@@ -586,7 +586,7 @@ export class SocketTracker {
 			const a =
 				this.#live.get(acceptEp) ?? this.#open(acceptEp, eprocess, 'accepted', v.ticks, v.index);
 			a.see(MODERN, v.ticks, v.index);
-			this.#accepted(a, l, v.text('Address'), MODERN, v);
+			this.#accepted(a, l, v.text(F.Address), MODERN, v);
 		}
 	}
 

@@ -3,7 +3,42 @@
 // implement these cheaply: one view object can be reused for every record, because the tracker
 // copies what it keeps and never holds on to a view.
 
-/** One Microsoft-Windows-Winsock-AFD event. Field names are the schema's (winsock-afd.json). */
+/**
+ * The fields the tracker reads, by the schema's names (winsock-afd.json). Views are asked for
+ * them by number (F.Status), so that a view over the decoder's tables finds a field with an array
+ * lookup per schema instead of a name lookup per event.
+ */
+export const FIELD_NAMES = [
+	'EnterExit',
+	'Process',
+	'Endpoint',
+	'Status',
+	'Error',
+	'BufferLength',
+	'Address',
+	'Port',
+	'AddressFamily',
+	'SocketType',
+	'Protocol',
+	'ProcessId',
+	'UserModePid',
+	'Reason',
+	'Option',
+	'Value',
+	'PacketSize',
+	'EventMask',
+	'Bytes Indicated',
+	'Listen Endpoint',
+	'AcceptEndpoint',
+] as const;
+
+export type FieldName = (typeof FIELD_NAMES)[number];
+/** Field numbers by name, spaces dropped: F.BytesIndicated is 'Bytes Indicated'. */
+export const F = Object.fromEntries(FIELD_NAMES.map((name, i) => [name.replace(/ /g, ''), i])) as {
+	readonly [K in FieldName as K extends `${infer A} ${infer B}` ? `${A}${B}` : K]: number;
+};
+
+/** One Microsoft-Windows-Winsock-AFD event. */
 export interface AfdEventView {
 	/** The record's position in the trace's time-ordered record sequence (header record = 0). */
 	readonly index: number;
@@ -17,12 +52,12 @@ export interface AfdEventView {
 	/** The header's PID: not reliable for AFD (transport-side events are logged in PID 4). */
 	readonly headerPid: number | null;
 	readonly tid: number | null;
-	/** A numeric field (integers, NTSTATUS, booleans as 0/1, pointers below 2^53). */
-	num(name: string): number | undefined;
+	/** A numeric field (integers, NTSTATUS, booleans as 0/1, pointers below 2^53); `field`: F.… */
+	num(field: number): number | undefined;
 	/** A pointer field as lowercase '0x…' hex. */
-	ptr(name: string): string | undefined;
+	ptr(field: number): string | undefined;
 	/** An address field as text: IPv4 'a.b.c.d', IPv6, or a SOCKADDR as 'a.b.c.d:port' / '[v6]:port'. */
-	text(name: string): string | undefined;
+	text(field: number): string | undefined;
 }
 
 /**
