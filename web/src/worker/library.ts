@@ -113,7 +113,9 @@ export class Library {
 		const [file, table] = await Promise.all([traceFile(id), getBuffers(db, id)]);
 		if (!record?.copied || !file || !table)
 			throw new Error(
-				'the library has no whole copy of this trace file: resume its import to read its events',
+				record?.status === 'complete'
+					? 'the library has no copy of this trace file: import the file again to read its events'
+					: 'the library has no whole copy of this trace file: resume its import to read its events',
 			);
 		const opened = await openEtl(
 			blockCache(blobSource(file), 1 << 20, 8),
@@ -263,8 +265,22 @@ export class Library {
 		const copy: Job<null> | null = record.copied ? null : copyTraceFile(file, id);
 		const rebuild = this.#rebuildSockets(file, index, trace.decoder.module);
 		const sideJobs: Job<unknown>[] = copy ? [copy, rebuild] : [rebuild];
+		// The sockets are part of the trace: if they fail, the import fails. The copy only serves
+		// details and exports after a reload: where it cannot be kept (a browser without a private
+		// file system) the import goes on and says so; storage running out stops it, as any write.
 		let sideError: Error | null = null;
-		for (const j of sideJobs) j.done.catch((e: Error) => (sideError ??= e));
+		let copyProblem: string | null = null;
+		rebuild.done.catch((e: Error) => (sideError ??= e));
+		const copied: Promise<boolean> = copy
+			? copy.done.then(
+					() => true,
+					(e: Error) => {
+						if (e instanceof JobFailed && e.quota) sideError ??= e;
+						else copyProblem = e.message;
+						return false;
+					},
+				)
+			: Promise.resolve(record.copied);
 		live.useRecords(
 			reopenTrace(trace).then((t) => new BufferRecords(t, bufferTable(index.buffers))),
 		);
@@ -326,20 +342,24 @@ export class Library {
 				},
 			);
 			// The side jobs usually end first; wait for them, still reporting and cancellable.
-			const sides = Promise.all(sideJobs.map((j) => j.done));
+			const sides = Promise.all([copied, rebuild.done]);
 			for (let finished = false; !finished;) {
 				finished = await Promise.race([
 					sides.then(() => true),
 					new Promise<boolean>((r) => setTimeout(() => r(false), PROGRESS_EVERY_MS)),
 				]);
-				if (job.cancelled) throw new IngestStopped();
+				if (job.cancelled || sideError) throw new IngestStopped();
 				report({ bytesDone: bytesTotal, bytesTotal, records, chunks });
 			}
 			await putSockets(db, id, await rebuild.done);
-			if (copy)
+			if (copy && (await copied))
 				live.record = await updateTrace(db, id, {
 					copied: true,
 					storedBytes: live.record.storedBytes + file.size,
+				});
+			else if (copy)
+				live.record = await updateTrace(db, id, {
+					error: `no copy of the file could be kept (${copyProblem}): after a reload, the details and exports of its events need the file imported again`,
 				});
 			report({ bytesDone: bytesTotal, bytesTotal, records, chunks }, true);
 			live.record = await updateTrace(db, id, {
