@@ -186,6 +186,8 @@ export class Library {
 		);
 		if (room) return fail(room);
 		await dropChunksFrom(db, id, record.chunks);
+		// The same file, so the same buffers; stored again in case the first import stopped first.
+		await putBuffers(db, id, bufferTable(index.buffers));
 		this.#open.delete(id);
 		const live = await this.live(id);
 		const updated = await updateTrace(db, id, { status: 'importing', error: null });
