@@ -33,6 +33,20 @@ export class EventQuery {
 	readonly traceId: number;
 	readonly #api: Api;
 	#generation = 0;
+	/** Settles once the current answer's first rows are in (or there are none to show). */
+	#rowsIn: { answer: QueryAnswer | null; promise: Promise<void>; done: () => void } =
+		EventQuery.#waiting(null);
+
+	static #waiting(answer: QueryAnswer | null) {
+		let done = () => {};
+		const promise = new Promise<void>((resolve) => (done = resolve));
+		return { answer, promise, done };
+	}
+
+	/** Resolves when `answer`'s first rows are in the table's hands (at once for an older answer). */
+	rowsShown(answer: QueryAnswer): Promise<void> {
+		return this.#rowsIn.answer === answer ? this.#rowsIn.promise : Promise.resolve();
+	}
 	#window = { from: 0, to: 0 };
 	#anchor: number | null = null;
 
@@ -66,6 +80,9 @@ export class EventQuery {
 			return;
 		}
 		this.error = null;
+		this.#rowsIn.done();
+		this.#rowsIn = EventQuery.#waiting(r.value);
+		if (r.value.matched === 0) this.#rowsIn.done();
 		this.answer = r.value;
 		this.answered = { filter, range };
 		this.rows = new Map();
@@ -114,6 +131,7 @@ export class EventQuery {
 			if (p >= w.from && p < w.to) next.set(p, row);
 		});
 		this.rows = next;
+		if (next.size > 0) this.#rowsIn.done();
 		if (w.from !== from || w.to !== to) await this.load(w.from, w.to, generation);
 	}
 
