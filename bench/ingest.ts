@@ -66,6 +66,27 @@ async function workerOf(page: Page): Promise<Worker> {
 	throw new Error('the decoder worker did not start');
 }
 
+/** Drops the file on the page; the time to its first rows (the page's own marks) and to the end. */
+async function importOnce(page: Page, path: string) {
+	const t0 = performance.now();
+	await page.evaluate(() => performance.clearMarks());
+	await page.getByLabel('Choose a trace').setInputFiles(path);
+	await page.locator('[data-position="0"] [role=gridcell]').first().waitFor({ timeout: 120_000 });
+	const firstRowsPolledMs = performance.now() - t0;
+	// The page's own marks (views/marks.ts): from taking the file to rows in the table, apart
+	// from this harness's polling.
+	const marked = (await page.evaluate(() => {
+		const file = performance.getEntriesByName('sockscope:file').at(-1);
+		const rows = performance.getEntriesByName('sockscope:first-rows').at(-1);
+		return file && rows ? rows.startTime - file.startTime : null;
+	})) as number | null;
+	await page.getByTestId('import-progress').waitFor({ state: 'detached', timeout: 3_600_000 });
+	const importMs = performance.now() - t0;
+	if (await page.getByRole('alert').count())
+		throw new Error(`import failed: ${await page.getByRole('alert').textContent()}`);
+	return { importMs, firstRowsMs: marked ?? firstRowsPolledMs, firstRowsPolledMs };
+}
+
 async function main() {
 	if (!existsSync(join(projectRoot, 'dist', 'index.html')))
 		throw new Error('run npm run build first');
@@ -81,35 +102,13 @@ async function main() {
 		const page = await browser.context.newPage();
 		await page.goto(server.url);
 		await page.getByRole('heading', { level: 1, name: 'Sockscope' }).waitFor();
-		// Other renderer processes of the browser count too: report the growth over this baseline.
-		const baselineRss = chromiumRssMB();
-		let peakRss = baselineRss;
-		const sampler = setInterval(() => (peakRss = Math.max(peakRss, chromiumRssMB())), 250);
-		// JS heaps and ArrayBuffer/WASM memory of the page and every worker it starts.
-		const isolates = await IsolateMemory.start(browser.context.browser()!);
-		let sampling = true;
-		const sampled = (async () => {
-			while (sampling) {
-				await isolates.sample();
-				await new Promise((r) => setTimeout(r, 250));
-			}
-		})();
 		log(
 			`importing ${(meta.fileBytes / 1e6).toFixed(0)} MB, ${meta.records.toLocaleString('en-US')} records`,
 		);
-		const t0 = performance.now();
-		await page.getByLabel('Choose a trace').setInputFiles(path);
-		await page.locator('[data-position="0"] [role=gridcell]').first().waitFor({ timeout: 120_000 });
-		const firstRowsMs = performance.now() - t0;
-		await page.getByTestId('import-progress').waitFor({ state: 'detached', timeout: 3_600_000 });
-		const importMs = performance.now() - t0;
-		clearInterval(sampler);
-		sampling = false;
-		await sampled;
-		const alert = await page.getByRole('alert').count();
-		if (alert) throw new Error(`import failed: ${await page.getByRole('alert').textContent()}`);
+		// Timed without anything sampling the browser (attaching to its workers slows them).
+		const timed = await importOnce(page, path);
 		log(
-			`imported in ${(importMs / 1000).toFixed(1)} s, first rows after ${firstRowsMs.toFixed(0)} ms`,
+			`imported in ${(timed.importMs / 1000).toFixed(1)} s, first rows after ${timed.firstRowsMs.toFixed(0)} ms`,
 		);
 		const worker = await workerOf(page);
 		// Scripts for the worker are strings: a bundler-transformed function may not survive being
@@ -131,15 +130,37 @@ async function main() {
 		}
 		await firstRow.waitFor({ timeout: 120_000 });
 		const reopenFirstRowsMs = performance.now() - t2;
+		// The same file imported again, this time sampling memory: renderer RSS (other renderer
+		// processes of the browser count too, hence the growth over the baseline), and the JS heaps
+		// and ArrayBuffer/WASM memory of the page and every worker it starts.
+		// A fresh page (no trace open, new workers), as for the first import.
+		await page.goto(server.url);
+		await page.getByRole('heading', { level: 1, name: 'Sockscope' }).waitFor();
+		const baselineRss = chromiumRssMB();
+		let peakRss = baselineRss;
+		const isolates = await IsolateMemory.start(browser.context.browser()!);
+		let sampling = true;
+		const sampled = (async () => {
+			while (sampling) {
+				peakRss = Math.max(peakRss, chromiumRssMB());
+				await isolates.sample();
+				await new Promise((r) => setTimeout(r, 250));
+			}
+		})();
+		await importOnce(page, path);
+		sampling = false;
+		await sampled;
+		log(`memory sampled over a second import`);
 		const mb = meta.fileBytes / 1e6;
 		const result = {
 			bench: 'ingest',
 			fileMB: Math.round(mb),
 			records: meta.records,
-			importSeconds: +(importMs / 1000).toFixed(2),
-			mbPerSecond: +(mb / (importMs / 1000)).toFixed(1),
-			eventsPerSecond: Math.round(meta.records / (importMs / 1000)),
-			firstRowsMs: Math.round(firstRowsMs),
+			importSeconds: +(timed.importMs / 1000).toFixed(2),
+			mbPerSecond: +(mb / (timed.importMs / 1000)).toFixed(1),
+			eventsPerSecond: Math.round(meta.records / (timed.importMs / 1000)),
+			firstRowsMs: Math.round(timed.firstRowsMs),
+			firstRowsPolledMs: Math.round(timed.firstRowsPolledMs),
 			reopenFirstRowsMs: Math.round(reopenFirstRowsMs),
 			peakRendererRssMB: Math.round(peakRss),
 			baselineRendererRssMB: Math.round(baselineRss),
@@ -150,8 +171,9 @@ async function main() {
 			queries: Object.fromEntries(Object.entries(q).map(([k, v]) => [k, Math.round(v * 10) / 10])),
 			targets: TARGETS,
 			met: {
-				mbPerSecond: mb / (importMs / 1000) >= TARGETS.mbPerSecond,
-				firstRowsMs: firstRowsMs < TARGETS.firstRowsMs && reopenFirstRowsMs < TARGETS.firstRowsMs,
+				mbPerSecond: mb / (timed.importMs / 1000) >= TARGETS.mbPerSecond,
+				firstRowsMs:
+					timed.firstRowsMs < TARGETS.firstRowsMs && reopenFirstRowsMs < TARGETS.firstRowsMs,
 				queryMs: [q.countMs, q.rowsMs, q.histogramMs, q.groupByMs].every(
 					(v) => v! < TARGETS.queryMs,
 				),
