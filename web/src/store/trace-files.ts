@@ -2,6 +2,7 @@
 // Details and exports read records back from them after a reload, when the dropped file is gone;
 // the copy is written by its own worker (copy.worker.ts) while the import decodes the original.
 import type { CopyRequest } from '../worker/copy.worker.ts';
+import type { ByteSource } from '../decoder/source.ts';
 import { startJob, type Job } from '../worker/job.ts';
 
 const DIR = 'traces';
@@ -40,6 +41,37 @@ export async function removeOrphans(known: ReadonlySet<number>): Promise<void> {
 	for (const name of names) {
 		const id = Number(/^(\d+)\.etl$/.exec(name)?.[1] ?? NaN);
 		if (!known.has(id)) await dir.removeEntry(name).catch(() => {});
+	}
+}
+
+/**
+ * The library's copy of trace `id` opened for fast synchronous reads (in a worker; the file is
+ * locked until closed). Null when it cannot be opened.
+ */
+export async function openTraceFileSync(
+	id: number,
+): Promise<(ByteSource & { close(): void }) | null> {
+	try {
+		const handle = await (
+			await (await directory()).getFileHandle(fileName(id))
+		).createSyncAccessHandle();
+		const size = handle.getSize();
+		const readInto = (offset: number, target: Uint8Array) =>
+			handle.read(target.subarray(0, Math.max(0, Math.min(target.length, size - offset))), {
+				at: offset,
+			});
+		return {
+			size,
+			readInto,
+			async read(offset, length) {
+				const out = new Uint8Array(Math.max(0, Math.min(length, size - offset)));
+				readInto(offset, out);
+				return out;
+			},
+			close: () => handle.close(),
+		};
+	} catch {
+		return null;
 	}
 }
 

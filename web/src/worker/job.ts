@@ -71,3 +71,22 @@ export function serveJob<Q, R>(
 		}
 	};
 }
+
+/** A job that starts when `start` gives it (or never, if cancelled first). */
+export function laterJob<R>(start: Promise<Job<R>>): Job<R> {
+	let job: Job<R> | null = null;
+	let cancelled = false;
+	const done = start.then((j) => {
+		job = j;
+		if (cancelled) j.cancel();
+		return j.done;
+	});
+	return {
+		done,
+		progress: () => job?.progress() ?? null,
+		cancel() {
+			cancelled = true;
+			job?.cancel();
+		},
+	};
+}

@@ -34,7 +34,7 @@ import {
 	updateTrace,
 } from '../store/trace-store.ts';
 import { copyTraceFile, removeOrphans, removeTraceFile, traceFile } from '../store/trace-files.ts';
-import { JobFailed, startJob, type Job } from './job.ts';
+import { JobFailed, laterJob, startJob, type Job } from './job.ts';
 import type { SocketsRequest } from './sockets.worker.ts';
 import type {
 	ImportProgress,
@@ -265,7 +265,18 @@ export class Library {
 		// (details and exports read it after a reload; until then they read the dropped file), and
 		// the sockets are rebuilt. Only process names are followed here, for the Process column.
 		const copy: Job<null> | null = record.copied ? null : copyTraceFile(file, id);
-		const rebuild = this.#rebuildSockets(file, index, trace.decoder.module);
+		// The sockets read the copy once it is whole (far cheaper than the File a second time),
+		// or the File where there is none.
+		const module = trace.decoder.module;
+		const copyWhole = copy
+			? copy.done.then(
+					() => true,
+					() => false,
+				)
+			: Promise.resolve(record.copied);
+		const rebuild = laterJob(
+			copyWhole.then((whole) => this.#rebuildSockets(file, index, module, whole ? id : null)),
+		);
 		const sideJobs: Job<unknown>[] = copy ? [copy, rebuild] : [rebuild];
 		// The sockets are part of the trace: if they fail, the import fails. The copy only serves
 		// details and exports after a reload: where it cannot be kept (a browser without a private
@@ -392,12 +403,17 @@ export class Library {
 	}
 
 	/** The sockets of the file, rebuilt in a worker of their own. */
-	#rebuildSockets(file: File, index: BufferIndex, module: WebAssembly.Module): Job<TrackedTrace> {
+	#rebuildSockets(
+		file: File,
+		index: BufferIndex,
+		module: WebAssembly.Module,
+		copyOf: number | null,
+	): Job<TrackedTrace> {
 		const worker = new Worker(new URL('./sockets.worker.ts', import.meta.url), {
 			type: 'module',
 			name: 'sockets',
 		});
-		const request: SocketsRequest = { file, module, buffers: index.buffers };
+		const request: SocketsRequest = { file, module, buffers: index.buffers, copyOf };
 		return startJob<TrackedTrace>(worker, 'rebuilding the sockets', request);
 	}
 
