@@ -142,3 +142,32 @@ export class SequentialReader {
 		return p;
 	}
 }
+
+/** A source whose bytes can come from another source from some point on (the same bytes). */
+export interface SwitchableSource extends ByteSource {
+	use(source: ByteSource): void;
+	/** Back to the source it was made with. */
+	reset(): void;
+}
+
+export function switchableSource(initial: ByteSource): SwitchableSource {
+	let inner = initial;
+	return {
+		get size() {
+			return inner.size;
+		},
+		read: (offset, length) => inner.read(offset, length),
+		// Looked up on each use (decodeBuffer asks for it per buffer), so a switch takes effect.
+		get readInto() {
+			return inner.readInto?.bind(inner);
+		},
+		use(source) {
+			if (source.size !== initial.size)
+				throw new Error(`a source of ${source.size} bytes cannot stand for ${initial.size}`);
+			inner = source;
+		},
+		reset() {
+			inner = initial;
+		},
+	};
+}

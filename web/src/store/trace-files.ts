@@ -52,9 +52,14 @@ export async function openTraceFileSync(
 	id: number,
 ): Promise<(ByteSource & { close(): void }) | null> {
 	try {
+		const entry = await (await directory()).getFileHandle(fileName(id));
+		// Shared by readers where the browser knows the mode (the decoder and the sockets both
+		// read it); elsewhere the first reader holds it and the other reads the dropped file.
 		const handle = await (
-			await (await directory()).getFileHandle(fileName(id))
-		).createSyncAccessHandle();
+			entry as unknown as {
+				createSyncAccessHandle(o: { mode: string }): Promise<FileSystemSyncAccessHandle>;
+			}
+		).createSyncAccessHandle({ mode: 'read-only' });
 		const size = handle.getSize();
 		const readInto = (offset: number, target: Uint8Array) =>
 			handle.read(target.subarray(0, Math.max(0, Math.min(target.length, size - offset))), {

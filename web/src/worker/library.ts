@@ -3,6 +3,12 @@
 import type { IDBPDatabase } from 'idb';
 import { BufferRecords, bufferTable, type RecordBytes } from '../decoder/buffer-records.ts';
 import {
+	blobSource,
+	blockCache,
+	switchableSource,
+	type SwitchableSource,
+} from '../decoder/source.ts';
+import {
 	indexBuffers,
 	openTrace as openEtl,
 	reopenTrace,
@@ -13,7 +19,6 @@ import { recordDecoder } from '../decoder/single-record.ts';
 import { importTracker } from '../sockets/import-tracker.ts';
 import { findingsOf, type Finding } from '../sockets/findings.ts';
 import type { TrackedTrace } from '../sockets/tracker.ts';
-import { blobSource, blockCache } from '../decoder/source.ts';
 import { ingestTrace, IngestStopped } from '../ingest/ingest.ts';
 import { TraceTables } from '../ingest/trace-tables.ts';
 import { fail, ok, type Result } from '../lib/result.ts';
@@ -33,7 +38,13 @@ import {
 	listTraces,
 	updateTrace,
 } from '../store/trace-store.ts';
-import { copyTraceFile, removeOrphans, removeTraceFile, traceFile } from '../store/trace-files.ts';
+import {
+	copyTraceFile,
+	openTraceFileSync,
+	removeOrphans,
+	removeTraceFile,
+	traceFile,
+} from '../store/trace-files.ts';
 import { JobFailed, laterJob, startJob, type Job } from './job.ts';
 import type { SocketsRequest } from './sockets.worker.ts';
 import type {
@@ -128,7 +139,7 @@ export class Library {
 
 	async import(file: File, onProgress: (p: ImportProgress) => void): Promise<Result<TraceSummary>> {
 		const module = await this.#module();
-		const opened = await openEtl(blockCache(blobSource(file)), module, file.name);
+		const opened = await openEtl(switchableSource(blockCache(blobSource(file))), module, file.name);
 		if (!opened.ok) return fail(opened.error);
 		const trace = opened.value;
 		const index = await this.#index(trace, file, onProgress);
@@ -172,7 +183,7 @@ export class Library {
 		if (!record) return fail(`no trace ${id} in the library`);
 		if (record.status === 'complete') return ok(this.summary(record));
 		const module = await this.#module();
-		const opened = await openEtl(blockCache(blobSource(file)), module, file.name);
+		const opened = await openEtl(switchableSource(blockCache(blobSource(file))), module, file.name);
 		if (!opened.ok) return fail(opened.error);
 		const index = await this.#index(opened.value, file, onProgress);
 		if (!index) return fail(`resuming ${record.name} was cancelled`);
@@ -297,6 +308,12 @@ export class Library {
 		live.useRecords(
 			reopenTrace(trace).then((t) => new BufferRecords(t, bufferTable(index.buffers))),
 		);
+		// Once the copy is whole, the decoding reads it too (synchronously, locally) instead of
+		// the dropped File; the File again once the import ends and the copy is let go.
+		const dropped = trace.source;
+		const switchable = 'use' in dropped ? (dropped as SwitchableSource) : null;
+		const local = copyWhole.then((whole) => (whole && switchable ? openTraceFileSync(id) : null));
+		void local.then((l) => l && switchable?.use(l));
 		const names = importTracker(trace, false);
 		const started = performance.now();
 		let lastReport = 0;
@@ -398,6 +415,11 @@ export class Library {
 			return stopped ? ok(this.summary(live.record)) : fail(message!);
 		} finally {
 			for (const j of sideJobs) j.cancel();
+			void local.then((l) => {
+				if (!l) return;
+				switchable!.reset();
+				l.close();
+			});
 			this.#active.delete(id);
 		}
 	}
