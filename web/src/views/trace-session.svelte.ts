@@ -6,7 +6,7 @@ import { proxy, type Remote } from 'comlink';
 import type { TraceFacts } from '../decoder/types.ts';
 import type { Result } from '../lib/result.ts';
 import type { DecoderApi, ImportProgress, TraceSummary } from '../worker/api.ts';
-import { MARK_FILE } from './marks.ts';
+import { MARK_OPEN } from './marks.ts';
 
 export type SessionState =
 	| { readonly kind: 'empty' }
@@ -154,7 +154,7 @@ export class TraceSession {
 	}
 
 	#begin(fileName: string): number {
-		performance.mark(MARK_FILE, { detail: fileName });
+		performance.mark(MARK_OPEN, { detail: fileName });
 		this.state = { kind: 'reading', fileName };
 		return ++this.#generation;
 	}
