@@ -101,6 +101,26 @@ describe('trace library', () => {
 		await page.close();
 	});
 
+	it('reopens a trace without Winsock events, whose socket columns were not stored', async () => {
+		const { page, errors } = await openSite(browser, inject('baseUrl'));
+		const kernel = join(projectRoot, 'tests/fixtures/real/tx-win7-kernel-network.etl');
+		await pickFile(page, kernel);
+		const total = await totalShown(page);
+		const count = async (filter: string) => {
+			await page.locator('#filter-input').fill(filter);
+			await page.locator('#filter-input').press('Enter');
+			await page.getByTestId('filter-status').filter({ hasText: /of/ }).waitFor();
+			return page.getByTestId('match-count').textContent();
+		};
+		const before = [await count('pid>4'), await count('rport:443 or bytes>0')];
+		await page.reload();
+		expect(await totalShown(page)).toBe(total);
+		expect([await count('rport:443 or bytes>0'), await count('pid>4')]).toEqual(before.reverse());
+		await page.locator('[data-position="0"] [role=gridcell]').first().waitFor();
+		expect(errors).toEqual([]);
+		await page.close();
+	});
+
 	it('shows first rows before a long import ends, and Cancel stops it', async () => {
 		const { page, errors } = await openSite(browser, inject('baseUrl'));
 		await pickFile(page, huge.path);

@@ -52,6 +52,8 @@ export interface ChunkRecord {
 	tMin: number;
 	tMax: number;
 	bytes: number;
+	/** Columns of zeros, not stored. */
+	zeros: string[];
 	additions: ChunkAdditions;
 }
 

@@ -5,6 +5,7 @@ import {
 	columnFromBuffer,
 	TICK_SPAN,
 	type Chunk,
+	type ColumnName,
 	type Columns,
 } from '../ingest/columns.ts';
 import type { ChunkAdditions } from '../ingest/ingest.ts';
@@ -47,23 +48,30 @@ export async function updateTrace(
  * Commits one chunk: its columns, its summary and the trace's counters, in one transaction, so
  * that a trace never counts a chunk that is not fully stored. A chunk whose predecessor is not
  * stored (its write failed while this one was under way) is not stored either. Returns the
- * trace's record as the commit left it.
+ * trace's record as the commit left it, and the columns left out as zeros.
  */
 export async function commitChunk(
 	db: DB,
 	traceId: number,
 	chunk: Chunk,
 	additions: ChunkAdditions,
-): Promise<TraceRecord> {
+): Promise<{ record: TraceRecord; zeros: ColumnName[] }> {
 	const tx = db.transaction(['traces', 'chunks', 'columns'], 'readwrite', {
 		durability: 'relaxed',
 	});
 	const columns = tx.objectStore('columns');
 	let bytes = 0;
 	const puts: Promise<unknown>[] = [];
+	// A column of zeros (the socket columns of a chunk without Winsock events, say) is not
+	// written: the summary names it and loading makes it again.
+	const zeros: ColumnName[] = [];
 	for (const name of COLUMN_NAMES) {
 		if (name === 'time' && !storesTime(chunk)) continue;
 		const a = chunk.columns[name];
+		if (allZero(a)) {
+			zeros.push(name);
+			continue;
+		}
 		const data =
 			a.buffer.byteLength === a.byteLength ? (a.buffer as ArrayBuffer) : a.slice().buffer;
 		bytes += data.byteLength;
@@ -77,6 +85,7 @@ export async function commitChunk(
 			tMin: chunk.tMin,
 			tMax: chunk.tMax,
 			bytes,
+			zeros,
 			additions,
 		}),
 	);
@@ -97,7 +106,12 @@ export async function commitChunk(
 	puts.push(traces.put(t));
 	await Promise.all(puts);
 	await tx.done;
-	return t;
+	return { record: t, zeros };
+}
+
+function allZero(a: ArrayLike<number>): boolean {
+	for (let i = 0; i < a.length; i++) if (a[i] !== 0) return false;
+	return true;
 }
 
 /**

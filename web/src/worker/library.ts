@@ -358,8 +358,9 @@ export class Library {
 			const result = await ingestTrace(
 				trace,
 				async (chunk, additions) => {
-					live.record = await commitChunk(db, id, chunk, additions);
-					live.added(chunk, additions);
+					const { record, zeros } = await commitChunk(db, id, chunk, additions);
+					live.record = record;
+					live.added(chunk, additions, zeros);
 				},
 				{
 					index,

@@ -3,7 +3,7 @@
 // page can show rows before the import ends.
 import type { IDBPDatabase } from 'idb';
 import type { RecordBytes } from '../decoder/buffer-records.ts';
-import type { Chunk, ColumnName, Columns } from '../ingest/columns.ts';
+import { allocateColumn, type Chunk, type ColumnName, type Columns } from '../ingest/columns.ts';
 import type { ChunkAdditions } from '../ingest/ingest.ts';
 import { TraceTables } from '../ingest/trace-tables.ts';
 import { QueryEngine, type ChunkInfo, type ChunkSource, type Selection } from '../query/engine.ts';
@@ -18,6 +18,8 @@ export class LiveTrace implements ChunkSource {
 	readonly engine: QueryEngine;
 	selection: Selection | null = null;
 	readonly #chunks: ChunkInfo[] = [];
+	/** Per chunk, the columns of zeros that were not stored. */
+	readonly #zeros: Set<string>[] = [];
 	readonly #db: IDBPDatabase<SockscopeDB>;
 	/** The last chunks committed by an import in this worker, served without a read back. */
 	readonly #recent = new Map<number, Chunk>();
@@ -49,6 +51,7 @@ export class LiveTrace implements ChunkSource {
 		for (const s of summaries.slice(0, record.chunks)) {
 			t.tables.apply(s.additions);
 			t.#chunks.push({ index: s.index, rows: s.rows, tMin: s.tMin, tMax: s.tMax });
+			t.#zeros.push(new Set(s.zeros));
 		}
 		return t;
 	}
@@ -62,10 +65,11 @@ export class LiveTrace implements ChunkSource {
 		};
 	}
 
-	/** A chunk an import in this worker has just committed. */
-	added(chunk: Chunk, additions: ChunkAdditions): void {
+	/** A chunk an import in this worker has just committed (`zeros`: its columns not stored). */
+	added(chunk: Chunk, additions: ChunkAdditions, zeros: readonly ColumnName[]): void {
 		this.tables.apply(additions);
 		this.#chunks.push({ index: chunk.index, rows: chunk.rows, tMin: chunk.tMin, tMax: chunk.tMax });
+		this.#zeros.push(new Set(zeros));
 		this.#recent.set(chunk.index, chunk);
 		// The timeline's columns stay at hand (it is redrawn over every chunk while importing), and
 		// those most filters read (event types, status flags): 10 bytes per event.
@@ -82,8 +86,9 @@ export class LiveTrace implements ChunkSource {
 		const recent = this.#recent.get(chunk);
 		if (recent) return recent.columns[name];
 		const info = this.#chunks[chunk];
+		if (info && this.#zeros[chunk]!.has(name)) return allocateColumn(name, info.rows) as Columns[K];
 		if (name === 'time' && info && !storesTime(info)) {
-			const tick = (await loadColumn(this.#db, this.id, chunk, 'tick')) as Columns['tick'];
+			const tick = await this.column(chunk, 'tick');
 			const time = new Float64Array(tick.length);
 			for (let i = 0; i < tick.length; i++) time[i] = info.tMin + tick[i]!;
 			return time as Columns[K];
