@@ -24,7 +24,7 @@ import {
 } from './columns.ts';
 import { CAT_ERRORS, CATEGORIES, categoryOf } from './categories.ts';
 import { BytesTable } from '../lib/bytes-table.ts';
-import { PointerTable } from '../lib/pointer-table.ts';
+import { pointerText, PointerTable } from '../lib/pointer-table.ts';
 import { eventTypeKey, type TraceTables } from './trace-tables.ts';
 import { kernelEventName } from './kernel-names.ts';
 
@@ -300,9 +300,7 @@ export class ChunkBuilder {
 		const hi = b.fieldU32(j, FieldOut.value + 4);
 		let index = this.#pointers.get(hi, lo);
 		if (index < 0) {
-			const text =
-				'0x' + (hi ? hi.toString(16) + lo.toString(16).padStart(8, '0') : lo.toString(16));
-			index = this.#tables.intern(text);
+			index = this.#tables.intern(pointerText(hi, lo));
 			this.#pointers.set(hi, lo, index);
 		}
 		return index;

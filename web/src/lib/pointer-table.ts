@@ -49,3 +49,10 @@ function slot(hi: number, lo: number, mask: number): number {
 	// Pointers are aligned and share their high half: mix both before masking.
 	return ((Math.imul(lo ^ (lo >>> 15), 0x2c1b3c6d) ^ Math.imul(hi, 0x297a2d39)) >>> 0) & mask;
 }
+
+/** A pointer value given as halves, as lowercase 0x-hex text without leading zeros. */
+export function pointerText(hi: number, lo: number): string {
+	return hi
+		? `0x${(hi >>> 0).toString(16)}${(lo >>> 0).toString(16).padStart(8, '0')}`
+		: `0x${(lo >>> 0).toString(16)}`;
+}

@@ -5,7 +5,7 @@ import { FieldOut, FieldType, PayloadLayout, RecordKind, RecordOut } from '../ge
 import { EVENT_SCHEMAS, PROVIDERS } from '../generated/schemas.ts';
 import { ipv4, ipv6, socketAddress } from '../decoder/addresses.ts';
 import { BytesTable } from '../lib/bytes-table.ts';
-import { PointerTable } from '../lib/pointer-table.ts';
+import { pointerText, PointerTable } from '../lib/pointer-table.ts';
 import { Clock, type DecodedBuffer } from '../decoder/decoded-buffer.ts';
 import type { SocketTracker } from './tracker.ts';
 import {
@@ -47,9 +47,7 @@ class PointerCache {
 			this.#table = new PointerTable();
 			this.#texts = [];
 		}
-		const s = hi
-			? `0x${hi.toString(16)}${lo.toString(16).padStart(8, '0')}`
-			: `0x${lo.toString(16)}`;
+		const s = pointerText(hi, lo);
 		this.#table.set(hi, lo, this.#texts.push(s) - 1);
 		return s;
 	}
