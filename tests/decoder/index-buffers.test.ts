@@ -2,22 +2,8 @@
 // (a browser File), whatever the block size; it reports how far it got and stops when asked.
 import { describe, expect, it } from 'vitest';
 import { indexBuffers } from '../../web/src/decoder/etl-file.ts';
-import { memorySource, SequentialReader, type ByteSource } from '../../web/src/decoder/source.ts';
-import { open, realFixture } from './load.ts';
-
-/** A source that can only be read asynchronously, as a browser File. */
-function asyncOnly(bytes: Uint8Array): ByteSource & { reads: number } {
-	const m = memorySource(bytes);
-	const s = {
-		size: m.size,
-		reads: 0,
-		read: (offset: number, length: number) => {
-			s.reads++;
-			return m.read(offset, length);
-		},
-	};
-	return s;
-}
+import { SequentialReader } from '../../web/src/decoder/source.ts';
+import { asyncSource, open, realFixture } from './load.ts';
 
 describe('indexBuffers', () => {
 	for (const name of ['perfview-net452-x64-compressed', 'tx-win7-kernel-network'])
@@ -25,7 +11,7 @@ describe('indexBuffers', () => {
 			const bytes = realFixture(name);
 			const trace = await open(bytes);
 			const direct = await indexBuffers(trace);
-			const source = asyncOnly(bytes);
+			const source = asyncSource(bytes);
 			const scanned = await indexBuffers(trace, { source });
 			expect(scanned).toEqual(direct);
 			// Far fewer reads than buffers: one per 8 MiB block, plus any header across two.
@@ -59,7 +45,7 @@ describe('indexBuffers', () => {
 describe('SequentialReader', () => {
 	it('hands out the right bytes front to back, across block ends, to the last byte', async () => {
 		const bytes = Uint8Array.from({ length: 10_000 }, (_, i) => (i * 7919) & 0xff);
-		const source = asyncOnly(bytes);
+		const source = asyncSource(bytes);
 		const reader = new SequentialReader(source, 1000, 2);
 		let across = 0;
 		for (let offset = 0; offset < bytes.length; offset += 333) {

@@ -7,7 +7,7 @@ import {
 	type OpenTrace,
 	type BufferIndex,
 } from '../../web/src/decoder/etl-file.ts';
-import { memorySource } from '../../web/src/decoder/source.ts';
+import { memorySource, type ByteSource } from '../../web/src/decoder/source.ts';
 import { traceStats, type TraceStats } from '../../web/src/decoder/stats.ts';
 import { realFixturesDir } from '../fixtures/real/sources-table.ts';
 
@@ -34,4 +34,18 @@ export async function statsOf(bytes: Uint8Array): Promise<TraceStats & { index: 
 	const trace = await open(bytes);
 	const index = await indexBuffers(trace);
 	return { ...(await traceStats(trace, index)), index };
+}
+
+/** Bytes that can only be read asynchronously, as a browser File; counts the reads. */
+export function asyncSource(bytes: Uint8Array): ByteSource & { reads: number } {
+	const m = memorySource(bytes);
+	const s = {
+		size: m.size,
+		reads: 0,
+		read: (offset: number, length: number) => {
+			s.reads++;
+			return m.read(offset, length);
+		},
+	};
+	return s;
 }

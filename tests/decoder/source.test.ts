@@ -1,18 +1,14 @@
 // A switchable source hands out the same bytes from whichever source stands behind it, and takes
 // up the new one's synchronous reads (the decoder asks for them per buffer).
 import { describe, expect, it } from 'vitest';
-import { memorySource, switchableSource, type ByteSource } from '../../web/src/decoder/source.ts';
+import { memorySource, switchableSource } from '../../web/src/decoder/source.ts';
+import { asyncSource } from './load.ts';
 
 const bytes = Uint8Array.from({ length: 4096 }, (_, i) => (i * 31) & 0xff);
 
-function asyncOnly(b: Uint8Array): ByteSource {
-	const m = memorySource(b);
-	return { size: m.size, read: (o, n) => m.read(o, n) };
-}
-
 describe('switchableSource', () => {
 	it('reads through the source in use, and back after reset', async () => {
-		const s = switchableSource(asyncOnly(bytes));
+		const s = switchableSource(asyncSource(bytes));
 		expect(s.readInto).toBeUndefined();
 		expect(await s.read(100, 8)).toEqual(bytes.subarray(100, 108));
 		s.use(memorySource(bytes));
@@ -24,7 +20,7 @@ describe('switchableSource', () => {
 	});
 
 	it('refuses a source of another size', () => {
-		const s = switchableSource(asyncOnly(bytes));
+		const s = switchableSource(asyncSource(bytes));
 		expect(() => s.use(memorySource(bytes.subarray(1)))).toThrow(
 			'a source of 4095 bytes cannot stand for 4096',
 		);

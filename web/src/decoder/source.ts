@@ -39,12 +39,7 @@ export function memorySource(bytes: Uint8Array): ByteSource {
  * one read per block rather than one per buffer. Keeps a few blocks for the out-of-order reads
  * of per-CPU buffers flushed late.
  */
-export function blockCache(
-	source: ByteSource,
-	blockSize = 8 << 20,
-	keep = 4,
-	ahead = 1,
-): ByteSource {
+export function blockCache(source: ByteSource, blockSize = 8 << 20, keep = 4): ByteSource {
 	// Blocks are kept as promises, so that concurrent reads of one block share a single read.
 	const blocks = new Map<number, Promise<Uint8Array>>();
 	let last = -blockSize;
@@ -61,13 +56,9 @@ export function blockCache(
 			blocks.delete(start);
 			blocks.set(start, b);
 		} else b = load(start);
-		// Read on sequentially: the next blocks are read while this one is used (a browser File
-		// reads faster with a few reads in flight).
-		if (start === last + blockSize)
-			for (let k = 1, next = start + blockSize; k <= ahead && next < source.size; k++) {
-				if (!blocks.has(next)) load(next);
-				next += blockSize;
-			}
+		// Read on sequentially: the next block is read while this one is used.
+		const next = start + blockSize;
+		if (start === last + blockSize && next < source.size && !blocks.has(next)) load(next);
 		last = start;
 		return b;
 	}

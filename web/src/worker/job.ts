@@ -6,6 +6,11 @@ export type JobMessage<R> =
 	| { readonly kind: 'done'; readonly result: R }
 	| { readonly kind: 'error'; readonly message: string; readonly quota: boolean };
 
+/** Whether an error is the browser saying storage is full. */
+export function isQuotaError(e: unknown): boolean {
+	return e instanceof DOMException && (e.name === 'QuotaExceededError' || /quota/i.test(e.message));
+}
+
 export class JobFailed extends Error {
 	/** The browser said storage is full. */
 	readonly quota: boolean;
@@ -64,10 +69,8 @@ export function serveJob<Q, R>(
 		try {
 			post({ kind: 'done', result: await run(e.data, (done) => post({ kind: 'progress', done })) });
 		} catch (err) {
-			const quota =
-				err instanceof DOMException &&
-				(err.name === 'QuotaExceededError' || /quota/i.test(err.message));
-			post({ kind: 'error', message: err instanceof Error ? err.message : String(err), quota });
+			const message = err instanceof Error ? err.message : String(err);
+			post({ kind: 'error', message, quota: isQuotaError(err) });
 		}
 	};
 }

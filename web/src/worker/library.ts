@@ -45,7 +45,7 @@ import {
 	removeTraceFile,
 	traceFile,
 } from '../store/trace-files.ts';
-import { JobFailed, laterJob, startJob, type Job } from './job.ts';
+import { isQuotaError, JobFailed, laterJob, startJob, type Job } from './job.ts';
 import type { SocketsRequest } from './sockets.worker.ts';
 import type {
 	ImportProgress,
@@ -68,10 +68,6 @@ const COLUMNS_FACTOR = 0.5;
 const PROGRESS_EVERY_MS = 100;
 
 const mb = (n: number) => `${(n / 1e6).toFixed(n < 1e7 ? 1 : 0)} MB`;
-
-function isQuotaError(e: unknown): boolean {
-	return e instanceof DOMException && (e.name === 'QuotaExceededError' || /quota/i.test(e.message));
-}
 
 export class Library {
 	#db: Promise<IDBPDatabase<SockscopeDB>> | null = null;
@@ -276,25 +272,12 @@ export class Library {
 		// (details and exports read it after a reload; until then they read the dropped file), and
 		// the sockets are rebuilt. Only process names are followed here, for the Process column.
 		const copy: Job<null> | null = record.copied ? null : copyTraceFile(file, id);
-		// The sockets read the copy once it is whole (far cheaper than the File a second time),
-		// or the File where there is none.
-		const module = trace.decoder.module;
-		const copyWhole = copy
-			? copy.done.then(
-					() => true,
-					() => false,
-				)
-			: Promise.resolve(record.copied);
-		const rebuild = laterJob(
-			copyWhole.then((whole) => this.#rebuildSockets(file, index, module, whole ? id : null)),
-		);
-		const sideJobs: Job<unknown>[] = copy ? [copy, rebuild] : [rebuild];
 		// The sockets are part of the trace: if they fail, the import fails. The copy only serves
 		// details and exports after a reload: where it cannot be kept (a browser without a private
 		// file system) the import goes on and says so; storage running out stops it, as any write.
 		let sideError: Error | null = null;
 		let copyProblem: string | null = null;
-		rebuild.done.catch((e: Error) => (sideError ??= e));
+		/** Whether the library's copy of the file is whole (once the copy has ended). */
 		const copied: Promise<boolean> = copy
 			? copy.done.then(
 					() => true,
@@ -305,6 +288,14 @@ export class Library {
 					},
 				)
 			: Promise.resolve(record.copied);
+		// The sockets read the copy once it is whole (far cheaper than the File a second time),
+		// or the File where there is none.
+		const module = trace.decoder.module;
+		const rebuild = laterJob(
+			copied.then((whole) => this.#rebuildSockets(file, index, module, whole ? id : null)),
+		);
+		rebuild.done.catch((e: Error) => (sideError ??= e));
+		const sideJobs: Job<unknown>[] = copy ? [copy, rebuild] : [rebuild];
 		live.useRecords(
 			reopenTrace(trace).then((t) => new BufferRecords(t, bufferTable(index.buffers))),
 		);
@@ -312,7 +303,7 @@ export class Library {
 		// the dropped File; the File again once the import ends and the copy is let go.
 		const dropped = trace.source;
 		const switchable = 'use' in dropped ? (dropped as SwitchableSource) : null;
-		const local = copyWhole.then((whole) => (whole && switchable ? openTraceFileSync(id) : null));
+		const local = copied.then((whole) => (whole && switchable ? openTraceFileSync(id) : null));
 		void local.then((l) => l && switchable?.use(l));
 		const names = importTracker(trace, false);
 		const started = performance.now();
@@ -331,11 +322,11 @@ export class Library {
 			// Done means decoded, copied and followed: the slowest sets the pace (a side job that has
 			// not reported yet, still starting, is not taken for one standing still).
 			const decoded = p.bytesTotal > 0 ? p.bytesDone / p.bytesTotal : 1;
-			const copied = copy?.progress();
+			const copiedBytes = copy?.progress();
 			const followed = rebuild.progress();
 			const part = Math.min(
 				decoded,
-				copied == null ? decoded : copied / file.size,
+				copiedBytes == null ? decoded : copiedBytes / file.size,
 				followed === null || p.bytesTotal === 0 ? decoded : followed / p.bytesTotal,
 			);
 			const bytesDone = part * p.bytesTotal;
