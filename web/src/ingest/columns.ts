@@ -54,6 +54,14 @@ export const COLUMN_NAMES = Object.keys(COLUMNS) as ColumnName[];
 export const NO_PID = 0xffffffff;
 /** Past this span (ticks) a chunk's `tick` column saturates. */
 export const TICK_SPAN = 0xffffffff;
+
+/**
+ * Whether a chunk spans too long for its `tick` column to hold its times: then `time` is stored
+ * and read instead.
+ */
+export function ticksSaturate(chunk: { readonly tMin: number; readonly tMax: number }): boolean {
+	return chunk.tMax - chunk.tMin >= TICK_SPAN;
+}
 export const FLAG_STATUS = 1;
 export const FLAG_ERROR = 2;
 export const FLAG_ENTER = 4;

@@ -9,7 +9,7 @@ import {
 	FLAG_STATUS,
 	makeColumns,
 	NO_PID,
-	TICK_SPAN,
+	ticksSaturate,
 	type ColumnName,
 	type Columns,
 } from '../ingest/columns.ts';
@@ -364,7 +364,7 @@ export class QueryEngine {
 		for (const part of sel.parts) {
 			this.#check(generation);
 			const info = infos.get(part.chunk)!;
-			const wide = info.tMax - info.tMin >= TICK_SPAN;
+			const wide = ticksSaturate(info);
 			const [time, cat] = await Promise.all([
 				wide ? this.column(part.chunk, 'time') : this.column(part.chunk, 'tick'),
 				this.column(part.chunk, 'cat'),

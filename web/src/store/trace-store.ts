@@ -3,7 +3,7 @@ import type { IDBPDatabase } from 'idb';
 import {
 	COLUMN_NAMES,
 	columnFromBuffer,
-	TICK_SPAN,
+	ticksSaturate,
 	type Chunk,
 	type ColumnName,
 	type Columns,
@@ -66,7 +66,8 @@ export async function commitChunk(
 	// written: the summary names it and loading makes it again.
 	const zeros: ColumnName[] = [];
 	for (const name of COLUMN_NAMES) {
-		if (name === 'time' && !storesTime(chunk)) continue;
+		// Times are rebuilt from the ticks wherever those hold them.
+		if (name === 'time' && !ticksSaturate(chunk)) continue;
 		const a = chunk.columns[name];
 		if (allZero(a)) {
 			zeros.push(name);
@@ -112,14 +113,6 @@ export async function commitChunk(
 function allZero(a: ArrayLike<number>): boolean {
 	for (let i = 0; i < a.length; i++) if (a[i] !== 0) return false;
 	return true;
-}
-
-/**
- * Whether a chunk's `time` column is stored: only when its span is too long for `tick` (ticks
- * since tMin), from which it is rebuilt otherwise.
- */
-export function storesTime(chunk: { tMin: number; tMax: number }): boolean {
-	return chunk.tMax - chunk.tMin >= TICK_SPAN;
 }
 
 export async function chunkSummaries(db: DB, traceId: number): Promise<ChunkRecord[]> {

@@ -3,13 +3,19 @@
 // page can show rows before the import ends.
 import type { IDBPDatabase } from 'idb';
 import type { RecordBytes } from '../decoder/buffer-records.ts';
-import { allocateColumn, type Chunk, type ColumnName, type Columns } from '../ingest/columns.ts';
+import {
+	allocateColumn,
+	ticksSaturate,
+	type Chunk,
+	type ColumnName,
+	type Columns,
+} from '../ingest/columns.ts';
 import type { ChunkAdditions } from '../ingest/ingest.ts';
 import { TraceTables } from '../ingest/trace-tables.ts';
 import { QueryEngine, type ChunkInfo, type ChunkSource, type Selection } from '../query/engine.ts';
 import type { FilterContext } from '../query/filter-compile.ts';
 import type { SockscopeDB, TraceRecord } from '../store/db.ts';
-import { chunkSummaries, loadColumn, storesTime } from '../store/trace-store.ts';
+import { chunkSummaries, loadColumn } from '../store/trace-store.ts';
 
 export class LiveTrace implements ChunkSource {
 	readonly id: number;
@@ -87,7 +93,7 @@ export class LiveTrace implements ChunkSource {
 		if (recent) return recent.columns[name];
 		const info = this.#chunks[chunk];
 		if (info && this.#zeros[chunk]!.has(name)) return allocateColumn(name, info.rows) as Columns[K];
-		if (name === 'time' && info && !storesTime(info)) {
+		if (name === 'time' && info && !ticksSaturate(info)) {
 			const tick = await this.column(chunk, 'tick');
 			const time = new Float64Array(tick.length);
 			for (let i = 0; i < tick.length; i++) time[i] = info.tMin + tick[i]!;
