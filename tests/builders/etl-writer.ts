@@ -782,49 +782,36 @@ export class EtlWriter {
 
 	/** A SYSTEM_TRACE_HEADER record (type 1/2) with a MOF payload. */
 	addSystem(e: SystemInput): number {
-		const { ptr, raw } = this.check(e);
-		const payload = e.payload ?? new Uint8Array(0);
-		const version = e.version ?? 2;
-		const { bytes, headerType } = this.systemBytes(
-			ptr,
-			false,
-			version,
-			e.hookId,
-			e.pid,
-			e.tid,
-			raw,
-			payload,
-			e.kernelTime,
-			e.userTime,
-		);
-		return this.push(
-			e,
-			raw,
-			bytes,
-			this.kernelTruth('system', headerType, e, version, ptr, payload),
-		);
+		return this.addKernel(e, false);
 	}
 
 	/** A COMPACT system record (type 3/4): the first 0x18 bytes of SYSTEM_TRACE_HEADER. */
 	addCompact(e: CompactInput): number {
+		return this.addKernel(e, true);
+	}
+
+	private addKernel(e: SystemInput, compact: boolean): number {
 		const { ptr, raw } = this.check(e);
 		const payload = e.payload ?? new Uint8Array(0);
 		const version = e.version ?? 2;
 		const { bytes, headerType } = this.systemBytes(
 			ptr,
-			true,
+			compact,
 			version,
 			e.hookId,
 			e.pid,
 			e.tid,
 			raw,
 			payload,
+			// A compact header has no room for the CPU times.
+			compact ? undefined : e.kernelTime,
+			compact ? undefined : e.userTime,
 		);
 		return this.push(
 			e,
 			raw,
 			bytes,
-			this.kernelTruth('compact', headerType, e, version, ptr, payload),
+			this.kernelTruth(compact ? 'compact' : 'system', headerType, e, version, ptr, payload),
 		);
 	}
 
