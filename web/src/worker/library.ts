@@ -73,6 +73,7 @@ export class Library {
 	#db: Promise<IDBPDatabase<SockscopeDB>> | null = null;
 	readonly #open = new Map<number, Promise<LiveTrace>>();
 	readonly #active = new Map<number, { cancelled: boolean }>();
+	#swept = false;
 	/** Imports still indexing their file (not yet in the library). */
 	readonly #indexing = new Set<AbortController>();
 	readonly #insights = new WeakMap<LiveTrace, TraceInsight>();
@@ -94,7 +95,12 @@ export class Library {
 
 	async list(): Promise<TraceSummary[]> {
 		const all = await listTraces(await this.db());
-		void removeOrphans(new Set(all.map((t) => t.id!))).catch(() => {});
+		// A copy outlives its trace only when a delete could not remove it (a copy still being
+		// written, a page closed mid-delete): sweeping once per session is enough.
+		if (!this.#swept) {
+			this.#swept = true;
+			void removeOrphans(new Set(all.map((t) => t.id!))).catch(() => {});
+		}
 		return all.map((t) => this.summary(t)).sort((a, b) => b.importedAt - a.importedAt);
 	}
 

@@ -105,12 +105,15 @@ export class LiveTrace implements ChunkSource {
 	/** Record bytes, from the dropped file while it is being imported, else from the library's copy. */
 	readonly records: RecordBytes = {
 		bytes: async (buffer, offset) => {
-			this.#records ??= this.#openRecords();
-			const records = this.#records;
-			records.catch(() => {
-				if (this.#records === records) this.#records = null;
-			});
-			return (await records).bytes(buffer, offset);
+			if (!this.#records) {
+				// Opened once; a failure (no copy yet) is tried again at the next call.
+				const opening = this.#openRecords();
+				opening.catch(() => {
+					if (this.#records === opening) this.#records = null;
+				});
+				this.#records = opening;
+			}
+			return (await this.#records).bytes(buffer, offset);
 		},
 	};
 
