@@ -2,6 +2,7 @@
 // that buffer's image, so details and exports decode the buffer again instead of keeping a copy
 // of every record (which was most of what an import wrote).
 import { RecordOut } from '../generated/layouts.ts';
+import { PromiseCache } from '../lib/promise-cache.ts';
 import { decodeBuffer, type DecodedBuffer } from './decoded-buffer.ts';
 import type { BufferEntry, OpenTrace } from './etl-file.ts';
 
@@ -72,14 +73,13 @@ interface Decoded {
 export class BufferRecords implements RecordBytes {
 	readonly #trace: OpenTrace;
 	readonly #table: BufferTable;
-	readonly #keep: number;
-	readonly #decoded = new Map<number, Promise<Decoded>>();
+	readonly #decoded: PromiseCache<number, Decoded>;
 
 	/** `trace` must have a decoder of its own: decoding here must not disturb another pass. */
 	constructor(trace: OpenTrace, table: BufferTable, keep = 16) {
 		this.#trace = trace;
 		this.#table = table;
-		this.#keep = keep;
+		this.#decoded = new PromiseCache(keep);
 	}
 
 	async bytes(buffer: number, offset: number): Promise<Uint8Array> {
@@ -96,20 +96,11 @@ export class BufferRecords implements RecordBytes {
 	}
 
 	#buffer(index: number): Promise<Decoded> {
-		let p = this.#decoded.get(index);
-		if (p) {
-			this.#decoded.delete(index);
-			this.#decoded.set(index, p);
-			return p;
-		}
-		p = decodeBuffer(this.#trace, bufferEntry(this.#table, index)).then((buffer) => {
+		return this.#decoded.get(index, async (k) => {
+			const buffer = await decodeBuffer(this.#trace, bufferEntry(this.#table, k));
 			const at = new Map<number, number>();
 			for (let i = 0; i < buffer.count; i++) at.set(buffer.u32(i, RecordOut.recordOffset), i);
 			return { buffer, at };
 		});
-		this.#decoded.set(index, p);
-		p.catch(() => this.#decoded.delete(index));
-		if (this.#decoded.size > this.#keep) this.#decoded.delete(this.#decoded.keys().next().value!);
-		return p;
 	}
 }

@@ -1,3 +1,5 @@
+import { PromiseCache } from '../lib/promise-cache.ts';
+
 /** Random access to the bytes of a trace: a browser File, a Node file handle, or memory. */
 export interface ByteSource {
 	readonly size: number;
@@ -40,25 +42,15 @@ export function memorySource(bytes: Uint8Array): ByteSource {
  * of per-CPU buffers flushed late.
  */
 export function blockCache(source: ByteSource, blockSize = 8 << 20, keep = 4): ByteSource {
-	// Blocks are kept as promises, so that concurrent reads of one block share a single read.
-	const blocks = new Map<number, Promise<Uint8Array>>();
+	const blocks = new PromiseCache<number, Uint8Array>(keep);
+	const load = (start: number) => source.read(start, blockSize);
 	let last = -blockSize;
-	function load(start: number): Promise<Uint8Array> {
-		const b = source.read(start, blockSize);
-		blocks.set(start, b);
-		if (blocks.size > keep) blocks.delete(blocks.keys().next().value!);
-		b.catch(() => blocks.delete(start));
-		return b;
-	}
 	function block(start: number): Promise<Uint8Array> {
-		let b = blocks.get(start);
-		if (b) {
-			blocks.delete(start);
-			blocks.set(start, b);
-		} else b = load(start);
+		const b = blocks.get(start, load);
 		// Read on sequentially: the next block is read while this one is used.
 		const next = start + blockSize;
-		if (start === last + blockSize && next < source.size && !blocks.has(next)) load(next);
+		if (start === last + blockSize && next < source.size && !blocks.has(next))
+			void blocks.get(next, load);
 		last = start;
 		return b;
 	}

@@ -1,0 +1,30 @@
+// The last few results of an asynchronous load, kept as promises so that concurrent requests for
+// one key share a single load. A failed load is forgotten (asked again next time).
+
+export class PromiseCache<K, V> {
+	readonly #entries = new Map<K, Promise<V>>();
+	readonly #keep: number;
+
+	constructor(keep: number) {
+		this.#keep = keep;
+	}
+
+	has(key: K): boolean {
+		return this.#entries.has(key);
+	}
+
+	/** The value for `key`, loaded with `load` unless kept (then it becomes the newest). */
+	get(key: K, load: (key: K) => Promise<V>): Promise<V> {
+		let p = this.#entries.get(key);
+		if (p) {
+			this.#entries.delete(key);
+			this.#entries.set(key, p);
+			return p;
+		}
+		p = load(key);
+		this.#entries.set(key, p);
+		if (this.#entries.size > this.#keep) this.#entries.delete(this.#entries.keys().next().value!);
+		p.catch(() => this.#entries.delete(key));
+		return p;
+	}
+}
