@@ -260,28 +260,29 @@ export class ChunkBuilder {
 			// distinct address, not per event.
 			const image = b.image;
 			let keyAt = off;
-			let keyLength = 0;
-			let family = 0;
-			if (type === FieldType.IPv4) [keyLength, family] = [4, AF_INET];
-			else if (type === FieldType.IPv6) [keyLength, family] = [16, AF_INET6];
+			let keyLength = 0; // 4: IPv4, 16: IPv6, 0: no address
+			if (type === FieldType.IPv4) keyLength = 4;
+			else if (type === FieldType.IPv6) keyLength = 16;
 			else if (type === FieldType.SocketAddress) {
 				const size = b.fieldU32(j, FieldOut.size);
 				const f = image[off]! | (image[off + 1]! << 8);
-				if (f === AF_INET && size >= 8) [keyAt, keyLength, family] = [off + 4, 4, AF_INET];
-				else if (f === AF_INET6 && size >= 24) [keyAt, keyLength, family] = [off + 8, 16, AF_INET6];
+				if (f === AF_INET && size >= 8) {
+					keyAt = off + 4;
+					keyLength = 4;
+				} else if (f === AF_INET6 && size >= 24) {
+					keyAt = off + 8;
+					keyLength = 16;
+				}
 				if (keyLength) port = (image[off + 2]! << 8) | image[off + 3]!;
 			}
-			let idx = -1;
 			if (keyLength) {
-				idx = this.#addresses.get(image, keyAt, keyLength);
+				let idx = this.#addresses.get(image, keyAt, keyLength);
 				if (idx < 0) {
 					const text = keyLength === 4 ? ipv4(image, keyAt) : ipv6(image, keyAt);
 					idx = this.#tables.intern(text);
 					this.#addresses.set(image, keyAt, keyLength, idx);
 				}
-			}
-			if (idx >= 0) {
-				c.family[r] = family;
+				c.family[r] = keyLength === 4 ? AF_INET : AF_INET6;
 				if (s.local) {
 					c.laddr[r] = idx;
 					c.lport[r] = port;
