@@ -57,7 +57,11 @@ export class IsolateMemory {
 		const id = ++this.#seq;
 		const answer = new Promise<HeapUsage | null>((resolve) => {
 			this.#pending.set(id, resolve);
-			setTimeout(() => resolve(null), 1000);
+			// A worker that has ended answers nothing.
+			setTimeout(() => {
+				this.#pending.delete(id);
+				resolve(null);
+			}, 1000);
 		});
 		const message = JSON.stringify({ id, method: 'Runtime.getHeapUsage' });
 		this.#cdp.send('Target.sendMessageToTarget', { sessionId, message }).catch(() => {});
