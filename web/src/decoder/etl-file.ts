@@ -177,6 +177,8 @@ export interface IndexOptions {
 	readonly signal?: AbortSignal;
 	/** Where to read the headers (default: the trace's source), e.g. with more read-ahead. */
 	readonly source?: ByteSource;
+	/** Told every few buffers of all the buffers found so far (one growing array, file order). */
+	readonly onBuffers?: (buffers: readonly BufferEntry[]) => void;
 }
 
 export async function indexBuffers(
@@ -196,6 +198,7 @@ export async function indexBuffers(
 		if ((buffers.length & 63) === 0) {
 			options.signal?.throwIfAborted();
 			options.onProgress?.(offset);
+			if (buffers.length > 0) options.onBuffers?.(buffers);
 		}
 		let length: number;
 		if (scan) {

@@ -2,17 +2,30 @@
 // SequenceNumber order hold records in time order, so a k-way merge over one stream per CPU
 // (buffer 0, the header buffer, first) gives the global order with one buffer per CPU in memory.
 // Ties keep stream order (header, then CPU number) and, within a stream, record order.
+//
+// The merge can also start before the index pass has found every buffer (mergeFound): a CPU's
+// buffers are found in the order they were written, so a stream whose found buffers are used up
+// waits for its next one, and nothing is handed out before every CPU the header counts has a
+// buffer (or the pass has ended: a CPU that logs little flushes its first buffer at the stop).
+// What the header does not promise (a CPU beyond its count, a CPU's buffers found out of sequence,
+// times going back) is checked: the merge stops with OutOfOrder, and the caller, which has handed
+// on records that may be out of order, merges again from the whole index.
+import type { BufferFeed } from './buffer-feed.ts';
 import { decodeBuffer, type DecodedBuffer } from './decoded-buffer.ts';
 import type { BufferEntry, OpenTrace } from './etl-file.ts';
 
 interface Stream {
+	/** Ties between streams go by this: -1 for the header buffer, else the CPU number. */
 	readonly order: number;
-	readonly buffers: readonly BufferEntry[];
+	readonly buffers: BufferEntry[];
 	next: number;
 	current: DecodedBuffer | null;
 	i: number;
 	hi: number;
 	lo: number;
+	/** Its found buffers are used up and more may be found: the merge may not pass its time. */
+	waiting: boolean;
+	inHeap: boolean;
 }
 
 /**
@@ -25,50 +38,67 @@ export type BufferSink = (buffer: DecodedBuffer) => void;
 /** Awaited before each buffer is decoded: where a consumer may write out or stop (by throwing). */
 export type Checkpoint = () => Promise<void>;
 
-function streamsOf(buffers: readonly BufferEntry[]): Stream[] {
-	const byCpu = new Map<number, BufferEntry[]>();
-	for (const b of buffers) {
-		const key = b.index === 0 ? -1 : b.cpu;
-		let list = byCpu.get(key);
-		if (!list) byCpu.set(key, (list = []));
-		list.push(b);
+/** A merge over part of the index would hand out a record out of order: merge the whole index. */
+export class OutOfOrder extends Error {
+	constructor(entry: BufferEntry, why: string) {
+		super(`buffer ${entry.index} at offset 0x${entry.offset.toString(16)} ${why}`);
 	}
-	return [...byCpu.entries()]
-		.sort((a, b) => a[0] - b[0])
-		.map(([, list], order) => ({
-			order,
-			buffers: list.sort((a, b) =>
-				a.sequence === b.sequence ? a.index - b.index : a.sequence < b.sequence ? -1 : 1,
-			),
-			next: 0,
-			current: null,
-			i: 0,
-			hi: 0,
-			lo: 0,
-		}));
 }
 
-/** Moves a stream to its next record, decoding its next buffer when needed; false at its end. */
-async function advance(
+const orderOf = (b: BufferEntry) => (b.index === 0 ? -1 : b.cpu);
+
+function newStream(order: number): Stream {
+	return {
+		order,
+		buffers: [],
+		next: 0,
+		current: null,
+		i: -1,
+		hi: 0,
+		lo: 0,
+		waiting: false,
+		inHeap: false,
+	};
+}
+
+function streamsOf(buffers: readonly BufferEntry[]): Stream[] {
+	const byCpu = new Map<number, Stream>();
+	for (const b of buffers) {
+		const order = orderOf(b);
+		let s = byCpu.get(order);
+		if (!s) byCpu.set(order, (s = newStream(order)));
+		s.buffers.push(b);
+	}
+	for (const s of byCpu.values())
+		s.buffers.sort((a, b) =>
+			a.sequence === b.sequence ? a.index - b.index : a.sequence < b.sequence ? -1 : 1,
+		);
+	return [...byCpu.values()];
+}
+
+/**
+ * Moves a stream to its next record, decoding its next buffers as needed; false when its
+ * buffers are used up (its position then stays where it was).
+ */
+async function step(
 	trace: OpenTrace,
 	s: Stream,
 	onBuffer: BufferSink,
 	checkpoint: Checkpoint | undefined,
 ): Promise<boolean> {
-	s.i++;
-	while (!s.current || s.i >= s.current.count) {
-		if (s.next >= s.buffers.length) {
-			s.current = null;
-			return false;
-		}
+	let i = s.i + 1;
+	let b = s.current;
+	while (!b || i >= b.count) {
+		if (s.next >= s.buffers.length) return false;
 		if (checkpoint) await checkpoint();
 		// The stream is done with its current buffer: its memory takes the next one.
-		s.current = await decodeBuffer(trace, s.buffers[s.next++]!, s.current);
-		s.i = 0;
-		onBuffer(s.current);
+		b = s.current = await decodeBuffer(trace, s.buffers[s.next++]!, s.current);
+		i = 0;
+		onBuffer(b);
 	}
-	s.hi = s.current.timeHi(s.i);
-	s.lo = s.current.timeLo(s.i);
+	s.i = i;
+	s.hi = b.timeHi(i);
+	s.lo = b.timeLo(i);
 	return true;
 }
 
@@ -90,33 +120,125 @@ export async function mergeRecords(
 	checkpoint?: Checkpoint,
 ): Promise<void> {
 	const heap: Stream[] = [];
-	for (const s of streamsOf(buffers)) {
-		s.i = -1;
-		if (await advance(trace, s, onBuffer, checkpoint)) push(heap, s);
-	}
+	for (const s of streamsOf(buffers)) if (await step(trace, s, onBuffer, checkpoint)) push(heap, s);
+	await run(trace, heap, null, onRecord, onBuffer, checkpoint);
+}
+
+/**
+ * The same merge over the buffers of a feed, starting with those found so far: the same records
+ * in the same order as mergeRecords over the whole index, or OutOfOrder before its end.
+ */
+export async function mergeFound(
+	trace: OpenTrace,
+	feed: BufferFeed,
+	onRecord: RecordSink,
+	onBuffer: BufferSink = () => {},
+	checkpoint?: Checkpoint,
+): Promise<void> {
+	const index = feed.index;
+	if (index) return mergeRecords(trace, index.buffers, onRecord, onBuffer, checkpoint);
+	await run(trace, [], feed, onRecord, onBuffer, checkpoint);
+}
+
+async function run(
+	trace: OpenTrace,
+	heap: Stream[],
+	feed: BufferFeed | null,
+	onRecord: RecordSink,
+	onBuffer: BufferSink,
+	checkpoint: Checkpoint | undefined,
+): Promise<void> {
+	const streams = new Map<number, Stream>();
+	const last: Last = { hi: -0x80000000, lo: 0, order: -2 };
+	let taken = 0;
+	/** Whether no buffer will be found that is not in a stream already. */
+	const ended = () => !feed || (feed.index !== null && taken === feed.found);
+	const cpus = trace.facts.cpus;
+	let seen = 0;
 	for (;;) {
-		const s = drain(heap, onRecord);
-		if (!s) return;
-		if (await advance(trace, s, onBuffer, checkpoint)) siftDown(heap, 0);
-		else {
-			const last = heap.pop()!;
-			if (heap.length > 0) {
-				heap[0] = last;
-				siftDown(heap, 0);
-			}
+		if (feed && taken < feed.found) {
+			taken = await takeFound(trace, feed, taken, streams, heap, onBuffer, checkpoint);
+			heapify(heap);
+			seen = 0;
+			for (const order of streams.keys()) if (order >= 0 && order < cpus) seen++;
+		}
+		if (seen < cpus && !ended()) {
+			await feed!.next();
+			continue;
+		}
+		const s = drain(heap, onRecord, feed ? last : null);
+		if (s && !s.waiting) {
+			if (await step(trace, s, onBuffer, checkpoint)) siftDown(heap, 0);
+			// The header buffer is a stream of its own: nothing more can join it.
+			else if (!ended() && s.order !== -1) s.waiting = true;
+			else removeTop(heap);
+		} else if (ended()) {
+			if (!s) return;
+			removeTop(heap);
+		} else await feed!.next();
+	}
+}
+
+/** Puts newly found buffers into their streams; returns how many of the feed's are taken. */
+async function takeFound(
+	trace: OpenTrace,
+	feed: BufferFeed,
+	taken: number,
+	streams: Map<number, Stream>,
+	heap: Stream[],
+	onBuffer: BufferSink,
+	checkpoint: Checkpoint | undefined,
+): Promise<number> {
+	for (; taken < feed.found; taken++) {
+		const b = feed.at(taken);
+		const order = orderOf(b);
+		let s = streams.get(order);
+		if (!s) streams.set(order, (s = newStream(order)));
+		const prev = s.buffers.at(-1);
+		if (prev && b.sequence < prev.sequence)
+			throw new OutOfOrder(
+				b,
+				`comes after buffer ${prev.index} of its CPU but has a lower sequence number`,
+			);
+		s.buffers.push(b);
+		if (s.waiting) {
+			// Its head record was handed out already: it moves on to the new buffer's first.
+			if (await step(trace, s, onBuffer, checkpoint)) s.waiting = false;
+		} else if (!s.inHeap && (await step(trace, s, onBuffer, checkpoint))) {
+			s.inHeap = true;
+			heap.push(s);
 		}
 	}
+	return taken;
+}
+
+interface Last {
+	hi: number;
+	lo: number;
+	order: number;
 }
 
 /**
  * Hands out records in time order as long as the streams' decoded buffers last, and returns the
- * stream whose buffer has just run out (null when the heap is empty). Kept synchronous and apart
- * from the async loop, so that the hot path awaits nothing and runs fully optimised.
+ * stream whose buffer has just run out, or that waits for its next buffer (null when the heap is
+ * empty). With `last`, checks that each record comes after the one before. Kept synchronous and
+ * apart from the async loop, so that the hot path awaits nothing and runs fully optimised.
  */
-function drain(heap: Stream[], onRecord: RecordSink): Stream | null {
+function drain(heap: Stream[], onRecord: RecordSink, last: Last | null): Stream | null {
 	while (heap.length > 0) {
 		const s = heap[0]!;
+		if (s.waiting) return s;
 		const b = s.current!;
+		if (last) {
+			if (
+				s.hi < last.hi ||
+				(s.hi === last.hi && (s.lo < last.lo || (s.lo === last.lo && s.order < last.order)))
+			)
+				throw new OutOfOrder(b.entry, `holds a record earlier than one already merged`);
+			last.hi = s.hi;
+			last.lo = s.lo;
+			last.order = s.order;
+		}
 		onRecord(b, s.i);
 		if (s.i + 1 >= b.count) return s;
 		s.i++;
@@ -128,6 +250,7 @@ function drain(heap: Stream[], onRecord: RecordSink): Stream | null {
 }
 
 function push(heap: Stream[], s: Stream): void {
+	s.inHeap = true;
 	heap.push(s);
 	let i = heap.length - 1;
 	while (i > 0) {
@@ -135,6 +258,18 @@ function push(heap: Stream[], s: Stream): void {
 		if (!before(heap[i]!, heap[parent]!)) break;
 		[heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
 		i = parent;
+	}
+}
+
+function heapify(heap: Stream[]): void {
+	for (let i = (heap.length >> 1) - 1; i >= 0; i--) siftDown(heap, i);
+}
+
+function removeTop(heap: Stream[]): void {
+	const last = heap.pop()!;
+	if (heap.length > 0) {
+		heap[0] = last;
+		siftDown(heap, 0);
 	}
 }
 

@@ -1,8 +1,9 @@
 // Decoding a whole trace into column chunks, in time order, handing each full chunk to a sink
 // (IndexedDB in the browser, a filter in the CLI). Pure: no DOM, no storage.
 import type { DecodedBuffer } from '../decoder/decoded-buffer.ts';
+import { BufferFeed } from '../decoder/buffer-feed.ts';
 import { indexBuffers, type BufferIndex, type OpenTrace } from '../decoder/etl-file.ts';
-import { mergeRecords } from '../decoder/merge.ts';
+import { mergeFound, mergeRecords, OutOfOrder } from '../decoder/merge.ts';
 import { DamageLog } from '../decoder/messages.ts';
 import { ProviderTable } from '../decoder/record-json.ts';
 import { CHUNK_ROWS, type Chunk, type EventType } from './columns.ts';
@@ -44,6 +45,13 @@ export interface IngestOptions {
 	/** Asked between buffers; true stops the import (cancel). */
 	readonly shouldStop?: () => boolean;
 	readonly index?: BufferIndex;
+	/**
+	 * Buffers as an index pass finds them (instead of `index`): the first chunks are stored before
+	 * the pass ends. Should the file turn out to hold a CPU found late with earlier records,
+	 * `restart` is called once (it drops what was committed and gives empty tables) and the whole
+	 * trace is merged again from the complete index.
+	 */
+	readonly found?: { readonly feed: BufferFeed; readonly restart: () => Promise<TraceTables> };
 	/** Sees every record in time order, skipped ones included (socket reconstruction). */
 	readonly observe?: (b: DecodedBuffer, i: number, index: number) => void;
 	/** Called before each chunk's additions are taken (to add names learned meanwhile). */
@@ -75,19 +83,21 @@ export async function ingestTrace(
 	commit: (chunk: Chunk, additions: ChunkAdditions) => Promise<void>,
 	options: IngestOptions = {},
 ): Promise<IngestResult> {
-	const index = options.index ?? (await indexBuffers(trace));
-	const tables = options.tables ?? new TraceTables();
+	const feed = options.found?.feed ?? BufferFeed.of(options.index ?? (await indexBuffers(trace)));
+	let tables = options.tables ?? new TraceTables();
 	const providers = new ProviderTable(trace);
 	const start = BigInt(trace.facts.startFiletime);
-	const skip = options.skipRows ?? 0;
-	const bytesTotal = index.buffers.reduce((n, b) => n + b.available, 0);
-	const damage = new DamageLog();
+	let skip = options.skipRows ?? 0;
+	/** The bytes to decode: the file's until the index says how many its buffers hold. */
+	const bytesTotal = () =>
+		feed.index ? feed.index.buffers.reduce((n, b) => n + b.available, 0) : trace.source.size;
+	let damage = new DamageLog();
 	let chunkIndex = Math.floor(skip / CHUNK_ROWS);
-	const caches = newBuilderCaches();
+	let caches = newBuilderCaches();
 	let builder = new ChunkBuilder(chunkIndex, tables, start, providers, caches);
 	let row = 0;
 	let bytesDone = 0;
-	const pending: Chunk[] = [];
+	let pending: Chunk[] = [];
 	const observe = options.observe;
 	const onRecord = (b: DecodedBuffer, i: number) => {
 		if (observe) observe(b, i, row);
@@ -122,14 +132,31 @@ export async function ingestTrace(
 		}
 		options.onProgress?.({
 			bytesDone,
-			bytesTotal,
+			bytesTotal: bytesTotal(),
 			records: Math.max(0, row - skip),
 			chunks: chunkIndex,
 		});
 		if (options.shouldStop?.()) throw new IngestStopped();
 	};
 	try {
-		await mergeRecords(trace, index.buffers, onRecord, onBuffer, flush);
+		try {
+			await mergeFound(trace, feed, onRecord, onBuffer, flush);
+		} catch (e) {
+			if (!(e instanceof OutOfOrder) || !options.found) throw e;
+			// What was handed out so far is not the trace's order: all of it again, from the whole index.
+			await Promise.allSettled(writing.splice(0));
+			const index = await feed.complete;
+			tables = await options.found.restart();
+			skip = 0;
+			row = 0;
+			chunkIndex = 0;
+			bytesDone = 0;
+			pending = [];
+			damage = new DamageLog();
+			caches = newBuilderCaches();
+			builder = new ChunkBuilder(chunkIndex, tables, start, providers, caches);
+			await mergeRecords(trace, index.buffers, onRecord, onBuffer, flush);
+		}
 		await flush();
 		if (builder.rows > 0) {
 			options.beforeCommit?.(tables);
@@ -140,10 +167,12 @@ export async function ingestTrace(
 		// Stopped or failed: let the writes already started settle before the caller records it.
 		await Promise.allSettled(writing);
 	}
+	const index = await feed.complete;
 	damage.add(index.damage);
+	const total = bytesTotal();
 	options.onProgress?.({
-		bytesDone: bytesTotal,
-		bytesTotal,
+		bytesDone: total,
+		bytesTotal: total,
 		records: row - skip,
 		chunks: chunkIndex + (builder.rows > 0 ? 1 : 0),
 	});

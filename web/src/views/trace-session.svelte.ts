@@ -172,7 +172,7 @@ export class TraceSession {
 			if (finished) return;
 			this.importing = p;
 			if (generation !== this.#generation) return;
-			if (!shown && p.records > 0 && p.traceId !== null) {
+			if (!shown && p.records > 0) {
 				shown = true;
 				void this.#showWhileImporting(generation, p);
 			} else if (this.state.kind === 'trace' && this.state.trace.id === p.traceId)
@@ -198,7 +198,6 @@ export class TraceSession {
 	}
 
 	async #showWhileImporting(generation: number, p: ImportProgress): Promise<void> {
-		if (p.traceId === null) return;
 		const opened = await this.api.openTrace(p.traceId);
 		if (!opened.ok || generation !== this.#generation || this.state.kind !== 'reading') return;
 		this.state = {

@@ -22,9 +22,11 @@ export interface TraceSummary extends TraceRecord {
 }
 
 export interface ImportProgress {
-	/** Null while the file's buffers are being indexed, before the trace joins the library. */
-	readonly traceId: number | null;
-	/** Indexing: finding every buffer of the file; importing: decoding and storing events. */
+	readonly traceId: number;
+	/**
+	 * Indexing: finding the file's buffers, before the first can be decoded (every CPU must have
+	 * one); importing: decoding and storing events while the rest are found.
+	 */
 	readonly phase: 'indexing' | 'importing';
 	readonly fileName: string;
 	readonly bytesDone: number;
@@ -86,7 +88,7 @@ export interface DecoderApi {
 		onProgress: (p: ImportProgress) => void,
 	): Promise<Result<TraceSummary>>;
 	/** Stops the import of trace `id`, or with null the imports still indexing their file. */
-	cancelImport(id: number | null): Promise<void>;
+	cancelImport(id: number): Promise<void>;
 	renameTrace(id: number, name: string): Promise<Result<TraceSummary>>;
 	deleteTrace(id: number): Promise<Result<void>>;
 	openTrace(id: number): Promise<Result<OpenedTrace>>;

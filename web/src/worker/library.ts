@@ -9,12 +9,12 @@ import {
 	type SwitchableSource,
 } from '../decoder/source.ts';
 import {
-	indexBuffers,
 	openTrace as openEtl,
 	reopenTrace,
 	type BufferIndex,
 	type OpenTrace,
 } from '../decoder/etl-file.ts';
+import { feedIndex } from '../decoder/buffer-feed.ts';
 import { recordDecoder } from '../decoder/single-record.ts';
 import { importTracker } from '../sockets/import-tracker.ts';
 import { findingsOf, type Finding } from '../sockets/findings.ts';
@@ -61,21 +61,42 @@ import type { ExportFormat } from '../decoder/record-lines.ts';
 import type { ExportProgress } from './export-selection.ts';
 import { TraceInsight, type TraceStatistics, type Vocabulary } from './trace-insight.ts';
 
-/** Bumped when the decoder or the column layout changes what an import stores. */
-export const DECODER_VERSION = 2;
+/** Bumped when the decoder, the column layout or the fingerprint changes what an import stores. */
+export const DECODER_VERSION = 3;
 /** Column bytes per file byte, measured on Winsock traces (~0.4), with room. */
 const COLUMNS_FACTOR = 0.5;
 const PROGRESS_EVERY_MS = 100;
 
 const mb = (n: number) => `${(n / 1e6).toFixed(n < 1e7 ? 1 : 0)} MB`;
 
+/** Where an index pass over `file` is, started at `started` (performance.now()). */
+function indexingProgress(
+	traceId: number,
+	file: File,
+	offset: number,
+	started: number,
+): ImportProgress {
+	const elapsedMs = performance.now() - started;
+	const rate = offset / Math.max(0.001, elapsedMs / 1000);
+	return {
+		traceId,
+		phase: 'indexing',
+		fileName: file.name,
+		bytesDone: offset,
+		bytesTotal: file.size,
+		records: 0,
+		chunks: 0,
+		elapsedMs,
+		mbPerSecond: rate / 1e6,
+		etaSeconds: rate > 0 ? (file.size - offset) / rate : null,
+	};
+}
+
 export class Library {
 	#db: Promise<IDBPDatabase<SockscopeDB>> | null = null;
 	readonly #open = new Map<number, Promise<LiveTrace>>();
-	readonly #active = new Map<number, { cancelled: boolean }>();
+	readonly #active = new Map<number, { cancelled: boolean; pass: AbortController }>();
 	#swept = false;
-	/** Imports still indexing their file (not yet in the library). */
-	readonly #indexing = new Set<AbortController>();
 	readonly #insights = new WeakMap<LiveTrace, TraceInsight>();
 	readonly #module: () => Promise<WebAssembly.Module>;
 
@@ -144,8 +165,6 @@ export class Library {
 		const opened = await openEtl(switchableSource(blockCache(blobSource(file))), module, file.name);
 		if (!opened.ok) return fail(opened.error);
 		const trace = opened.value;
-		const index = await this.#index(trace, file, onProgress);
-		if (!index) return fail(`the import of ${file.name} was cancelled before any event was stored`);
 		const room = await this.#checkRoom(file.size * (1 + COLUMNS_FACTOR));
 		if (room) return fail(room);
 		const db = await this.db();
@@ -153,7 +172,7 @@ export class Library {
 			name: file.name,
 			size: file.size,
 			lastModified: file.lastModified,
-			fingerprint: await fingerprint(trace.source, index),
+			fingerprint: await fingerprint(trace.source),
 			facts: trace.facts,
 			decoderVersion: DECODER_VERSION,
 			status: 'importing',
@@ -170,8 +189,7 @@ export class Library {
 		};
 		const id = await addTrace(db, record);
 		record.id = id;
-		await putBuffers(db, id, bufferTable(index.buffers));
-		return this.#run(trace, index, record, new TraceTables(), 0, file, onProgress);
+		return this.#run(trace, record, new TraceTables(), 0, file, onProgress);
 	}
 
 	async resume(
@@ -187,11 +205,11 @@ export class Library {
 		const module = await this.#module();
 		const opened = await openEtl(switchableSource(blockCache(blobSource(file))), module, file.name);
 		if (!opened.ok) return fail(opened.error);
-		const index = await this.#index(opened.value, file, onProgress);
-		if (!index) return fail(`resuming ${record.name} was cancelled`);
-		if ((await fingerprint(opened.value.source, index)) !== record.fingerprint)
+		if ((await fingerprint(opened.value.source)) !== record.fingerprint)
 			return fail(
-				`${file.name} is not the file this trace was imported from (${record.name}): pick that file to resume`,
+				record.decoderVersion < DECODER_VERSION
+					? `${record.name} was imported by an earlier version of Sockscope, which cannot be resumed: delete it and import the file again`
+					: `${file.name} is not the file this trace was imported from (${record.name}): pick that file to resume`,
 			);
 		const columns = record.storedBytes - (record.copied ? record.size : 0);
 		const room = await this.#checkRoom(
@@ -199,55 +217,18 @@ export class Library {
 		);
 		if (room) return fail(room);
 		await dropChunksFrom(db, id, record.chunks);
-		// The same file, so the same buffers; stored again in case the first import stopped first.
-		await putBuffers(db, id, bufferTable(index.buffers));
 		this.#open.delete(id);
 		const live = await this.live(id);
 		const updated = await updateTrace(db, id, { status: 'importing', error: null });
-		return this.#run(opened.value, index, updated, live.tables, record.records, file, onProgress);
+		return this.#run(opened.value, updated, live.tables, record.records, file, onProgress);
 	}
 
-	/** The buffer index, with progress and Cancel; null when cancelled. */
-	async #index(
-		trace: OpenTrace,
-		file: File,
-		onProgress: (p: ImportProgress) => void,
-	): Promise<BufferIndex | null> {
-		const stop = new AbortController();
-		this.#indexing.add(stop);
-		const started = performance.now();
-		let last = 0;
-		try {
-			return await indexBuffers(trace, {
-				// Every byte is read (headers sit every 64 KiB or so): the scan reads large blocks,
-				// a few at a time, straight from the file.
-				source: blobSource(file),
-				signal: stop.signal,
-				onProgress: (offset) => {
-					const now = performance.now();
-					if (now - last < PROGRESS_EVERY_MS) return;
-					last = now;
-					const rate = offset / Math.max(0.001, (now - started) / 1000);
-					onProgress({
-						traceId: null,
-						phase: 'indexing',
-						fileName: file.name,
-						bytesDone: offset,
-						bytesTotal: file.size,
-						records: 0,
-						chunks: 0,
-						elapsedMs: now - started,
-						mbPerSecond: rate / 1e6,
-						etaSeconds: rate > 0 ? (file.size - offset) / rate : null,
-					});
-				},
-			});
-		} catch (e) {
-			if (stop.signal.aborted) return null;
-			throw e;
-		} finally {
-			this.#indexing.delete(stop);
-		}
+	/** Drops every stored chunk of a trace being imported, and its counts with them. */
+	async #dropChunks(id: number): Promise<TraceRecord> {
+		const db = await this.db();
+		await dropChunksFrom(db, id, 0);
+		this.#open.delete(id);
+		return updateTrace(db, id, { records: 0, chunks: 0, storedBytes: 0, tMin: 0, tMax: 0 });
 	}
 
 	async #checkRoom(bytes: number): Promise<string | null> {
@@ -261,7 +242,6 @@ export class Library {
 
 	async #run(
 		trace: OpenTrace,
-		index: Awaited<ReturnType<typeof indexBuffers>>,
 		record: TraceRecord,
 		tables: TraceTables,
 		skipRows: number,
@@ -270,10 +250,34 @@ export class Library {
 	): Promise<Result<TraceSummary>> {
 		const db = await this.db();
 		const id = record.id!;
-		const job = { cancelled: false };
+		// The decoding starts with the first buffers the index pass finds.
+		const pass = new AbortController();
+		const job = { cancelled: false, pass };
 		this.#active.set(id, job);
-		const live = await this.live(id);
+		let live = await this.live(id);
 		live.record = record;
+		let names = importTracker(trace, false);
+		const started = performance.now();
+		let lastReport = 0;
+		let bytesTotal = 0;
+		let records = 0;
+		let chunks = 0;
+		let decoding = false;
+		// The pass reads every byte (headers sit every 64 KiB or so) in large blocks, a few at a
+		// time, straight from the file; until the decoding reports, its progress is shown.
+		const feed = feedIndex(trace, {
+			source: blobSource(file),
+			signal: pass.signal,
+			onProgress: (offset) => {
+				const now = performance.now();
+				if (decoding || now - lastReport < PROGRESS_EVERY_MS) return;
+				lastReport = now;
+				onProgress(indexingProgress(id, file, offset, started));
+			},
+		});
+		// Where each buffer is, for details and exports after a reload.
+		const indexed = feed.complete.then((whole) => putBuffers(db, id, bufferTable(whole.buffers)));
+		indexed.catch(() => {});
 		// Beside the decoding, each on a core of its own: the file is copied into the library
 		// (details and exports read it after a reload; until then they read the dropped file), and
 		// the sockets are rebuilt. Only process names are followed here, for the Process column.
@@ -298,30 +302,30 @@ export class Library {
 		// or the File where there is none.
 		const module = trace.decoder.module;
 		const rebuild = laterJob(
-			copied.then((whole) => this.#rebuildSockets(file, index, module, whole ? id : null)),
+			Promise.all([copied, feed.complete]).then(([whole, index]) =>
+				this.#rebuildSockets(file, index, module, whole ? id : null),
+			),
 		);
 		rebuild.done.catch((e: Error) => (sideError ??= e));
 		const sideJobs: Job<unknown>[] = copy ? [copy, rebuild] : [rebuild];
-		live.useRecords(
-			reopenTrace(trace).then((t) => new BufferRecords(t, bufferTable(index.buffers))),
+		const readBack = Promise.all([reopenTrace(trace), feed.complete]).then(
+			([t, index]) => new BufferRecords(t, bufferTable(index.buffers)),
 		);
+		// Its failure (the index pass failed or was stopped) is met where records are read.
+		readBack.catch(() => {});
+		live.useRecords(readBack);
 		// Once the copy is whole, the decoding reads it too (synchronously, locally) instead of
 		// the dropped File; the File again once the import ends and the copy is let go.
 		const dropped = trace.source;
 		const switchable = 'use' in dropped ? (dropped as SwitchableSource) : null;
 		const local = copied.then((whole) => (whole && switchable ? openTraceFileSync(id) : null));
 		void local.then((l) => l && switchable?.use(l));
-		const names = importTracker(trace, false);
-		const started = performance.now();
-		let lastReport = 0;
-		let bytesTotal = 0;
-		let records = 0;
-		let chunks = 0;
 		const report = (
 			p: { bytesDone: number; bytesTotal: number; records: number; chunks: number },
 			force = false,
 		) => {
 			({ bytesTotal, records, chunks } = p);
+			decoding = true;
 			const now = performance.now();
 			if (!force && now - lastReport < PROGRESS_EVERY_MS) return;
 			lastReport = now;
@@ -360,15 +364,26 @@ export class Library {
 					live.added(chunk, additions, zeros);
 				},
 				{
-					index,
+					found: {
+						feed,
+						// The merge met a CPU found late with earlier records: what was stored goes.
+						restart: async () => {
+							live.record = await this.#dropChunks(id);
+							live = await this.live(id);
+							live.useRecords(readBack);
+							names = importTracker(trace, false);
+							return new TraceTables();
+						},
+					},
 					tables,
 					skipRows,
 					onProgress: (p) => report(p),
 					shouldStop: () => job.cancelled || sideError !== null,
-					observe: names.observe,
-					beforeCommit: names.learnNames,
+					observe: (b, i, row) => names.observe(b, i, row),
+					beforeCommit: (t) => names.learnNames(t),
 				},
 			);
+			await indexed;
 			// The side jobs usually end first; wait for them, still reporting and cancellable.
 			const sides = Promise.all([copied, rebuild.done]);
 			for (let finished = false; !finished;) {
@@ -399,7 +414,9 @@ export class Library {
 		} catch (caught) {
 			// A failed side job stops the decoding too: report why it failed.
 			const e = caught instanceof IngestStopped && sideError ? sideError : caught;
-			const stopped = e instanceof IngestStopped;
+			// Cancel also stops the index pass, and with it whatever waits on it (the decoding, the
+			// sockets): what they throw then is the cancel.
+			const stopped = e instanceof IngestStopped || job.cancelled;
 			const message = stopped
 				? null
 				: isQuotaError(e) || (e instanceof JobFailed && e.quota)
@@ -412,6 +429,7 @@ export class Library {
 			});
 			return stopped ? ok(this.summary(live.record)) : fail(message!);
 		} finally {
+			pass.abort();
 			for (const j of sideJobs) j.cancel();
 			void local.then((l) => {
 				if (!l) return;
@@ -437,10 +455,12 @@ export class Library {
 		return startJob<TrackedTrace>(worker, 'rebuilding the sockets', request);
 	}
 
-	cancel(id: number | null): void {
-		if (id === null) for (const stop of this.#indexing) stop.abort();
-		const job = id === null ? undefined : this.#active.get(id);
-		if (job) job.cancelled = true;
+	cancel(id: number): void {
+		const job = this.#active.get(id);
+		if (job) {
+			job.cancelled = true;
+			job.pass.abort();
+		}
 	}
 
 	async rename(id: number, name: string): Promise<Result<TraceSummary>> {
