@@ -9,7 +9,7 @@ import { providerName, type ProviderTable } from '../decoder/record-json.ts';
 import { decodeTraceLogging, extItems } from '../decoder/tracelogging.ts';
 import {
 	allocateColumn,
-	CHUNK_ROWS,
+	chunkCapacity,
 	COLUMN_NAMES,
 	FLAG_BYTES,
 	FLAG_ENTER,
@@ -78,6 +78,7 @@ export class ChunkBuilder {
 	/** Address bytes (IPv4 or IPv6) → string index. */
 	readonly #addresses: BytesTable;
 	readonly #categories: number[];
+	readonly #capacity: number;
 
 	constructor(
 		index: number,
@@ -94,11 +95,12 @@ export class ChunkBuilder {
 		this.#pointers = caches.pointers;
 		this.#addresses = caches.addresses;
 		this.#categories = caches.categories;
-		this.columns = makeColumns(COLUMN_NAMES, (name) => allocateColumn(name, CHUNK_ROWS));
+		this.#capacity = chunkCapacity(index);
+		this.columns = makeColumns(COLUMN_NAMES, (name) => allocateColumn(name, this.#capacity));
 	}
 
 	get full(): boolean {
-		return this.rows >= CHUNK_ROWS;
+		return this.rows >= this.#capacity;
 	}
 
 	add(b: DecodedBuffer, i: number): void {

@@ -1,8 +1,24 @@
-// The columnar event table: one typed array per column, in chunks of CHUNK_ROWS events.
-// Strings (event names, endpoints, addresses) are indexes into a per-trace string table;
-// 0 is the empty string. Times are 100 ns ticks since the trace's StartTime (exact as f64).
+// The columnar event table: one typed array per column, in chunks of CHUNK_ROWS events (the
+// first of FIRST_CHUNK_ROWS). Strings (event names, endpoints, addresses) are indexes into a
+// per-trace string table; 0 is the empty string. Times are 100 ns ticks since the trace's
+// StartTime (exact as f64).
 
 export const CHUNK_ROWS = 65536;
+/** Small, so that the first rows are stored, and shown, after a few milliseconds of decoding. */
+export const FIRST_CHUNK_ROWS = 4096;
+
+/** How many rows chunk `index` holds when full. */
+export function chunkCapacity(index: number): number {
+	return index === 0 ? FIRST_CHUNK_ROWS : CHUNK_ROWS;
+}
+
+/** The chunk that starts at row `row`, a chunk boundary (where a resumed import goes on). */
+export function chunkStartingAt(row: number): number {
+	if (row === 0) return 0;
+	const after = row - FIRST_CHUNK_ROWS;
+	if (after < 0 || after % CHUNK_ROWS !== 0) throw new Error(`row ${row} is not a chunk boundary`);
+	return 1 + after / CHUNK_ROWS;
+}
 
 export type ColumnType = 'f64' | 'u32' | 'u16' | 'u8';
 

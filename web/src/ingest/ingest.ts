@@ -6,7 +6,7 @@ import { indexBuffers, type BufferIndex, type OpenTrace } from '../decoder/etl-f
 import { mergeFound, mergeRecords, OutOfOrder } from '../decoder/merge.ts';
 import { DamageLog } from '../decoder/messages.ts';
 import { ProviderTable } from '../decoder/record-json.ts';
-import { CHUNK_ROWS, type Chunk, type EventType } from './columns.ts';
+import { chunkStartingAt, type Chunk, type EventType } from './columns.ts';
 import { ChunkBuilder, newBuilderCaches } from './chunk-builder.ts';
 import { TraceTables } from './trace-tables.ts';
 
@@ -56,6 +56,11 @@ export interface IngestOptions {
 	readonly observe?: (b: DecodedBuffer, i: number, index: number) => void;
 	/** Called before each chunk's additions are taken (to add names learned meanwhile). */
 	readonly beforeCommit?: (tables: TraceTables) => void;
+	/**
+	 * Asked between buffers: true lets other work in at once rather than at the end of the time
+	 * slice (a request of the page waiting in the same worker, which needs a few turns).
+	 */
+	readonly othersWaiting?: () => boolean;
 }
 
 /** How long the decode may run before it lets other work in (messages, queries, cancel). */
@@ -67,9 +72,25 @@ const SLICE_MS = 40;
  */
 const WRITES_IN_FLIGHT = 2;
 
-/** Yields to the event loop (a macrotask, not a microtask, so queued messages get handled). */
+const yielded: (() => void)[] = [];
+let yieldChannel: MessageChannel | null = null;
+
+/**
+ * Yields to the event loop (a task, not a microtask, so queued messages and storage callbacks
+ * get handled): through a message channel in a browser, which a timer's 4 ms clamp would slow
+ * when yields are frequent; setImmediate in Node.
+ */
 function yieldToEventLoop(): Promise<void> {
-	return new Promise((resolve) => setTimeout(resolve, 0));
+	if (typeof setImmediate === 'function') return new Promise((resolve) => setImmediate(resolve));
+	if (!yieldChannel) {
+		yieldChannel = new MessageChannel();
+		yieldChannel.port1.onmessage = () => yielded.shift()?.();
+	}
+	const channel = yieldChannel;
+	return new Promise((resolve) => {
+		yielded.push(resolve);
+		channel.port2.postMessage(null);
+	});
 }
 
 export class IngestStopped extends Error {
@@ -92,7 +113,7 @@ export async function ingestTrace(
 	const bytesTotal = () =>
 		feed.index ? feed.index.buffers.reduce((n, b) => n + b.available, 0) : trace.source.size;
 	let damage = new DamageLog();
-	let chunkIndex = Math.floor(skip / CHUNK_ROWS);
+	let chunkIndex = chunkStartingAt(skip);
 	let caches = newBuilderCaches();
 	let builder = new ChunkBuilder(chunkIndex, tables, start, providers, caches);
 	let row = 0;
@@ -126,7 +147,7 @@ export async function ingestTrace(
 			writing.push(write);
 			while (writing.length >= WRITES_IN_FLIGHT) await writing.shift();
 		}
-		if (Date.now() - sliceStart > SLICE_MS) {
+		if (Date.now() - sliceStart > SLICE_MS || options.othersWaiting?.()) {
 			await yieldToEventLoop();
 			sliceStart = Date.now();
 		}

@@ -16,7 +16,21 @@ function decoderModule(): Promise<WebAssembly.Module> {
 	return module;
 }
 
-const library = new Library(decoderModule);
+/** Requests of the page being answered: an import lets them in at every buffer meanwhile. */
+let answering = 0;
+const library = new Library(decoderModule, () => answering > 0);
+
+/** A request the page waits on (its answer a few turns of the event loop away). */
+function answer<A extends unknown[], R>(f: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+	return async (...args) => {
+		answering++;
+		try {
+			return await f(...args);
+		} finally {
+			answering--;
+		}
+	};
+}
 
 const reason = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
@@ -50,15 +64,15 @@ const api: DecoderApi = {
 	},
 	renameTrace: (id, name) => library.rename(id, name),
 	deleteTrace: (id) => library.remove(id),
-	openTrace: (id) => library.opened(id),
-	query: (id, filter, range) => library.query(id, filter, range),
-	rows: (id, offset, limit) => library.rows(id, offset, limit),
-	histogram: (id, from, to, bins) => library.histogram(id, from, to, bins),
-	groupBy: (id, key, limit) => library.groupBy(id, key, limit),
-	details: (id, index) => library.details(id, index),
-	sockets: (id) => library.sockets(id),
-	findings: (id) => library.findings(id),
-	positionOf: (id, index) => library.positionOf(id, index),
+	openTrace: answer((id) => library.opened(id)),
+	query: answer((id, filter, range) => library.query(id, filter, range)),
+	rows: answer((id, offset, limit) => library.rows(id, offset, limit)),
+	histogram: answer((id, from, to, bins) => library.histogram(id, from, to, bins)),
+	groupBy: answer((id, key, limit) => library.groupBy(id, key, limit)),
+	details: answer((id, index) => library.details(id, index)),
+	sockets: answer((id) => library.sockets(id)),
+	findings: answer((id) => library.findings(id)),
+	positionOf: answer((id, index) => library.positionOf(id, index)),
 	async vocabulary(id) {
 		try {
 			return await library.vocabulary(id);

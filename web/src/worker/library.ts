@@ -99,9 +99,15 @@ export class Library {
 	#swept = false;
 	readonly #insights = new WeakMap<LiveTrace, TraceInsight>();
 	readonly #module: () => Promise<WebAssembly.Module>;
+	readonly #othersWaiting: () => boolean;
 
-	constructor(module: () => Promise<WebAssembly.Module>) {
+	/** `othersWaiting`: whether requests wait to be answered (an import then lets them in). */
+	constructor(
+		module: () => Promise<WebAssembly.Module>,
+		othersWaiting: () => boolean = () => false,
+	) {
 		this.#module = module;
+		this.#othersWaiting = othersWaiting;
 	}
 
 	db(): Promise<IDBPDatabase<SockscopeDB>> {
@@ -281,7 +287,12 @@ export class Library {
 		// Beside the decoding, each on a core of its own: the file is copied into the library
 		// (details and exports read it after a reload; until then they read the dropped file), and
 		// the sockets are rebuilt. Only process names are followed here, for the Process column.
-		const copy: Job<null> | null = record.copied ? null : copyTraceFile(file, id);
+		// The copy starts once the first rows are stored: on few cores it would hold them back.
+		let firstStored!: () => void;
+		const stored = new Promise<void>((resolve) => (firstStored = resolve));
+		const copy: Job<null> | null = record.copied
+			? null
+			: laterJob(stored.then(() => copyTraceFile(file, id)));
 		// The sockets are part of the trace: if they fail, the import fails. The copy only serves
 		// details and exports after a reload: where it cannot be kept (a browser without a private
 		// file system) the import goes on and says so; storage running out stops it, as any write.
@@ -362,6 +373,7 @@ export class Library {
 					const { record, zeros } = await commitChunk(db, id, chunk, additions);
 					live.record = record;
 					live.added(chunk, additions, zeros);
+					firstStored();
 				},
 				{
 					found: {
@@ -379,10 +391,13 @@ export class Library {
 					skipRows,
 					onProgress: (p) => report(p),
 					shouldStop: () => job.cancelled || sideError !== null,
+					othersWaiting: this.#othersWaiting,
 					observe: (b, i, row) => names.observe(b, i, row),
 					beforeCommit: (t) => names.learnNames(t),
 				},
 			);
+			// A trace with no events stores no chunk: the copy starts now.
+			firstStored();
 			await indexed;
 			// The side jobs usually end first; wait for them, still reporting and cancellable.
 			const sides = Promise.all([copied, rebuild.done]);
