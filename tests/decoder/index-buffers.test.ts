@@ -58,4 +58,22 @@ describe('SequentialReader', () => {
 		expect(across).toBeGreaterThan(3);
 		expect(source.reads).toBe(10 + across);
 	});
+
+	it('starts with a smaller first block when asked', async () => {
+		const bytes = Uint8Array.from({ length: 10_000 }, (_, i) => (i * 7919) & 0xff);
+		const source = asyncSource(bytes);
+		const sizes: number[] = [];
+		const read = source.read;
+		source.read = (offset, length) => {
+			sizes.push(length);
+			return read(offset, length);
+		};
+		const reader = new SequentialReader(source, 3000, 1, 1000);
+		// Pieces that never cross a block's end: blocks start at 0, 1000, 4000 and 7000.
+		for (const offset of [0, 500, 1000, 3900, 4000, 6900, 7000, 9900]) {
+			const got = reader.view(offset, 100) ?? (await reader.read(offset, 100));
+			expect(got).toEqual(bytes.subarray(offset, offset + 100));
+		}
+		expect(sizes).toEqual([1000, 3000, 3000, 3000]);
+	});
 });

@@ -192,13 +192,14 @@ export async function indexBuffers(
 	let damage: DamageInfo | null = null;
 	// Asynchronous sources (a browser File) pay a round trip per read: scan them in large blocks,
 	// three in flight (Chromium reads a File about twice as fast so as one at a time), taking the
-	// headers out of the block in hand.
-	const scan = source.readInto ? null : new SequentialReader(source, 16 << 20, 3);
+	// headers out of the block in hand; the first block is small, so that what the first buffers
+	// are is known at once (a decoding may be waiting for them).
+	const scan = source.readInto ? null : new SequentialReader(source, 16 << 20, 3, 1 << 20);
 	while (offset < source.size) {
+		if ((buffers.length & 15) === 0 && buffers.length > 0) options.onBuffers?.(buffers);
 		if ((buffers.length & 63) === 0) {
 			options.signal?.throwIfAborted();
 			options.onProgress?.(offset);
-			if (buffers.length > 0) options.onBuffers?.(buffers);
 		}
 		let length: number;
 		if (scan) {

@@ -44,7 +44,8 @@ export function memorySource(bytes: Uint8Array): ByteSource {
 export function blockCache(source: ByteSource, blockSize = 8 << 20, keep = 4): ByteSource {
 	const blocks = new PromiseCache<number, Uint8Array>(keep);
 	const load = (start: number) => source.read(start, blockSize);
-	let last = -blockSize;
+	// No read-ahead for the first block: opening a file reads only its start.
+	let last = NaN;
 	function block(start: number): Promise<Uint8Array> {
 		const b = blocks.get(start, load);
 		// Read on sequentially: the next block is read while this one is used.
@@ -79,14 +80,17 @@ export function blockCache(source: ByteSource, blockSize = 8 << 20, keep = 4): B
 export class SequentialReader {
 	readonly #source: ByteSource;
 	readonly #blockSize: number;
+	readonly #first: number;
 	readonly #ahead: number;
 	#start = 0;
 	#block: Uint8Array = new Uint8Array(0);
 	readonly #pending = new Map<number, Promise<Uint8Array>>();
 
-	constructor(source: ByteSource, blockSize = 8 << 20, ahead = 2) {
+	/** `firstBlock`: the size of the first block, smaller so that the scan can start sooner. */
+	constructor(source: ByteSource, blockSize = 8 << 20, ahead = 2, firstBlock = blockSize) {
 		this.#source = source;
 		this.#blockSize = blockSize;
+		this.#first = firstBlock;
 		this.#ahead = ahead;
 	}
 
@@ -102,19 +106,26 @@ export class SequentialReader {
 
 	/** Up to `length` bytes at `offset` (fewer only at the end), moving on to its block. */
 	async read(offset: number, length: number): Promise<Uint8Array> {
-		const start = offset - (offset % this.#blockSize);
+		const first = this.#first;
+		const start =
+			offset < first ? 0 : first + Math.floor((offset - first) / this.#blockSize) * this.#blockSize;
 		if (start !== this.#start || this.#block.length === 0) {
 			this.#block = await this.#take(start);
 			this.#start = start;
-			for (let k = 1; k <= this.#ahead; k++) this.#fetch(start + k * this.#blockSize);
+			let next = start;
+			for (let k = 1; k <= this.#ahead; k++) this.#fetch((next += this.#sizeOf(next)));
 		}
 		// A piece running past the block's end: read on its own.
 		return this.view(offset, length) ?? this.#source.read(offset, length);
 	}
 
+	#sizeOf(start: number): number {
+		return start === 0 ? this.#first : this.#blockSize;
+	}
+
 	#fetch(start: number): void {
 		if (start < this.#source.size && !this.#pending.has(start))
-			this.#pending.set(start, this.#source.read(start, this.#blockSize));
+			this.#pending.set(start, this.#source.read(start, this.#sizeOf(start)));
 	}
 
 	#take(start: number): Promise<Uint8Array> {

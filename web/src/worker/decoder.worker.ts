@@ -15,6 +15,9 @@ function decoderModule(): Promise<WebAssembly.Module> {
 	module ??= compileDecoderFromUrl(wasmUrl);
 	return module;
 }
+// Compiled as the worker starts (with the page): a dropped file does not wait for it. A failure
+// is met by the first call that needs the module.
+decoderModule().catch(() => {});
 
 /** Requests of the page being answered: an import lets them in at every buffer meanwhile. */
 let answering = 0;

@@ -178,7 +178,7 @@ export class Library {
 			name: file.name,
 			size: file.size,
 			lastModified: file.lastModified,
-			fingerprint: await fingerprint(trace.source),
+			fingerprint: await fingerprint(blobSource(file)),
 			facts: trace.facts,
 			decoderVersion: DECODER_VERSION,
 			status: 'importing',
@@ -211,7 +211,7 @@ export class Library {
 		const module = await this.#module();
 		const opened = await openEtl(switchableSource(blockCache(blobSource(file))), module, file.name);
 		if (!opened.ok) return fail(opened.error);
-		if ((await fingerprint(opened.value.source)) !== record.fingerprint)
+		if ((await fingerprint(blobSource(file))) !== record.fingerprint)
 			return fail(
 				record.decoderVersion < DECODER_VERSION
 					? `${record.name} was imported by an earlier version of Sockscope, which cannot be resumed: delete it and import the file again`
