@@ -101,6 +101,40 @@ describe('trace library', () => {
 		await page.close();
 	});
 
+	it('sweeps copies left without their trace, but not one of a trace added since the listing', async () => {
+		const { page, errors } = await openSite(browser, inject('baseUrl'));
+		await pickFile(page, sample);
+		expect(await totalShown(page)).toBe(truth.totalRecords);
+		const copies = () =>
+			page.evaluate(async () => {
+				const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle('traces');
+				const names: string[] = [];
+				for await (const name of (dir as unknown as { keys(): AsyncIterable<string> }).keys())
+					names.push(name);
+				return names;
+			});
+		// No trace is numbered 0 (ids start at 1); one numbered above every trace is one being
+		// added while the library was listed.
+		await page.evaluate(async () => {
+			const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle('traces');
+			for (const name of ['0.etl', '999999.etl']) {
+				const w = await (await dir.getFileHandle(name, { create: true })).createWritable();
+				await w.write('not a trace');
+				await w.close();
+			}
+		});
+		// A new session sweeps once its library is listed.
+		await page.reload();
+		await expect.poll(copies, { timeout: 10_000 }).not.toContain('0.etl');
+		expect(await copies()).toContain('999999.etl');
+		await page.evaluate(async () => {
+			const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle('traces');
+			await dir.removeEntry('999999.etl');
+		});
+		expect(errors).toEqual([]);
+		await page.close();
+	});
+
 	it('reopens a trace without Winsock events, whose socket columns were not stored', async () => {
 		const { page, errors } = await openSite(browser, inject('baseUrl'));
 		const kernel = join(projectRoot, 'tests/fixtures/real/tx-win7-kernel-network.etl');

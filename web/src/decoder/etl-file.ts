@@ -193,8 +193,9 @@ export async function indexBuffers(
 	// Asynchronous sources (a browser File) pay a round trip per read: scan them in large blocks,
 	// three in flight (Chromium reads a File about twice as fast so as one at a time), taking the
 	// headers out of the block in hand; the first block is small, so that what the first buffers
-	// are is known at once (a decoding may be waiting for them).
-	const scan = source.readInto ? null : new SequentialReader(source, 16 << 20, 3, 1 << 20);
+	// are is known at once (a decoding may be waiting for them). A source that can read
+	// synchronously is read header by header, from the moment it can (a switchable source).
+	let scan: SequentialReader | null = null;
 	while (offset < source.size) {
 		if ((buffers.length & 15) === 0 && buffers.length > 0) options.onBuffers?.(buffers);
 		if ((buffers.length & 63) === 0) {
@@ -202,11 +203,13 @@ export async function indexBuffers(
 			options.onProgress?.(offset);
 		}
 		let length: number;
-		if (scan) {
+		if (source.readInto) length = source.readInto(offset, decoder.inputArea(HEADER_SIZE)!);
+		else {
+			scan ??= new SequentialReader(source, 16 << 20, 3, 1 << 20);
 			const head = scan.view(offset, HEADER_SIZE) ?? (await scan.read(offset, HEADER_SIZE));
 			decoder.load(head);
 			length = head.length;
-		} else length = source.readInto!(offset, decoder.inputArea(HEADER_SIZE)!);
+		}
 		const status = decoder.frameBuffer(length);
 		if (status !== Status.Ok) {
 			damage = bufferOutDamage(decoder, status, buffers.length, offset);

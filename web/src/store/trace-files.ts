@@ -33,14 +33,18 @@ export async function removeTraceFile(id: number): Promise<void> {
 	}
 }
 
-/** Removes copies whose trace is no longer in the library. */
+/**
+ * Removes copies whose trace is no longer in the library (`known`, as listed). Traces numbered
+ * above every listed one were added since (ids only grow): their copies stay.
+ */
 export async function removeOrphans(known: ReadonlySet<number>): Promise<void> {
 	const dir = await directory();
+	const newest = Math.max(0, ...known);
 	const names: string[] = [];
 	for await (const name of dir.keys()) names.push(name);
 	for (const name of names) {
 		const id = Number(/^(\d+)\.etl$/.exec(name)?.[1] ?? NaN);
-		if (!known.has(id)) await dir.removeEntry(name).catch(() => {});
+		if (!known.has(id) && !(id > newest)) await dir.removeEntry(name).catch(() => {});
 	}
 }
 

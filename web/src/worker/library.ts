@@ -271,8 +271,11 @@ export class Library {
 		let decoding = false;
 		// The pass reads every byte (headers sit every 64 KiB or so) in large blocks, a few at a
 		// time, straight from the file; until the decoding reports, its progress is shown.
+		// Once the library's copy is whole, the pass reads on from it (synchronously, header by
+		// header) rather than read the rest of the File.
+		const indexSource = switchableSource(blobSource(file));
 		const feed = feedIndex(trace, {
-			source: blobSource(file),
+			source: indexSource,
 			signal: pass.signal,
 			onProgress: (offset) => {
 				const now = performance.now();
@@ -330,7 +333,11 @@ export class Library {
 		const dropped = trace.source;
 		const switchable = 'use' in dropped ? (dropped as SwitchableSource) : null;
 		const local = copied.then((whole) => (whole && switchable ? openTraceFileSync(id) : null));
-		void local.then((l) => l && switchable?.use(l));
+		void local.then((l) => {
+			if (!l) return;
+			switchable?.use(l);
+			indexSource.use(l);
+		});
 		const report = (
 			p: { bytesDone: number; bytesTotal: number; records: number; chunks: number },
 			force = false,
@@ -449,6 +456,7 @@ export class Library {
 			void local.then((l) => {
 				if (!l) return;
 				switchable!.reset();
+				indexSource.reset();
 				l.close();
 			});
 			this.#active.delete(id);
