@@ -3,7 +3,11 @@ import {
 	CHUNK_ROWS,
 	chunkCapacity,
 	chunkStartingAt,
+	columnFromBuffer,
 	FIRST_CHUNK_ROWS,
+	storedColumn,
+	type ColumnName,
+	type Columns,
 } from '../../web/src/ingest/columns.ts';
 
 describe('chunk sizes', () => {
@@ -27,5 +31,47 @@ describe('chunk sizes', () => {
 			`row ${FIRST_CHUNK_ROWS - 1} is not a chunk boundary`,
 		);
 		expect(() => chunkStartingAt(FIRST_CHUNK_ROWS + 10)).toThrow(/not a chunk boundary/);
+	});
+});
+
+describe('stored columns', () => {
+	const roundTrip = (name: ColumnName, a: Columns[ColumnName]) => {
+		const s = storedColumn(name, a);
+		return {
+			stored: s?.stored ?? null,
+			bytes: s?.data.byteLength ?? 0,
+			back: s && columnFromBuffer(name, s.data, s.stored),
+		};
+	};
+
+	it('writes a column in the narrowest type that holds its values, and reads it back whole', () => {
+		const cases: [ColumnName, Columns[ColumnName], 'u8' | 'u16' | null, number][] = [
+			['etype', Uint32Array.of(1, 255, 7), 'u8', 3],
+			['etype', Uint32Array.of(1, 256, 65535), 'u16', 6],
+			['etype', Uint32Array.of(1, 65536), null, 8],
+			['lport', Uint16Array.of(80, 255), 'u8', 2],
+			['lport', Uint16Array.of(80, 443), null, 4],
+			['flags', Uint8Array.of(1, 255), null, 2],
+		];
+		for (const [name, a, stored, bytes] of cases) {
+			const r = roundTrip(name, a);
+			expect([name, r.stored, r.bytes]).toEqual([name, stored, bytes]);
+			expect(r.back).toEqual(a);
+			expect(r.back!.constructor).toBe(a.constructor);
+		}
+	});
+
+	it('writes nothing for a column of zeros, but keeps times before the start (negative)', () => {
+		expect(storedColumn('etype', new Uint32Array(5))).toBeNull();
+		expect(storedColumn('time', new Float64Array(5))).toBeNull();
+		const times = Float64Array.of(-20, -10);
+		const r = roundTrip('time', times);
+		expect([r.stored, r.back]).toEqual([null, times]);
+	});
+
+	it('stores the values of a column that is a view into a larger buffer, not the whole buffer', () => {
+		const big = new Uint32Array(10).fill(70_000);
+		const r = roundTrip('bytes', big.subarray(2, 4));
+		expect([r.bytes, r.back]).toEqual([8, Uint32Array.of(70_000, 70_000)]);
 	});
 });

@@ -112,8 +112,37 @@ export function makeColumns<K extends ColumnName>(
 	return Object.fromEntries([...names].map((name) => [name, make(name)])) as Pick<Columns, K>;
 }
 
-export function columnFromBuffer(name: ColumnName, buffer: ArrayBuffer): Columns[ColumnName] {
-	return new CTORS[COLUMNS[name]](buffer) as Columns[ColumnName];
+/**
+ * The column as stored: its values in the narrowest unsigned type that holds them all (fewer bytes
+ * to write and to read back), or in its own type; null when every value is 0 (nothing stored).
+ */
+export function storedColumn(
+	name: ColumnName,
+	a: Columns[ColumnName],
+): { data: ArrayBuffer; stored?: 'u8' | 'u16' } | null {
+	const type = COLUMNS[name];
+	// Times may be negative (events before StartTime): any value but 0 is kept, at full width.
+	let max = 0;
+	if (type === 'f64') {
+		for (let i = 0; i < a.length && max === 0; i++) if (a[i] !== 0) max = Infinity;
+	} else for (let i = 0; i < a.length; i++) if (a[i]! > max) max = a[i]!;
+	if (max === 0) return null;
+	const narrow =
+		type !== 'u8' && max < 0x100 ? 'u8' : type === 'u32' && max < 0x10000 ? 'u16' : null;
+	if (narrow) return { data: new CTORS[narrow](a).buffer as ArrayBuffer, stored: narrow };
+	return {
+		data: (a.buffer.byteLength === a.byteLength ? a.buffer : a.slice().buffer) as ArrayBuffer,
+	};
+}
+
+/** A column read back: `stored` names the narrower type its buffer holds, if it does. */
+export function columnFromBuffer(
+	name: ColumnName,
+	buffer: ArrayBuffer,
+	stored?: 'u8' | 'u16',
+): Columns[ColumnName] {
+	const ctor = CTORS[COLUMNS[name]];
+	return (stored ? new ctor(new CTORS[stored](buffer)) : new ctor(buffer)) as Columns[ColumnName];
 }
 
 /**

@@ -62,6 +62,8 @@ export interface ColumnRecord {
 	chunk: number;
 	name: string;
 	data: ArrayBuffer;
+	/** The narrower type `data` holds, when every value of the column fits it. */
+	stored?: 'u8' | 'u16';
 }
 
 /** Where each buffer of a trace's file is, for reading records back from the library's copy. */

@@ -3,6 +3,7 @@ import type { IDBPDatabase } from 'idb';
 import {
 	COLUMN_NAMES,
 	columnFromBuffer,
+	storedColumn,
 	ticksSaturate,
 	type Chunk,
 	type ColumnName,
@@ -63,20 +64,19 @@ export async function commitChunk(
 	let bytes = 0;
 	const puts: Promise<unknown>[] = [];
 	// A column of zeros (the socket columns of a chunk without Winsock events, say) is not
-	// written: the summary names it and loading makes it again.
+	// written: the summary names it and loading makes it again. The others are written in the
+	// narrowest type that holds their values.
 	const zeros: ColumnName[] = [];
 	for (const name of COLUMN_NAMES) {
 		// Times are rebuilt from the ticks wherever those hold them.
 		if (name === 'time' && !ticksSaturate(chunk)) continue;
-		const a = chunk.columns[name];
-		if (allZero(a)) {
+		const column = storedColumn(name, chunk.columns[name]);
+		if (!column) {
 			zeros.push(name);
 			continue;
 		}
-		const data =
-			a.buffer.byteLength === a.byteLength ? (a.buffer as ArrayBuffer) : a.slice().buffer;
-		bytes += data.byteLength;
-		puts.push(columns.put({ traceId, chunk: chunk.index, name, data }));
+		bytes += column.data.byteLength;
+		puts.push(columns.put({ traceId, chunk: chunk.index, name, ...column }));
 	}
 	puts.push(
 		tx.objectStore('chunks').put({
@@ -110,11 +110,6 @@ export async function commitChunk(
 	return { record: t, zeros };
 }
 
-function allZero(a: ArrayLike<number>): boolean {
-	for (let i = 0; i < a.length; i++) if (a[i] !== 0) return false;
-	return true;
-}
-
 export async function chunkSummaries(db: DB, traceId: number): Promise<ChunkRecord[]> {
 	return db.getAll('chunks', ofTrace(traceId));
 }
@@ -127,7 +122,7 @@ export async function loadColumn(
 ): Promise<Columns[typeof name]> {
 	const r = await db.get('columns', [traceId, chunk, name]);
 	if (!r) throw new Error(`trace ${traceId}: chunk ${chunk} has no column ${name}`);
-	return columnFromBuffer(name, r.data);
+	return columnFromBuffer(name, r.data, r.stored);
 }
 
 export async function putBuffers(db: DB, traceId: number, table: BufferTable): Promise<void> {

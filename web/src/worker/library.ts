@@ -63,7 +63,7 @@ import { TraceInsight, type TraceStatistics, type Vocabulary } from './trace-ins
 
 /** Bumped when the decoder, the column layout or the fingerprint changes what an import stores. */
 export const DECODER_VERSION = 3;
-/** Column bytes per file byte, measured on Winsock traces (~0.4), with room. */
+/** Column bytes per file byte, measured on Winsock traces (~0.3), with room. */
 const COLUMNS_FACTOR = 0.5;
 const PROGRESS_EVERY_MS = 100;
 
