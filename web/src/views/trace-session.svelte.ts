@@ -165,16 +165,14 @@ export class TraceSession {
 		run: (onProgress: (p: ImportProgress) => void) => Promise<Result<TraceSummary>>,
 	): Promise<void> {
 		let shown = false;
-		// The trace is shown as soon as it is in the library (its first report): the view is laid
-		// out while the first rows are decoded, and they show as soon as they are stored; the
-		// import goes on behind it.
+		// The trace is shown as soon as its first rows are stored; the import goes on behind it.
 		// Progress arrives over its own message channel and can land after the import returned.
 		let finished = false;
 		const onProgress = (p: ImportProgress) => {
 			if (finished) return;
 			this.importing = p;
 			if (generation !== this.#generation) return;
-			if (!shown) {
+			if (!shown && p.records > 0) {
 				shown = true;
 				void this.#showWhileImporting(generation, p);
 			} else if (this.state.kind === 'trace' && this.state.trace.id === p.traceId)

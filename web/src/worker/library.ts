@@ -338,12 +338,10 @@ export class Library {
 			switchable?.use(l);
 			indexSource.use(l);
 		});
-		let latest = { bytesDone: 0, bytesTotal: 0, records: 0, chunks: 0 };
 		const report = (
 			p: { bytesDone: number; bytesTotal: number; records: number; chunks: number },
 			force = false,
 		) => {
-			latest = p;
 			({ bytesTotal, records, chunks } = p);
 			decoding = true;
 			const now = performance.now();
@@ -382,8 +380,6 @@ export class Library {
 					const { record, zeros } = await commitChunk(db, id, chunk, additions);
 					live.record = record;
 					live.added(chunk, additions, zeros);
-					// The page waits for the first rows: told at once, not at the next report.
-					if (chunk.index === 0) report(latest, true);
 					firstStored();
 				},
 				{
