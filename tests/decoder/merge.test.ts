@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { BufferFeed } from '../../web/src/decoder/buffer-feed.ts';
-import { indexBuffers, type OpenTrace } from '../../web/src/decoder/etl-file.ts';
+import { BufferFeed, feedIndex } from '../../web/src/decoder/buffer-feed.ts';
+import { indexBuffers, openTrace, type OpenTrace } from '../../web/src/decoder/etl-file.ts';
 import { mergeFound, mergeRecords, OutOfOrder } from '../../web/src/decoder/merge.ts';
 import { readSourcesTable } from '../fixtures/real/sources-table.ts';
 import { buildSample } from '../builders/sample.ts';
-import { open, realFixture } from './load.ts';
+import { asyncSource, decoderModule, open, realFixture } from './load.ts';
 import { cpuTrace, lazyFeed } from './merge-traces.ts';
 
 /** Each record as "buffer index:record number", in the order handed out. */
@@ -118,5 +118,42 @@ describe('merging buffers as the index pass finds them', () => {
 		const failing = mergeFound(trace, feed, () => {});
 		feed.fail(new Error('the file could not be read'));
 		await expect(failing).rejects.toThrow('the file could not be read');
+	});
+});
+
+describe('the index pass beside a decoding', () => {
+	it('keeps a bounded lead, and goes on when the decoding waits for buffers', async () => {
+		const bytes = cpuTrace(60_000, false);
+		const trace = await openTrace(asyncSource(bytes), decoderModule(), 'lead.etl');
+		if (!trace.ok) throw new Error(trace.error);
+		const total = (await indexBuffers(await open(bytes))).buffers.length;
+		expect(total).toBeGreaterThan(1500);
+		const feed = feedIndex(trace.value);
+		const settle = () => new Promise((r) => setTimeout(r, 20));
+		await settle();
+		// Nothing decoded: the pass holds after about a thousand buffers.
+		const held = feed.found;
+		expect(held).toBeGreaterThan(1000);
+		expect(held).toBeLessThan(total);
+		await settle();
+		expect(feed.found).toBe(held);
+		// Decoding catches up: it goes on, and holds again further on.
+		feed.decoded(held);
+		await settle();
+		expect(feed.found).toBeGreaterThan(held);
+		// A decoding waiting for buffers lets it run to the end.
+		await feed.next();
+		while (!feed.index) await feed.next();
+		expect(feed.found).toBe(total);
+	});
+
+	it('runs free once released', async () => {
+		const bytes = cpuTrace(60_000, false);
+		const trace = await openTrace(asyncSource(bytes), decoderModule(), 'lead.etl');
+		if (!trace.ok) throw new Error(trace.error);
+		const feed = feedIndex(trace.value);
+		feed.release();
+		const index = await feed.complete;
+		expect(index.buffers.length).toBeGreaterThan(1500);
 	});
 });

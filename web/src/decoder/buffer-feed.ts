@@ -8,11 +8,22 @@ import {
 	type OpenTrace,
 } from './etl-file.ts';
 
+/**
+ * How far (in buffers) the pass may run ahead of the decoding: it reads every byte, and on few
+ * cores what it reads beyond what the decoding needs soon only slows the decoding down.
+ */
+const LEAD = 1024;
+
 export class BufferFeed {
 	#buffers: readonly BufferEntry[] = [];
 	#index: BufferIndex | null = null;
 	#failure: { readonly error: unknown } | null = null;
 	#wake: (() => void)[] = [];
+	#decoded = 0;
+	/** The merge waits in next(): the pass must go on whatever its lead. */
+	#starved = false;
+	#room: (() => void)[] = [];
+	#released = false;
 	#settle!: { resolve: (index: BufferIndex) => void; reject: (error: unknown) => void };
 	/** The whole index, once the pass has ended. */
 	readonly complete: Promise<BufferIndex>;
@@ -69,12 +80,42 @@ export class BufferFeed {
 	next(): Promise<void> {
 		if (this.#failure) return Promise.reject(this.#failure.error);
 		if (this.#index) return Promise.resolve();
+		this.#starved = true;
+		this.#makeRoom();
 		return new Promise<void>((resolve) => this.#wake.push(resolve)).then(() => {
 			if (this.#failure) throw this.#failure.error;
 		});
 	}
 
+	/** The decoding has decoded `n` buffers. */
+	decoded(n: number): void {
+		this.#decoded = n;
+		if (this.found - n < LEAD) this.#makeRoom();
+	}
+
+	/**
+	 * For the pass: null when it may go on, else a promise that settles when it may (the decoding
+	 * has caught up, or waits for buffers not found yet).
+	 */
+	room(): Promise<void> | null {
+		if (this.#starved || this.#released || this.found - this.#decoded < LEAD) return null;
+		return new Promise<void>((resolve) => this.#room.push(resolve));
+	}
+
+	/** The decoding no longer keeps pace (it stopped, or waits for the whole index): the pass runs free. */
+	release(): void {
+		this.#released = true;
+		this.#makeRoom();
+	}
+
+	#makeRoom(): void {
+		const room = this.#room;
+		this.#room = [];
+		for (const r of room) r();
+	}
+
 	#signal(): void {
+		this.#starved = false;
 		const wake = this.#wake;
 		this.#wake = [];
 		for (const w of wake) w();
@@ -84,7 +125,11 @@ export class BufferFeed {
 /** Starts the index pass of `trace`, handing what it finds to a feed as it goes. */
 export function feedIndex(trace: OpenTrace, options: IndexOptions = {}): BufferFeed {
 	const feed = new BufferFeed();
-	indexBuffers(trace, { ...options, onBuffers: (b) => feed.update(b) }).then(
+	indexBuffers(trace, {
+		...options,
+		onBuffers: (b) => feed.update(b),
+		pace: () => feed.room(),
+	}).then(
 		(index) => feed.finish(index),
 		(error: unknown) => feed.fail(error),
 	);

@@ -179,6 +179,8 @@ export interface IndexOptions {
 	readonly source?: ByteSource;
 	/** Told every few buffers of all the buffers found so far (one growing array, file order). */
 	readonly onBuffers?: (buffers: readonly BufferEntry[]) => void;
+	/** Asked every few buffers: a promise holds the pass until it settles (a consumer behind). */
+	readonly pace?: () => Promise<void> | null;
 }
 
 export async function indexBuffers(
@@ -197,7 +199,11 @@ export async function indexBuffers(
 	// synchronously is read header by header, from the moment it can (a switchable source).
 	let scan: SequentialReader | null = null;
 	while (offset < source.size) {
-		if ((buffers.length & 15) === 0 && buffers.length > 0) options.onBuffers?.(buffers);
+		if ((buffers.length & 15) === 0 && buffers.length > 0) {
+			options.onBuffers?.(buffers);
+			const held = options.pace?.();
+			if (held) await held;
+		}
 		if ((buffers.length & 63) === 0) {
 			options.signal?.throwIfAborted();
 			options.onProgress?.(offset);

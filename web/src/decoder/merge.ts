@@ -155,9 +155,15 @@ async function run(
 	const ended = () => !feed || (feed.index !== null && taken === feed.found);
 	const cpus = trace.facts.cpus;
 	let seen = 0;
+	let decoded = 0;
+	// The pass is told how far the decoding has got (it keeps a bounded lead).
+	const counted: BufferSink = (b) => {
+		feed?.decoded(++decoded);
+		onBuffer(b);
+	};
 	for (;;) {
 		if (feed && taken < feed.found) {
-			taken = await takeFound(trace, feed, taken, streams, heap, onBuffer, checkpoint);
+			taken = await takeFound(trace, feed, taken, streams, heap, counted, checkpoint);
 			heapify(heap);
 			seen = 0;
 			for (const order of streams.keys()) if (order >= 0 && order < cpus) seen++;
@@ -168,7 +174,7 @@ async function run(
 		}
 		const s = drain(heap, onRecord, feed ? last : null);
 		if (s && !s.waiting) {
-			if (await step(trace, s, onBuffer, checkpoint)) siftDown(heap, 0);
+			if (await step(trace, s, counted, checkpoint)) siftDown(heap, 0);
 			// The header buffer is a stream of its own: nothing more can join it.
 			else if (!ended() && s.order !== -1) s.waiting = true;
 			else removeTop(heap);

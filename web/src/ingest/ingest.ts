@@ -165,6 +165,7 @@ export async function ingestTrace(
 		} catch (e) {
 			if (!(e instanceof OutOfOrder) || !options.found) throw e;
 			// What was handed out so far is not the trace's order: all of it again, from the whole index.
+			feed.release();
 			await Promise.allSettled(writing.splice(0));
 			const index = await feed.complete;
 			tables = await options.found.restart();

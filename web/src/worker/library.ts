@@ -451,6 +451,7 @@ export class Library {
 			});
 			return stopped ? ok(this.summary(live.record)) : fail(message!);
 		} finally {
+			feed.release();
 			pass.abort();
 			for (const j of sideJobs) j.cancel();
 			void local.then((l) => {
