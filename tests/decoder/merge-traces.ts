@@ -1,6 +1,7 @@
 // Traces for the merge tests: CPUs busy throughout, or one CPU that logs a single early event
 // (its only buffer is flushed at the session stop, so it is the last buffer of the file).
 import { filetimeFromIso } from '../builders/bytes.ts';
+import { busyEvent } from '../builders/busy-event.ts';
 import { EtlWriter } from '../builders/etl-writer.ts';
 import { BufferFeed } from '../../web/src/decoder/buffer-feed.ts';
 import type { BufferIndex } from '../../web/src/decoder/etl-file.ts';
@@ -13,8 +14,8 @@ export function cpuTrace(events: number, idleCpu: boolean, claimCpus?: number): 
 	const cpus = idleCpu ? 3 : 4;
 	for (let n = 0; n < events; n++) {
 		t += 50n + BigInt(n % 7) * 10n;
-		if (idleCpu && n === 5) addEvent(w, 3, t, n);
-		addEvent(w, n % cpus, t, n);
+		if (idleCpu && n === 5) w.addAfd(busyEvent(n, 3, t, 50));
+		w.addAfd(busyEvent(n, n % cpus, t, 50));
 	}
 	const bytes = w.finish().bytes;
 	if (claimCpus !== undefined)
@@ -29,26 +30,6 @@ export function cpuTrace(events: number, idleCpu: boolean, claimCpus?: number): 
 
 /** TRACE_LOGFILE_HEADER: the payload of buffer 0's first record (0x48 + a 0x20-byte header). */
 const LOGFILE_HEADER_AT = 0x48 + 0x20;
-
-function addEvent(w: EtlWriter, cpu: number, time: bigint, n: number): void {
-	w.addAfd({
-		cpu,
-		time,
-		pid: 4000 + (n % 5),
-		tid: 5000 + (n % 9),
-		id: n % 2 ? 1004 : 1003,
-		values: {
-			EnterExit: n % 3 === 0 ? 0 : 1,
-			Location: 3,
-			Process: 0xffffa50c1a000000n + BigInt(n % 5),
-			Endpoint: 0xffffa50c1e000000n + BigInt((n % 50) * 0x100),
-			BufferCount: 1,
-			Buffer: 0x1000n,
-			BufferLength: 100 + (n % 1400),
-			Status: 0,
-		},
-	});
-}
 
 /**
  * A feed over a complete index that finds `step` more buffers each time the merge waits for one,

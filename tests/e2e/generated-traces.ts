@@ -12,6 +12,7 @@ import {
 	writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { busyEvent } from '../builders/busy-event.ts';
 import { EtlWriter } from '../builders/etl-writer.ts';
 import { filetimeFromIso } from '../builders/bytes.ts';
 import { projectRoot } from './server.ts';
@@ -44,24 +45,7 @@ export function busyTrace(events = 120_000, name = 'busy'): GeneratedTrace {
 		let t = filetimeFromIso('2026-03-14T09:26:53.5897932Z');
 		for (let n = 0; n < events; n++) {
 			t += 50n + BigInt(n % 7) * 10n;
-			const endpoint = 0xffffa50c1e000000n + BigInt((n % 500) * 0x100);
-			w.addAfd({
-				cpu: n % 4,
-				time: t,
-				pid: 4000 + (n % 5),
-				tid: 5000 + (n % 9),
-				id: n % 2 ? 1004 : 1003,
-				values: {
-					EnterExit: n % 3 === 0 ? 0 : 1,
-					Location: 3,
-					Process: 0xffffa50c1a000000n + BigInt(n % 5),
-					Endpoint: endpoint,
-					BufferCount: 1,
-					Buffer: 0x1000n,
-					BufferLength: 100 + (n % 1400),
-					Status: 0,
-				},
-			});
+			w.addAfd(busyEvent(n, n % 4, t, 500));
 			if (n % 10_000 === 9_999) w.release(t);
 		}
 		// In streaming mode finish() returns the header buffer, written over its placeholder.
