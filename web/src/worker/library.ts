@@ -270,9 +270,9 @@ export class Library {
 		let chunks = 0;
 		let decoding = false;
 		// The pass reads every byte (headers sit every 64 KiB or so) in large blocks, a few at a
-		// time, straight from the file; until the decoding reports, its progress is shown.
-		// Once the library's copy is whole, the pass reads on from it (synchronously, header by
-		// header) rather than read the rest of the File.
+		// time, a bounded lead ahead of the decoding (buffer-feed.ts); until the decoding reports,
+		// its progress is shown. Once the library's copy is whole, the pass reads on from it
+		// (synchronously, header by header) rather than read the rest of the File.
 		const indexSource = switchableSource(blobSource(file));
 		const feed = feedIndex(trace, {
 			source: indexSource,
