@@ -7,7 +7,7 @@ import { mergeFound, mergeRecords, OutOfOrder } from '../decoder/merge.ts';
 import { DamageLog } from '../decoder/messages.ts';
 import { ProviderTable } from '../decoder/record-json.ts';
 import { chunkStartingAt, type Chunk, type EventType } from './columns.ts';
-import { ChunkBuilder, newBuilderCaches } from './chunk-builder.ts';
+import { ChunkBuilder, newBuilderCaches, type BuilderCaches } from './chunk-builder.ts';
 import { TraceTables } from './trace-tables.ts';
 
 export interface ChunkAdditions {
@@ -105,20 +105,36 @@ export async function ingestTrace(
 	options: IngestOptions = {},
 ): Promise<IngestResult> {
 	const feed = options.found?.feed ?? BufferFeed.of(options.index ?? (await indexBuffers(trace)));
-	let tables = options.tables ?? new TraceTables();
 	const providers = new ProviderTable(trace);
 	const start = BigInt(trace.facts.startFiletime);
-	let skip = options.skipRows ?? 0;
 	/** The bytes to decode: the file's until the index says how many its buffers hold. */
+	let indexedBytes: number | null = null;
 	const bytesTotal = () =>
-		feed.index ? feed.index.buffers.reduce((n, b) => n + b.available, 0) : trace.source.size;
-	let damage = new DamageLog();
-	let chunkIndex = chunkStartingAt(skip);
-	let caches = newBuilderCaches();
-	let builder = new ChunkBuilder(chunkIndex, tables, start, providers, caches);
+		feed.index
+			? (indexedBytes ??= feed.index.buffers.reduce((n, b) => n + b.available, 0))
+			: trace.source.size;
+	let tables!: TraceTables;
+	let skip = 0;
+	let damage!: DamageLog;
+	let chunkIndex = 0;
+	let caches!: BuilderCaches;
+	let builder!: ChunkBuilder;
 	let row = 0;
 	let bytesDone = 0;
 	let pending: Chunk[] = [];
+	/** (Re)starts the decoding: with these tables, `skipRows` rows being stored already. */
+	const begin = (t: TraceTables, skipRows: number) => {
+		tables = t;
+		skip = skipRows;
+		damage = new DamageLog();
+		chunkIndex = chunkStartingAt(skip);
+		caches = newBuilderCaches();
+		builder = new ChunkBuilder(chunkIndex, tables, start, providers, caches);
+		row = 0;
+		bytesDone = 0;
+		pending = [];
+	};
+	begin(options.tables ?? new TraceTables(), options.skipRows ?? 0);
 	const observe = options.observe;
 	const onRecord = (b: DecodedBuffer, i: number) => {
 		if (observe) observe(b, i, row);
@@ -168,15 +184,7 @@ export async function ingestTrace(
 			feed.release();
 			await Promise.allSettled(writing.splice(0));
 			const index = await feed.complete;
-			tables = await options.found.restart();
-			skip = 0;
-			row = 0;
-			chunkIndex = 0;
-			bytesDone = 0;
-			pending = [];
-			damage = new DamageLog();
-			caches = newBuilderCaches();
-			builder = new ChunkBuilder(chunkIndex, tables, start, providers, caches);
+			begin(await options.found.restart(), 0);
 			await mergeRecords(trace, index.buffers, onRecord, onBuffer, flush);
 		}
 		await flush();
