@@ -284,8 +284,9 @@ export class Library {
 				onProgress(indexingProgress(id, file, offset, started));
 			},
 		});
-		// Where each buffer is, for details and exports after a reload.
-		const indexed = feed.complete.then((whole) => putBuffers(db, id, bufferTable(whole.buffers)));
+		// Where each buffer is: stored for details and exports after a reload, used until then.
+		const table = feed.complete.then((whole) => bufferTable(whole.buffers));
+		const indexed = table.then((t) => putBuffers(db, id, t));
 		indexed.catch(() => {});
 		// Beside the decoding, each on a core of its own: the file is copied into the library
 		// (details and exports read it after a reload; until then they read the dropped file), and
@@ -322,8 +323,8 @@ export class Library {
 		);
 		rebuild.done.catch((e: Error) => (sideError ??= e));
 		const sideJobs: Job<unknown>[] = copy ? [copy, rebuild] : [rebuild];
-		const readBack = Promise.all([reopenTrace(trace), feed.complete]).then(
-			([t, index]) => new BufferRecords(t, bufferTable(index.buffers)),
+		const readBack = Promise.all([reopenTrace(trace), table]).then(
+			([t, buffers]) => new BufferRecords(t, buffers),
 		);
 		// Its failure (the index pass failed or was stopped) is met where records are read.
 		readBack.catch(() => {});
