@@ -269,6 +269,8 @@ export class Library {
 		let records = 0;
 		let chunks = 0;
 		let decoding = false;
+		/** Events stored by an earlier, interrupted import, which this one goes on from. */
+		let storedBefore = skipRows;
 		// The pass reads every byte (headers sit every 64 KiB or so) in large blocks, a few at a
 		// time, a bounded lead ahead of the decoding (buffer-feed.ts); until the decoding reports,
 		// its progress is shown. Once the library's copy is whole, the pass reads on from it
@@ -367,7 +369,7 @@ export class Library {
 				fileName: record.name,
 				bytesDone,
 				bytesTotal: p.bytesTotal,
-				records: skipRows + p.records,
+				records: storedBefore + p.records,
 				chunks: p.chunks,
 				elapsedMs,
 				mbPerSecond: rate / 1e6,
@@ -389,6 +391,7 @@ export class Library {
 						// The merge met a CPU found late with earlier records: what was stored goes.
 						restart: async () => {
 							live.record = await this.#dropChunks(id);
+							storedBefore = 0;
 							live = await this.live(id);
 							live.useRecords(readBack);
 							names = importTracker(trace, false);
