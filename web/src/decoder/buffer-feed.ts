@@ -109,6 +109,8 @@ export class BufferFeed {
 	}
 
 	#makeRoom(): void {
+		// Asked after every decoded buffer: nothing to do (nor to allocate) unless the pass waits.
+		if (this.#room.length === 0) return;
 		const room = this.#room;
 		this.#room = [];
 		for (const r of room) r();

@@ -97,10 +97,12 @@ export async function decodeBuffer(
 	const { decoder, source } = trace;
 	// Read straight into WASM memory when the source can (no allocation, one copy fewer); the
 	// read, the walk and the copies below then run without a pause, as with read() + load().
-	const area = source.readInto ? decoder.inputArea(entry.available) : null;
+	// Looked up once: a switchable source binds it anew at each look.
+	const readInto = source.readInto;
+	const area = readInto ? decoder.inputArea(entry.available) : null;
 	let bytes: Uint8Array | null = null;
 	let length: number;
-	if (area) length = source.readInto!(entry.offset, area);
+	if (readInto && area) length = readInto(entry.offset, area);
 	else {
 		bytes = await source.read(entry.offset, entry.available);
 		decoder.load(bytes);

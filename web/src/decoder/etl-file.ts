@@ -209,7 +209,9 @@ export async function indexBuffers(
 			options.onProgress?.(offset);
 		}
 		let length: number;
-		if (source.readInto) length = source.readInto(offset, decoder.inputArea(HEADER_SIZE)!);
+		// Looked up once per header: a switchable source binds it anew at each look.
+		const readInto = source.readInto;
+		if (readInto) length = readInto(offset, decoder.inputArea(HEADER_SIZE)!);
 		else {
 			scan ??= new SequentialReader(source, 16 << 20, 3, 1 << 20);
 			const head = scan.view(offset, HEADER_SIZE) ?? (await scan.read(offset, HEADER_SIZE));
