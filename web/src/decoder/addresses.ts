@@ -42,18 +42,41 @@ export interface SocketAddress {
 	readonly text: string;
 }
 
+/**
+ * How many address bytes a SOCKADDR of `length` bytes at `at` holds: 4 (AF_INET), 16 (AF_INET6),
+ * or 0 (another family, or too short). Makes no text, for code that keys on the bytes.
+ */
+export function socketAddressBytes(b: Uint8Array, at: number, length: number): 0 | 4 | 16 {
+	if (length < 2) return 0;
+	const family = b[at]! | (b[at + 1]! << 8);
+	if (family === AF_INET && length >= 8) return 4;
+	if (family === AF_INET6 && length >= 24) return 16;
+	return 0;
+}
+
+/** Where the address of a SOCKADDR at `at` starts, given its size (socketAddressBytes). */
+export function socketAddressAt(at: number, bytes: 4 | 16): number {
+	return at + (bytes === 4 ? 4 : 8);
+}
+
+/** The port of a SOCKADDR at `at` (big-endian, after the family). */
+export function socketPort(b: Uint8Array, at: number): number {
+	return (b[at + 2]! << 8) | b[at + 3]!;
+}
+
 /** SOCKADDR: u16le family, then for AF_INET/AF_INET6 a big-endian port and the address. */
 export function socketAddress(b: Uint8Array, at: number, length: number): SocketAddress | null {
 	if (length < 2) return null;
 	const family = b[at]! | (b[at + 1]! << 8);
-	if (family === AF_INET && length >= 8) {
-		const address = ipv4(b, at + 4);
-		const port = (b[at + 2]! << 8) | b[at + 3]!;
+	const bytes = socketAddressBytes(b, at, length);
+	if (bytes === 4) {
+		const address = ipv4(b, socketAddressAt(at, bytes));
+		const port = socketPort(b, at);
 		return { family, address, port, text: `${address}:${port}` };
 	}
-	if (family === AF_INET6 && length >= 24) {
-		const address = ipv6(b, at + 8);
-		const port = (b[at + 2]! << 8) | b[at + 3]!;
+	if (bytes === 16) {
+		const address = ipv6(b, socketAddressAt(at, bytes));
+		const port = socketPort(b, at);
 		// sin6_scope_id (little-endian), written as %n the way ping and netstat show it.
 		const scope =
 			length >= 28

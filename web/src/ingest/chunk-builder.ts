@@ -3,7 +3,15 @@
 // schema interpreter's field table by field name.
 import { FieldOut, FieldType, PayloadLayout, RecordKind, RecordOut } from '../generated/layouts.ts';
 import { EVENT_SCHEMAS, PROVIDERS } from '../generated/schemas.ts';
-import { AF_INET, AF_INET6, ipv4, ipv6 } from '../decoder/addresses.ts';
+import {
+	AF_INET,
+	AF_INET6,
+	ipv4,
+	ipv6,
+	socketAddressAt,
+	socketAddressBytes,
+	socketPort,
+} from '../decoder/addresses.ts';
 import { Clock, type DecodedBuffer } from '../decoder/decoded-buffer.ts';
 import { providerName, type ProviderTable } from '../decoder/record-json.ts';
 import { decodeTraceLogging, extItems } from '../decoder/tracelogging.ts';
@@ -262,20 +270,15 @@ export class ChunkBuilder {
 			// distinct address, not per event.
 			const image = b.image;
 			let keyAt = off;
-			let keyLength = 0; // 4: IPv4, 16: IPv6, 0: no address
+			let keyLength: 0 | 4 | 16 = 0; // 4: IPv4, 16: IPv6, 0: no address
 			if (type === FieldType.IPv4) keyLength = 4;
 			else if (type === FieldType.IPv6) keyLength = 16;
 			else if (type === FieldType.SocketAddress) {
-				const size = b.fieldU32(j, FieldOut.size);
-				const f = image[off]! | (image[off + 1]! << 8);
-				if (f === AF_INET && size >= 8) {
-					keyAt = off + 4;
-					keyLength = 4;
-				} else if (f === AF_INET6 && size >= 24) {
-					keyAt = off + 8;
-					keyLength = 16;
+				keyLength = socketAddressBytes(image, off, b.fieldU32(j, FieldOut.size));
+				if (keyLength) {
+					keyAt = socketAddressAt(off, keyLength);
+					port = socketPort(image, off);
 				}
-				if (keyLength) port = (image[off + 2]! << 8) | image[off + 3]!;
 			}
 			if (keyLength) {
 				let idx = this.#addresses.get(image, keyAt, keyLength);
