@@ -70,7 +70,7 @@ const SLICE_MS = 40;
  * started (IndexedDB runs overlapping transactions in order), so counts still only grow with
  * whole, stored chunks.
  */
-const WRITES_IN_FLIGHT = 2;
+const WRITES_IN_FLIGHT = 4;
 
 const yielded: (() => void)[] = [];
 let yieldChannel: MessageChannel | null = null;

@@ -11,7 +11,7 @@ import {
 import {
 	openTrace as openEtl,
 	reopenTrace,
-	type BufferIndex,
+	type BufferEntry,
 	type OpenTrace,
 } from '../decoder/etl-file.ts';
 import { feedIndex } from '../decoder/buffer-feed.ts';
@@ -316,11 +316,14 @@ export class Library {
 				)
 			: Promise.resolve(record.copied);
 		// The sockets read the copy once it is whole (far cheaper than the File a second time),
-		// or the File where there is none.
+		// finding its buffers themselves: they need not wait for the index pass, which keeps pace
+		// with the decoding. Where there is no copy, they read the File through the pass's index.
 		const module = trace.decoder.module;
 		const rebuild = laterJob(
-			Promise.all([copied, feed.complete]).then(([whole, index]) =>
-				this.#rebuildSockets(file, index, module, whole ? id : null),
+			copied.then(async (whole) =>
+				whole
+					? this.#rebuildSockets(file, null, module, id)
+					: this.#rebuildSockets(file, (await feed.complete).buffers, module, null),
 			),
 		);
 		rebuild.done.catch((e: Error) => (sideError ??= e));
@@ -471,7 +474,7 @@ export class Library {
 	/** The sockets of the file, rebuilt in a worker of their own. */
 	#rebuildSockets(
 		file: File,
-		index: BufferIndex,
+		buffers: readonly BufferEntry[] | null,
 		module: WebAssembly.Module,
 		copyOf: number | null,
 	): Job<TrackedTrace> {
@@ -479,7 +482,7 @@ export class Library {
 			type: 'module',
 			name: 'sockets',
 		});
-		const request: SocketsRequest = { file, module, buffers: index.buffers, copyOf };
+		const request: SocketsRequest = { file, module, buffers, copyOf };
 		return startJob<TrackedTrace>(worker, 'rebuilding the sockets', request);
 	}
 

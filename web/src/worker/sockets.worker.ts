@@ -4,7 +4,7 @@
 // It reads the library's copy of the file when there is one: synchronous reads of a local file
 // cost far less than reading the dropped File through the browser.
 import type { BufferEntry } from '../decoder/etl-file.ts';
-import { openTrace } from '../decoder/etl-file.ts';
+import { indexBuffers, openTrace } from '../decoder/etl-file.ts';
 import { blobSource, blockCache } from '../decoder/source.ts';
 import { openTraceFileSync } from '../store/trace-files.ts';
 import { EVENTS_KEPT_PER_SOCKET } from '../sockets/import-tracker.ts';
@@ -15,8 +15,11 @@ import { serveJob } from './job.ts';
 export interface SocketsRequest {
 	readonly file: File;
 	readonly module: WebAssembly.Module;
-	/** The import's buffer index (the same buffers, so the same record order). */
-	readonly buffers: readonly BufferEntry[];
+	/**
+	 * The import's buffer index (the same buffers, so the same record order); null to index the
+	 * copy here (the same bytes give the same buffers).
+	 */
+	readonly buffers: readonly BufferEntry[] | null;
 	/** The trace whose copy in the library to read instead of `file`, if it is whole. */
 	readonly copyOf: number | null;
 }
@@ -29,10 +32,12 @@ serveJob<SocketsRequest, TrackedTrace>(async ({ file, module, buffers, copyOf },
 		const source = copy ?? blockCache(blobSource(file));
 		const opened = await openTrace(source, module, file.name);
 		if (!opened.ok) throw new Error(opened.error);
+		// A local copy reads synchronously, header by header: its index costs little.
+		const index = buffers ?? (await indexBuffers(opened.value)).buffers;
 		let done = 0;
 		let reported = 0;
 		const options = { maxEventsPerSocket: EVENTS_KEPT_PER_SOCKET };
-		const tracked = await trackTrace(opened.value, buffers, options, (b) => {
+		const tracked = await trackTrace(opened.value, index, options, (b) => {
 			done += b.entry.available;
 			if (done - reported >= PROGRESS_EVERY) progress((reported = done));
 		});
