@@ -101,6 +101,71 @@ describe('trace library', () => {
 		await page.close();
 	});
 
+	it('reads chunks stored one record per column, as they were before their columns went into one Blob', async () => {
+		const { page, errors } = await openSite(browser, inject('baseUrl'));
+		await pickFile(page, sample);
+		expect(await totalShown(page)).toBe(truth.totalRecords);
+		const counts = async () => {
+			const shown: string[] = [];
+			for (const filter of ['status:error', 'time>=2s time<3.5s', 'port:443', '']) {
+				await page.locator('#filter-input').fill(filter);
+				await page.locator('#filter-input').press('Enter');
+				// The answer to this filter, not the one before.
+				await page.locator(`[data-testid="filter-status"][data-filter="${filter}"]`).waitFor();
+				shown.push((await page.getByTestId('match-count').textContent())!);
+			}
+			return shown;
+		};
+		const before = await counts();
+		// Each chunk's Blob becomes one record per column; the chunk summary loses its Blob.
+		const rewritten = await page.evaluate(
+			() =>
+				new Promise<number>((resolve, reject) => {
+					const r = indexedDB.open('sockscope');
+					r.onerror = () => reject(r.error);
+					r.onsuccess = async () => {
+						const db = r.result;
+						const read = db.transaction('chunks').objectStore('chunks').getAll();
+						await new Promise((done) => (read.onsuccess = done));
+						const chunks = read.result as {
+							traceId: number;
+							index: number;
+							data?: Blob;
+							parts?: { name: string; offset: number; length: number; stored?: string }[];
+						}[];
+						const columns: object[] = [];
+						for (const c of chunks)
+							for (const p of c.parts ?? [])
+								columns.push({
+									traceId: c.traceId,
+									chunk: c.index,
+									name: p.name,
+									data: await c.data!.slice(p.offset, p.offset + p.length).arrayBuffer(),
+									...(p.stored ? { stored: p.stored } : {}),
+								});
+						const tx = db.transaction(['chunks', 'columns'], 'readwrite');
+						for (const c of columns) tx.objectStore('columns').put(c);
+						for (const c of chunks) {
+							delete c.data;
+							delete c.parts;
+							tx.objectStore('chunks').put(c);
+						}
+						tx.oncomplete = () => {
+							db.close();
+							resolve(columns.length);
+						};
+						tx.onerror = () => reject(tx.error);
+					};
+				}),
+		);
+		expect(rewritten).toBeGreaterThan(10);
+		await page.reload();
+		expect(await totalShown(page)).toBe(truth.totalRecords);
+		expect(await counts()).toEqual(before);
+		expect(errors).toEqual([]);
+		await page.close();
+	});
+
 	it('sweeps copies left without their trace, but not one of a trace added since the listing', async () => {
 		const { page, errors } = await openSite(browser, inject('baseUrl'));
 		await pickFile(page, sample);

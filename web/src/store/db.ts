@@ -55,8 +55,24 @@ export interface ChunkRecord {
 	/** Columns of zeros, not stored. */
 	zeros: string[];
 	additions: ChunkAdditions;
+	/**
+	 * The chunk's stored columns, one after another in one Blob (far cheaper to write than a
+	 * record per column), and where each sits. Absent in chunks stored before: their columns are
+	 * records of the `columns` store.
+	 */
+	data?: Blob;
+	parts?: ColumnPart[];
 }
 
+/** Where one column sits in its chunk's Blob, and the narrower type it is stored in, if any. */
+export interface ColumnPart {
+	name: string;
+	offset: number;
+	length: number;
+	stored?: 'u8' | 'u16';
+}
+
+/** One column of a chunk, as chunks were stored before their columns went into one Blob. */
 export interface ColumnRecord {
 	traceId: number;
 	chunk: number;

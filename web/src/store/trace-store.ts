@@ -12,7 +12,7 @@ import {
 import type { ChunkAdditions } from '../ingest/ingest.ts';
 import type { BufferTable } from '../decoder/buffer-records.ts';
 import type { TrackedTrace } from '../sockets/tracker.ts';
-import type { ChunkRecord, SockscopeDB, TraceRecord } from './db.ts';
+import type { ChunkRecord, ColumnPart, SockscopeDB, TraceRecord } from './db.ts';
 
 type DB = IDBPDatabase<SockscopeDB>;
 
@@ -46,10 +46,10 @@ export async function updateTrace(
 }
 
 /**
- * Commits one chunk: its columns, its summary and the trace's counters, in one transaction, so
- * that a trace never counts a chunk that is not fully stored. A chunk whose predecessor is not
- * stored (its write failed while this one was under way) is not stored either. Returns the
- * trace's record as the commit left it, and the columns left out as zeros.
+ * Commits one chunk: its columns (one Blob), its summary and the trace's counters, in one
+ * transaction, so that a trace never counts a chunk that is not fully stored. A chunk whose
+ * predecessor is not stored (its write failed while this one was under way) is not stored
+ * either. Returns the trace's record as the commit left it, and the columns left out as zeros.
  */
 export async function commitChunk(
 	db: DB,
@@ -57,16 +57,13 @@ export async function commitChunk(
 	chunk: Chunk,
 	additions: ChunkAdditions,
 ): Promise<{ record: TraceRecord; zeros: ColumnName[] }> {
-	const tx = db.transaction(['traces', 'chunks', 'columns'], 'readwrite', {
-		durability: 'relaxed',
-	});
-	const columns = tx.objectStore('columns');
-	let bytes = 0;
-	const puts: Promise<unknown>[] = [];
 	// A column of zeros (the socket columns of a chunk without Winsock events, say) is not
 	// written: the summary names it and loading makes it again. The others are written in the
 	// narrowest type that holds their values.
 	const zeros: ColumnName[] = [];
+	const parts: ColumnPart[] = [];
+	const buffers: ArrayBuffer[] = [];
+	let bytes = 0;
 	for (const name of COLUMN_NAMES) {
 		// Times are rebuilt from the ticks wherever those hold them.
 		if (name === 'time' && !ticksSaturate(chunk)) continue;
@@ -75,37 +72,51 @@ export async function commitChunk(
 			zeros.push(name);
 			continue;
 		}
-		bytes += column.data.byteLength;
-		puts.push(columns.put({ traceId, chunk: chunk.index, name, ...column }));
+		const length = column.data.byteLength;
+		parts.push(
+			column.stored
+				? { name, offset: bytes, length, stored: column.stored }
+				: { name, offset: bytes, length },
+		);
+		buffers.push(column.data);
+		bytes += length;
 	}
-	puts.push(
-		tx.objectStore('chunks').put({
-			traceId,
-			index: chunk.index,
-			rows: chunk.rows,
-			tMin: chunk.tMin,
-			tMax: chunk.tMax,
-			bytes,
-			zeros,
-			additions,
-		}),
-	);
+	const tx = db.transaction(['traces', 'chunks'], 'readwrite', { durability: 'relaxed' });
+	// Written while the trace's counters are read: the abort below undoes it.
+	const put = tx.objectStore('chunks').put({
+		traceId,
+		index: chunk.index,
+		rows: chunk.rows,
+		tMin: chunk.tMin,
+		tMax: chunk.tMax,
+		bytes,
+		zeros,
+		additions,
+		data: new Blob(buffers),
+		parts,
+	});
 	const traces = tx.objectStore('traces');
 	const t = await traces.get(traceId);
-	if (!t) throw new Error(`no trace ${traceId}`);
-	if (t.chunks !== chunk.index) {
+	if (!t || t.chunks !== chunk.index) {
 		tx.done.catch(() => {});
+		put.catch(() => {});
 		tx.abort();
-		await Promise.allSettled(puts);
-		throw new Error(`chunk ${chunk.index} of trace ${traceId} follows a chunk that was not stored`);
+		throw new Error(
+			t
+				? `chunk ${chunk.index} of trace ${traceId} follows a chunk that was not stored`
+				: `no trace ${traceId}`,
+		);
 	}
 	t.records += chunk.rows;
 	t.chunks = chunk.index + 1;
 	t.storedBytes += bytes;
 	t.tMin = t.chunks === 1 ? chunk.tMin : Math.min(t.tMin, chunk.tMin);
 	t.tMax = Math.max(t.tMax, chunk.tMax);
-	puts.push(traces.put(t));
-	await Promise.all(puts);
+	const counted = traces.put(t);
+	// Nothing more to ask: the commit need not wait for this worker to turn its event loop again
+	// (a decoding holds it for tens of milliseconds at a time).
+	tx.commit();
+	await Promise.all([put, counted]);
 	await tx.done;
 	return { record: t, zeros };
 }
@@ -114,12 +125,31 @@ export async function chunkSummaries(db: DB, traceId: number): Promise<ChunkReco
 	return db.getAll('chunks', ofTrace(traceId));
 }
 
+/** Where a chunk's columns are: one Blob, or (chunks stored before) a record each. */
+export type ChunkColumns = Pick<ChunkRecord, 'data' | 'parts'>;
+
+/** The columns of a chunk, from its summary (which holds no column data until it is read). */
+export async function chunkColumns(db: DB, traceId: number, chunk: number): Promise<ChunkColumns> {
+	const r = await db.get('chunks', [traceId, chunk]);
+	if (!r) throw new Error(`trace ${traceId} has no chunk ${chunk}`);
+	return { data: r.data, parts: r.parts };
+}
+
 export async function loadColumn(
 	db: DB,
 	traceId: number,
 	chunk: number,
-	name: (typeof COLUMN_NAMES)[number],
+	name: ColumnName,
+	where: ChunkColumns,
 ): Promise<Columns[typeof name]> {
+	if (where.data && where.parts) {
+		const part = where.parts.find((p) => p.name === name);
+		if (!part) throw new Error(`trace ${traceId}: chunk ${chunk} has no column ${name}`);
+		const data = await where.data.slice(part.offset, part.offset + part.length).arrayBuffer();
+		if (data.byteLength !== part.length)
+			throw new Error(`trace ${traceId}: column ${name} of chunk ${chunk} is cut short`);
+		return columnFromBuffer(name, data, part.stored);
+	}
 	const r = await db.get('columns', [traceId, chunk, name]);
 	if (!r) throw new Error(`trace ${traceId}: chunk ${chunk} has no column ${name}`);
 	return columnFromBuffer(name, r.data, r.stored);

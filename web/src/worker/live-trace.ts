@@ -15,7 +15,12 @@ import { TraceTables } from '../ingest/trace-tables.ts';
 import { QueryEngine, type ChunkInfo, type ChunkSource, type Selection } from '../query/engine.ts';
 import type { FilterContext } from '../query/filter-compile.ts';
 import type { SockscopeDB, TraceRecord } from '../store/db.ts';
-import { chunkSummaries, loadColumn } from '../store/trace-store.ts';
+import {
+	chunkColumns,
+	chunkSummaries,
+	loadColumn,
+	type ChunkColumns,
+} from '../store/trace-store.ts';
 
 export class LiveTrace implements ChunkSource {
 	readonly id: number;
@@ -26,6 +31,8 @@ export class LiveTrace implements ChunkSource {
 	readonly #chunks: ChunkInfo[] = [];
 	/** Per chunk, the columns of zeros that were not stored. */
 	readonly #zeros: Set<string>[] = [];
+	/** Per chunk, where its columns are (read with the chunk's summary, once needed). */
+	readonly #stored: (Promise<ChunkColumns> | undefined)[] = [];
 	readonly #db: IDBPDatabase<SockscopeDB>;
 	/** The last chunks committed by an import in this worker, served without a read back. */
 	readonly #recent = new Map<number, Chunk>();
@@ -58,6 +65,7 @@ export class LiveTrace implements ChunkSource {
 			t.tables.apply(s.additions);
 			t.#chunks.push({ index: s.index, rows: s.rows, tMin: s.tMin, tMax: s.tMax });
 			t.#zeros.push(new Set(s.zeros));
+			t.#stored.push(Promise.resolve({ data: s.data, parts: s.parts }));
 		}
 		return t;
 	}
@@ -76,6 +84,7 @@ export class LiveTrace implements ChunkSource {
 		this.tables.apply(additions);
 		this.#chunks.push({ index: chunk.index, rows: chunk.rows, tMin: chunk.tMin, tMax: chunk.tMax });
 		this.#zeros.push(new Set(zeros));
+		this.#stored.push(undefined);
 		this.#recent.set(chunk.index, chunk);
 		// The timeline's columns stay at hand (it is redrawn over every chunk while importing), and
 		// those most filters read (event types, status flags): 10 bytes per event.
@@ -99,7 +108,16 @@ export class LiveTrace implements ChunkSource {
 			for (let i = 0; i < tick.length; i++) time[i] = info.tMin + tick[i]!;
 			return time as Columns[K];
 		}
-		return (await loadColumn(this.#db, this.id, chunk, name)) as Columns[K];
+		let where = this.#stored[chunk];
+		if (!where) {
+			const reading = chunkColumns(this.#db, this.id, chunk);
+			// A failed read is tried again at the next call.
+			reading.catch(() => {
+				if (this.#stored[chunk] === reading) this.#stored[chunk] = undefined;
+			});
+			where = this.#stored[chunk] = reading;
+		}
+		return (await loadColumn(this.#db, this.id, chunk, name, await where)) as Columns[K];
 	}
 
 	/** Record bytes, from the dropped file while it is being imported, else from the library's copy. */
