@@ -45,18 +45,34 @@ export async function updateTrace(
 	return next;
 }
 
+/** What a trace counts of its stored chunks (the chunks 0 .. chunks-1, all whole). */
+export type ChunkCounts = Pick<TraceRecord, 'records' | 'chunks' | 'storedBytes' | 'tMin' | 'tMax'>;
+
+/** The counts once `chunk` (`bytes` stored) has joined the chunks counted in `c`. */
+export function countChunk(c: ChunkCounts, chunk: Chunk, bytes: number): ChunkCounts {
+	const chunks = chunk.index + 1;
+	return {
+		records: c.records + chunk.rows,
+		chunks,
+		storedBytes: c.storedBytes + bytes,
+		tMin: chunks === 1 ? chunk.tMin : Math.min(c.tMin, chunk.tMin),
+		tMax: chunks === 1 ? chunk.tMax : Math.max(c.tMax, chunk.tMax),
+	};
+}
+
 /**
- * Commits one chunk: its columns (one Blob), its summary and the trace's counters, in one
- * transaction, so that a trace never counts a chunk that is not fully stored. A chunk whose
- * predecessor is not stored (its write failed while this one was under way) is not stored
- * either. Returns the trace's record as the commit left it, and the columns left out as zeros.
+ * Stores one chunk: its summary and its columns (one Blob) in one record, so that a stored chunk
+ * is always whole. The trace's counts are the caller's to write (`updateTrace`), after its
+ * chunks are stored: a trace counts only chunks stored, and one stored beyond its count (an
+ * import interrupted before counting it) is dropped when the import resumes. Returns the bytes
+ * stored and the columns left out as zeros.
  */
 export async function commitChunk(
 	db: DB,
 	traceId: number,
 	chunk: Chunk,
 	additions: ChunkAdditions,
-): Promise<{ record: TraceRecord; zeros: ColumnName[] }> {
+): Promise<{ bytes: number; zeros: ColumnName[] }> {
 	// A column of zeros (the socket columns of a chunk without Winsock events, say) is not
 	// written: the summary names it and loading makes it again. The others are written in the
 	// narrowest type that holds their values.
@@ -81,9 +97,8 @@ export async function commitChunk(
 		buffers.push(column.data);
 		bytes += length;
 	}
-	const tx = db.transaction(['traces', 'chunks'], 'readwrite', { durability: 'relaxed' });
-	// Written while the trace's counters are read: the abort below undoes it.
-	const put = tx.objectStore('chunks').put({
+	const tx = db.transaction('chunks', 'readwrite', { durability: 'relaxed' });
+	const put = tx.store.put({
 		traceId,
 		index: chunk.index,
 		rows: chunk.rows,
@@ -95,30 +110,12 @@ export async function commitChunk(
 		data: new Blob(buffers),
 		parts,
 	});
-	const traces = tx.objectStore('traces');
-	const t = await traces.get(traceId);
-	if (!t || t.chunks !== chunk.index) {
-		tx.done.catch(() => {});
-		put.catch(() => {});
-		tx.abort();
-		throw new Error(
-			t
-				? `chunk ${chunk.index} of trace ${traceId} follows a chunk that was not stored`
-				: `no trace ${traceId}`,
-		);
-	}
-	t.records += chunk.rows;
-	t.chunks = chunk.index + 1;
-	t.storedBytes += bytes;
-	t.tMin = t.chunks === 1 ? chunk.tMin : Math.min(t.tMin, chunk.tMin);
-	t.tMax = Math.max(t.tMax, chunk.tMax);
-	const counted = traces.put(t);
-	// Nothing more to ask: the commit need not wait for this worker to turn its event loop again
-	// (a decoding holds it for tens of milliseconds at a time).
+	// Nothing more to ask: the commit need not wait for this worker to turn its event loop (a
+	// decoding holds it for tens of milliseconds at a time).
 	tx.commit();
-	await Promise.all([put, counted]);
+	await put;
 	await tx.done;
-	return { record: t, zeros };
+	return { bytes, zeros };
 }
 
 export async function chunkSummaries(db: DB, traceId: number): Promise<ChunkRecord[]> {

@@ -28,6 +28,8 @@ import { openStore, type SockscopeDB, type TraceRecord } from '../store/db.ts';
 import {
 	addTrace,
 	commitChunk,
+	countChunk,
+	type ChunkCounts,
 	deleteTrace,
 	dropChunksFrom,
 	getBuffers,
@@ -66,6 +68,8 @@ export const DECODER_VERSION = 3;
 /** Column bytes per file byte, measured on Winsock traces (~0.3), with room. */
 const COLUMNS_FACTOR = 0.5;
 const PROGRESS_EVERY_MS = 100;
+/** How often an import writes what its trace counts of the chunks stored so far. */
+const COUNT_EVERY_MS = 500;
 
 const mb = (n: number) => `${(n / 1e6).toFixed(n < 1e7 ? 1 : 0)} MB`;
 
@@ -271,6 +275,27 @@ export class Library {
 		let decoding = false;
 		/** Events stored by an earlier, interrupted import, which this one goes on from. */
 		let storedBefore = skipRows;
+		// The trace counts its chunks as they are stored, in order, writing the counts every so
+		// often (a write per chunk would wait on the decoding's time slices): an import interrupted
+		// meanwhile resumes from the last chunk counted, dropping any stored beyond it.
+		let counted: ChunkCounts = {
+			records: record.records,
+			chunks: record.chunks,
+			storedBytes: record.storedBytes,
+			tMin: record.tMin,
+			tMax: record.tMax,
+		};
+		let counting: Promise<void> = Promise.resolve();
+		let countedAt = -Infinity;
+		const saveCounts = () => {
+			const c = counted;
+			counting = counting
+				.catch(() => {})
+				.then(() => updateTrace(db, id, c))
+				.then((r) => void (live.record = r));
+			// A failed write shows where the counts are next written (at the end, at the latest).
+			counting.catch(() => {});
+		};
 		// The pass reads every byte (headers sit every 64 KiB or so) in large blocks, a few at a
 		// time, a bounded lead ahead of the decoding (buffer-feed.ts); until the decoding reports,
 		// its progress is shown. Once the library's copy is whole, the pass reads on from it
@@ -383,17 +408,26 @@ export class Library {
 			const result = await ingestTrace(
 				trace,
 				async (chunk, additions) => {
-					const { record, zeros } = await commitChunk(db, id, chunk, additions);
-					live.record = record;
+					const { bytes, zeros } = await commitChunk(db, id, chunk, additions);
+					// One whose predecessor failed is not counted: that failure stops the import.
+					if (chunk.index !== counted.chunks) return;
+					counted = countChunk(counted, chunk, bytes);
 					live.added(chunk, additions, zeros);
 					firstStored();
+					const now = performance.now();
+					if (now - countedAt >= COUNT_EVERY_MS) {
+						countedAt = now;
+						saveCounts();
+					}
 				},
 				{
 					found: {
 						feed,
 						// The merge met a CPU found late with earlier records: what was stored goes.
 						restart: async () => {
+							await counting.catch(() => {});
 							live.record = await this.#dropChunks(id);
+							counted = { records: 0, chunks: 0, storedBytes: 0, tMin: 0, tMax: 0 };
 							storedBefore = 0;
 							live = await this.live(id);
 							live.useRecords(readBack);
@@ -412,6 +446,7 @@ export class Library {
 			);
 			// A trace with no events stores no chunk: the copy starts now.
 			firstStored();
+			saveCounts();
 			await indexed;
 			// The side jobs usually end first; wait for them, still reporting and cancellable.
 			const sides = Promise.all([copied, rebuild.done]);
@@ -424,10 +459,11 @@ export class Library {
 				report({ bytesDone: bytesTotal, bytesTotal, records, chunks });
 			}
 			await putSockets(db, id, await rebuild.done);
+			await counting;
 			if (copy && (await copied))
 				live.record = await updateTrace(db, id, {
 					copied: true,
-					storedBytes: live.record.storedBytes + file.size,
+					storedBytes: counted.storedBytes + file.size,
 				});
 			else if (copy)
 				live.record = await updateTrace(db, id, {
@@ -449,9 +485,12 @@ export class Library {
 			const message = stopped
 				? null
 				: isQuotaError(e) || (e instanceof JobFailed && e.quota)
-					? `storage is full after ${live.record.records.toLocaleString('en-US')} events: about ${mb(Math.max(0, trace.source.size * (1 + COLUMNS_FACTOR) - live.record.storedBytes))} more are needed. What was stored is kept; free space, then resume.`
+					? `storage is full after ${counted.records.toLocaleString('en-US')} events: about ${mb(Math.max(0, trace.source.size * (1 + COLUMNS_FACTOR) - counted.storedBytes))} more are needed. What was stored is kept; free space, then resume.`
 					: `import failed: ${e instanceof Error ? e.message : String(e)}`;
+			// What was stored and counted by then (the writes have settled).
+			await counting.catch(() => {});
 			live.record = await updateTrace(db, id, {
+				...counted,
 				status: stopped ? 'cancelled' : 'failed',
 				error: message,
 				importMs: record.importMs + (performance.now() - started),
