@@ -5,7 +5,7 @@ import {
 	chunkStartingAt,
 	columnFromBuffer,
 	FIRST_CHUNK_ROWS,
-	storedColumn,
+	storeColumns,
 	type ColumnName,
 	type Columns,
 } from '../../web/src/ingest/columns.ts';
@@ -36,11 +36,13 @@ describe('chunk sizes', () => {
 
 describe('stored columns', () => {
 	const roundTrip = (name: ColumnName, a: Columns[ColumnName]) => {
-		const s = storedColumn(name, a);
+		const { data, parts, zeros } = storeColumns({ [name]: a }, [name]);
+		const s = parts[0];
+		expect(zeros).toEqual(s ? [] : [name]);
 		return {
 			stored: s?.stored ?? null,
-			bytes: s?.data.byteLength ?? 0,
-			back: s && columnFromBuffer(name, s.data, s.stored),
+			bytes: s?.length ?? 0,
+			back: s && columnFromBuffer(name, data.slice(s.offset, s.offset + s.length), s.stored),
 		};
 	};
 
@@ -62,8 +64,11 @@ describe('stored columns', () => {
 	});
 
 	it('writes nothing for a column of zeros, but keeps times before the start (negative)', () => {
-		expect(storedColumn('etype', new Uint32Array(5))).toBeNull();
-		expect(storedColumn('time', new Float64Array(5))).toBeNull();
+		const none = storeColumns({ etype: new Uint32Array(5), time: new Float64Array(5) }, [
+			'etype',
+			'time',
+		]);
+		expect(none).toEqual({ data: new ArrayBuffer(0), parts: [], zeros: ['etype', 'time'] });
 		const times = Float64Array.of(-20, -10);
 		const r = roundTrip('time', times);
 		expect([r.stored, r.back]).toEqual([null, times]);
@@ -73,5 +78,29 @@ describe('stored columns', () => {
 		const big = new Uint32Array(10).fill(70_000);
 		const r = roundTrip('bytes', big.subarray(2, 4));
 		expect([r.bytes, r.back]).toEqual([8, Uint32Array.of(70_000, 70_000)]);
+	});
+
+	it("puts a chunk's columns one after another in one buffer, each where its part says", () => {
+		const columns = {
+			flags: Uint8Array.of(1, 2, 3),
+			etype: Uint32Array.of(1, 300, 2),
+			time: Float64Array.of(-1.5, 2, 1e12),
+			status: new Uint32Array(3),
+			bytes: Uint32Array.of(1, 2, 0x1_0000_0),
+		};
+		const names = ['flags', 'etype', 'time', 'status', 'bytes'] as const;
+		const { data, parts, zeros } = storeColumns(columns, names);
+		expect(zeros).toEqual(['status']);
+		expect(parts.map((p) => [p.name, p.offset, p.length, p.stored ?? null])).toEqual([
+			['flags', 0, 3, null],
+			['etype', 8, 6, 'u16'],
+			['time', 16, 24, null],
+			['bytes', 40, 12, null],
+		]);
+		expect(data.byteLength).toBe(52);
+		for (const p of parts)
+			expect(columnFromBuffer(p.name, data.slice(p.offset, p.offset + p.length), p.stored)).toEqual(
+				columns[p.name as keyof typeof columns],
+			);
 	});
 });

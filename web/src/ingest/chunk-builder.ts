@@ -159,7 +159,11 @@ export class ChunkBuilder {
 		return {
 			index: this.index,
 			rows: n,
-			columns: makeColumns(COLUMN_NAMES, (name) => this.columns[name].slice(0, n)),
+			// A full chunk hands its columns on as they are (the builder is done with them).
+			columns:
+				n === this.#capacity
+					? this.columns
+					: makeColumns(COLUMN_NAMES, (name) => this.columns[name].slice(0, n)),
 			tMin: n ? this.#tMin : 0,
 			tMax: n ? this.#tMax : 0,
 		};

@@ -112,27 +112,63 @@ export function makeColumns<K extends ColumnName>(
 	return Object.fromEntries([...names].map((name) => [name, make(name)])) as Pick<Columns, K>;
 }
 
+/** Where one column sits in its chunk's stored bytes, and the narrower type it is stored in, if any. */
+export interface ColumnPart {
+	name: ColumnName;
+	offset: number;
+	length: number;
+	stored?: 'u8' | 'u16';
+}
+
 /**
- * The column as stored: its values in the narrowest unsigned type that holds them all (fewer bytes
- * to write and to read back), or in its own type; null when every value is 0 (nothing stored).
+ * A chunk's columns as stored: one after another in one buffer (8-byte aligned), each in the
+ * narrowest unsigned type that holds all its values (fewer bytes to write and to read back);
+ * a column of zeros is not stored, only named.
  */
-export function storedColumn(
-	name: ColumnName,
-	a: Columns[ColumnName],
-): { data: ArrayBuffer; stored?: 'u8' | 'u16' } | null {
-	const type = COLUMNS[name];
-	// Times may be negative (events before StartTime): any value but 0 is kept, at full width.
-	let max = 0;
-	if (type === 'f64') {
-		for (let i = 0; i < a.length && max === 0; i++) if (a[i] !== 0) max = Infinity;
-	} else for (let i = 0; i < a.length; i++) if (a[i]! > max) max = a[i]!;
-	if (max === 0) return null;
-	const narrow =
-		type !== 'u8' && max < 0x100 ? 'u8' : type === 'u32' && max < 0x10000 ? 'u16' : null;
-	if (narrow) return { data: new CTORS[narrow](a).buffer as ArrayBuffer, stored: narrow };
-	return {
-		data: (a.buffer.byteLength === a.byteLength ? a.buffer : a.slice().buffer) as ArrayBuffer,
-	};
+export interface StoredColumns {
+	readonly data: ArrayBuffer;
+	readonly parts: ColumnPart[];
+	readonly zeros: ColumnName[];
+}
+
+export function storeColumns(
+	columns: Partial<Columns>,
+	names: readonly ColumnName[],
+): StoredColumns {
+	const parts: ColumnPart[] = [];
+	const zeros: ColumnName[] = [];
+	let end = 0;
+	for (const name of names) {
+		const a = columns[name]!;
+		const type = COLUMNS[name];
+		// Times may be negative (events before StartTime): any value but 0 is kept, at full width.
+		let max = 0;
+		if (type === 'f64') {
+			for (let i = 0; i < a.length && max === 0; i++) if (a[i] !== 0) max = Infinity;
+		} else for (let i = 0; i < a.length; i++) if (a[i]! > max) max = a[i]!;
+		if (max === 0) {
+			zeros.push(name);
+			continue;
+		}
+		const narrow =
+			type !== 'u8' && max < 0x100 ? 'u8' : type === 'u32' && max < 0x10000 ? 'u16' : null;
+		const length = a.length * (narrow ? CTORS[narrow] : CTORS[type]).BYTES_PER_ELEMENT;
+		const offset = (end + 7) & ~7;
+		parts.push(narrow ? { name, offset, length, stored: narrow } : { name, offset, length });
+		end = offset + length;
+	}
+	const data = new ArrayBuffer(end);
+	for (const part of parts) {
+		const a = columns[part.name]!;
+		const to = part.stored ?? COLUMNS[part.name];
+		// Narrowed element by element; a column kept in its own type is copied byte for byte.
+		if (part.stored) new CTORS[to](data, part.offset, a.length).set(a);
+		else
+			new Uint8Array(data, part.offset, part.length).set(
+				new Uint8Array(a.buffer, a.byteOffset, a.byteLength),
+			);
+	}
+	return { data, parts, zeros };
 }
 
 /** A column read back: `stored` names the narrower type its buffer holds, if it does. */

@@ -10,6 +10,7 @@ import {
 } from 'idb';
 import type { BufferTable } from '../decoder/buffer-records.ts';
 import type { TraceFacts } from '../decoder/types.ts';
+import type { ColumnPart } from '../ingest/columns.ts';
 import type { ChunkAdditions, IngestDamage } from '../ingest/ingest.ts';
 import type { TrackedTrace } from '../sockets/tracker.ts';
 
@@ -62,14 +63,6 @@ export interface ChunkRecord {
 	 */
 	data?: Blob;
 	parts?: ColumnPart[];
-}
-
-/** Where one column sits in its chunk's Blob, and the narrower type it is stored in, if any. */
-export interface ColumnPart {
-	name: string;
-	offset: number;
-	length: number;
-	stored?: 'u8' | 'u16';
 }
 
 /** One column of a chunk, as chunks were stored before their columns went into one Blob. */

@@ -3,7 +3,7 @@ import type { IDBPDatabase } from 'idb';
 import {
 	COLUMN_NAMES,
 	columnFromBuffer,
-	storedColumn,
+	storeColumns,
 	ticksSaturate,
 	type Chunk,
 	type ColumnName,
@@ -12,7 +12,7 @@ import {
 import type { ChunkAdditions } from '../ingest/ingest.ts';
 import type { BufferTable } from '../decoder/buffer-records.ts';
 import type { TrackedTrace } from '../sockets/tracker.ts';
-import type { ChunkRecord, ColumnPart, SockscopeDB, TraceRecord } from './db.ts';
+import type { ChunkRecord, SockscopeDB, TraceRecord } from './db.ts';
 
 type DB = IDBPDatabase<SockscopeDB>;
 
@@ -74,29 +74,11 @@ export async function commitChunk(
 	additions: ChunkAdditions,
 ): Promise<{ bytes: number; zeros: ColumnName[] }> {
 	// A column of zeros (the socket columns of a chunk without Winsock events, say) is not
-	// written: the summary names it and loading makes it again. The others are written in the
-	// narrowest type that holds their values.
-	const zeros: ColumnName[] = [];
-	const parts: ColumnPart[] = [];
-	const buffers: ArrayBuffer[] = [];
-	let bytes = 0;
-	for (const name of COLUMN_NAMES) {
-		// Times are rebuilt from the ticks wherever those hold them.
-		if (name === 'time' && !ticksSaturate(chunk)) continue;
-		const column = storedColumn(name, chunk.columns[name]);
-		if (!column) {
-			zeros.push(name);
-			continue;
-		}
-		const length = column.data.byteLength;
-		parts.push(
-			column.stored
-				? { name, offset: bytes, length, stored: column.stored }
-				: { name, offset: bytes, length },
-		);
-		buffers.push(column.data);
-		bytes += length;
-	}
+	// written: the summary names it and loading makes it again. Times are rebuilt from the ticks
+	// wherever those hold them.
+	const names = ticksSaturate(chunk) ? COLUMN_NAMES : COLUMN_NAMES.filter((n) => n !== 'time');
+	const { data, parts, zeros } = storeColumns(chunk.columns, names);
+	const bytes = data.byteLength;
 	const tx = db.transaction('chunks', 'readwrite', { durability: 'relaxed' });
 	const put = tx.store.put({
 		traceId,
@@ -107,7 +89,7 @@ export async function commitChunk(
 		bytes,
 		zeros,
 		additions,
-		data: new Blob(buffers),
+		data: new Blob([data]),
 		parts,
 	});
 	// Nothing more to ask: the commit need not wait for this worker to turn its event loop (a
