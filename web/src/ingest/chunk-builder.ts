@@ -79,8 +79,11 @@ export class ChunkBuilder {
 	readonly #tables: TraceTables;
 	readonly #clock: Clock;
 	readonly #providers: ProviderTable;
-	/** Event types by a numeric key of the record's header facts (strings only on a miss). */
-	readonly #typeCache: Map<number, number>;
+	/**
+	 * Event types by the record's header facts (strings only on a miss): per provider and kind, by
+	 * id, version and opcode (a small integer key, which V8 hashes fastest).
+	 */
+	readonly #typeCache: Map<number, number>[];
 	/** Pointer text → string index, keyed by the pointer's high then low 32 bits. */
 	readonly #pointers: PointerTable;
 	/** Address bytes (IPv4 or IPv6) → string index. */
@@ -170,25 +173,18 @@ export class ChunkBuilder {
 	}
 
 	#eventType(b: DecodedBuffer, i: number, kind: number): number {
-		const layout = b.u8(i, RecordOut.layout);
 		// TraceLogging events of one provider share header facts: their names need the metadata.
+		if (b.u8(i, RecordOut.layout) === PayloadLayout.tracelogging)
+			return this.#makeEventType(b, i, kind);
+		const group = b.u16(i, RecordOut.providerIndex) * 16 + kind;
+		const types = (this.#typeCache[group] ??= new Map());
 		const key =
-			layout === PayloadLayout.tracelogging
-				? -1
-				: (((b.u16(i, RecordOut.providerIndex) * 65536 + b.u16(i, RecordOut.id)) * 256 +
-						b.u8(i, RecordOut.version)) *
-						256 +
-						b.u8(i, RecordOut.opcode)) *
-						16 +
-					kind;
-		if (key >= 0) {
-			const known = this.#typeCache.get(key);
-			if (known !== undefined) return known;
-			const made = this.#makeEventType(b, i, kind);
-			this.#typeCache.set(key, made);
-			return made;
-		}
-		return this.#makeEventType(b, i, kind);
+			(b.u16(i, RecordOut.id) * 256 + b.u8(i, RecordOut.version)) * 256 + b.u8(i, RecordOut.opcode);
+		const known = types.get(key);
+		if (known !== undefined) return known;
+		const made = this.#makeEventType(b, i, kind);
+		types.set(key, made);
+		return made;
 	}
 
 	#makeEventType(b: DecodedBuffer, i: number, kind: number): number {
@@ -330,7 +326,7 @@ function num(b: DecodedBuffer, start: number, k: number): number {
 
 /** Lookups that outlive one chunk (the tables they point into do too). */
 export interface BuilderCaches {
-	readonly types: Map<number, number>;
+	readonly types: Map<number, number>[];
 	readonly pointers: PointerTable;
 	readonly addresses: BytesTable;
 	readonly categories: number[];
@@ -338,7 +334,7 @@ export interface BuilderCaches {
 
 export function newBuilderCaches(): BuilderCaches {
 	return {
-		types: new Map(),
+		types: [],
 		pointers: new PointerTable(),
 		addresses: new BytesTable(),
 		categories: [],

@@ -141,9 +141,10 @@ export function storeColumns(
 	for (const name of names) {
 		const a = columns[name]!;
 		const type = COLUMNS[name];
-		// Times may be negative (events before StartTime): any value but 0 is kept, at full width.
+		// Times may be negative (events before StartTime): any value but 0 is kept, at full width;
+		// a column of bytes is kept whole too. Either only needs a value that is not 0.
 		let max = 0;
-		if (type === 'f64') {
+		if (type === 'f64' || type === 'u8') {
 			for (let i = 0; i < a.length && max === 0; i++) if (a[i] !== 0) max = Infinity;
 		} else for (let i = 0; i < a.length; i++) if (a[i]! > max) max = a[i]!;
 		if (max === 0) {
