@@ -44,6 +44,8 @@ export interface QueryAnswer {
 	/** Still importing: more rows may come. */
 	readonly partial: boolean;
 	readonly ms: number;
+	/** The first rows of the matches, when asked for with the query (no second round trip). */
+	readonly head?: RowView[];
 }
 
 export interface FieldDetail {
@@ -92,8 +94,16 @@ export interface DecoderApi {
 	renameTrace(id: number, name: string): Promise<Result<TraceSummary>>;
 	deleteTrace(id: number): Promise<Result<void>>;
 	openTrace(id: number): Promise<Result<OpenedTrace>>;
-	/** Runs a filter over a time range; later calls supersede earlier ones. */
-	query(id: number, filter: string, range: TimeRange | null): Promise<Result<QueryAnswer>>;
+	/**
+	 * Runs a filter over a time range; later calls supersede earlier ones. `head`: how many of the
+	 * first matching rows to send with the answer.
+	 */
+	query(
+		id: number,
+		filter: string,
+		range: TimeRange | null,
+		head?: number,
+	): Promise<Result<QueryAnswer>>;
 	/** Rows [offset, offset + limit) of the last query's matches. */
 	rows(id: number, offset: number, limit: number): Promise<RowView[]>;
 	histogram(id: number, from: number, to: number, bins: number): Promise<Result<Histogram>>;

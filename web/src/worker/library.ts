@@ -19,7 +19,7 @@ import { recordDecoder } from '../decoder/single-record.ts';
 import { importTracker } from '../sockets/import-tracker.ts';
 import { findingsOf, type Finding } from '../sockets/findings.ts';
 import type { TrackedTrace } from '../sockets/tracker.ts';
-import { ingestTrace, IngestStopped } from '../ingest/ingest.ts';
+import { ingestTrace, IngestStopped, type IngestProgress } from '../ingest/ingest.ts';
 import { TraceTables } from '../ingest/trace-tables.ts';
 import { fail, ok, type Result } from '../lib/result.ts';
 import { Superseded, type GroupKey, type TimeRange } from '../query/engine.ts';
@@ -369,13 +369,17 @@ export class Library {
 			switchable?.use(l);
 			indexSource.use(l);
 		});
-		const report = (
-			p: { bytesDone: number; bytesTotal: number; records: number; chunks: number },
-			force = false,
-		) => {
+		let rowsReported = false;
+		let anyStored = false;
+		let latest: IngestProgress | null = null;
+		const report = (p: IngestProgress, force = false) => {
 			({ bytesTotal, records, chunks } = p);
+			latest = p;
 			decoding = true;
 			const now = performance.now();
+			// The page shows the trace at the first rows decoded, and queries it again once some
+			// are stored: neither waits for the next report.
+			if (!rowsReported && p.records > 0) rowsReported = force = true;
 			if (!force && now - lastReport < PROGRESS_EVERY_MS) return;
 			lastReport = now;
 			// Done means decoded, copied and followed: the slowest sets the pace (a side job that has
@@ -414,6 +418,8 @@ export class Library {
 					counted = countChunk(counted, chunk, bytes);
 					live.added(chunk, additions, zeros);
 					firstStored();
+					if (!anyStored && latest) report(latest, true);
+					anyStored = true;
 					const now = performance.now();
 					if (now - countedAt >= COUNT_EVERY_MS) {
 						countedAt = now;
@@ -565,18 +571,27 @@ export class Library {
 		}
 	}
 
-	async query(id: number, filter: string, range: TimeRange | null): Promise<Result<QueryAnswer>> {
+	async query(
+		id: number,
+		filter: string,
+		range: TimeRange | null,
+		head = 0,
+	): Promise<Result<QueryAnswer>> {
 		const live = await this.live(id);
 		const generation = live.engine.begin();
 		const t0 = performance.now();
 		try {
 			const sel = await live.engine.select(filter, range, generation);
 			live.selection = sel;
+			const ms = performance.now() - t0;
+			const first =
+				head > 0 ? await live.engine.rows(live.engine.indexes(sel, 0, head)) : undefined;
 			return ok({
 				total: sel.total,
 				matched: sel.matched,
 				partial: this.#active.has(id),
-				ms: performance.now() - t0,
+				ms,
+				...(first ? { head: first } : {}),
 			});
 		} catch (e) {
 			if (e instanceof FilterError || e instanceof Superseded) return fail(e.message);

@@ -7,6 +7,9 @@ import type { DecoderApi, QueryAnswer, RecordDetails } from '../../worker/api.ts
 
 type Api = Remote<DecoderApi> | DecoderApi;
 
+/** Rows asked for with every query: more than a screen, so the table rarely waits for a page. */
+const HEAD_ROWS = 128;
+
 /** Most rows copied at once: a clipboard is no export. */
 export const MAX_COPY_ROWS = 10_000;
 
@@ -72,7 +75,7 @@ export class EventQuery {
 		this.selectedIndex = keep;
 		const generation = ++this.#generation;
 		this.running = true;
-		const r = await this.#api.query(this.traceId, filter, range);
+		const r = await this.#api.query(this.traceId, filter, range, HEAD_ROWS);
 		if (generation !== this.#generation) return;
 		this.running = false;
 		if (!r.ok) {
@@ -85,7 +88,9 @@ export class EventQuery {
 		if (r.value.matched === 0) this.#rowsIn.done();
 		this.answer = r.value;
 		this.answered = { filter, range };
-		this.rows = new Map();
+		const head = r.value.head ?? [];
+		this.rows = new Map(head.map((row, k) => [k, row]));
+		if (head.length > 0) this.#rowsIn.done();
 		this.marked = new Set();
 		this.#anchor = null;
 		const position = keep === null ? -1 : await this.#api.positionOf(this.traceId, keep);
