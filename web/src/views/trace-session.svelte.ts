@@ -174,7 +174,9 @@ export class TraceSession {
 			if (generation !== this.#generation) return;
 			if (!shown && p.records > 0) {
 				shown = true;
-				void this.#showWhileImporting(generation, p);
+				if (p.trace && this.state.kind === 'reading')
+					this.state = { kind: 'trace', trace: p.trace, facts: p.trace.facts, progress: p };
+				else void this.#showWhileImporting(generation, p);
 			} else if (this.state.kind === 'trace' && this.state.trace.id === p.traceId)
 				this.state = { ...this.state, progress: p };
 		};

@@ -36,6 +36,8 @@ export interface ImportProgress {
 	readonly elapsedMs: number;
 	readonly mbPerSecond: number;
 	readonly etaSeconds: number | null;
+	/** The trace as the library lists it, with the first report of rows: shown without asking. */
+	readonly trace?: TraceSummary;
 }
 
 export interface QueryAnswer {

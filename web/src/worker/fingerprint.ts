@@ -7,13 +7,16 @@ import type { ByteSource } from '../decoder/source.ts';
 const HEAD = 1 << 20;
 const TAIL = 64 << 10;
 
-export async function fingerprint(source: ByteSource): Promise<string> {
+/** `tail`: where to read the end from (a cache of the start would read a whole block there). */
+export async function fingerprint(source: ByteSource, tail: ByteSource = source): Promise<string> {
 	const size = new DataView(new ArrayBuffer(8));
 	size.setFloat64(0, source.size, true);
 	const parts = [
 		new Uint8Array(size.buffer),
-		await source.read(0, Math.min(HEAD, source.size)),
-		await source.read(Math.max(0, source.size - TAIL), Math.min(TAIL, source.size)),
+		...(await Promise.all([
+			source.read(0, Math.min(HEAD, source.size)),
+			tail.read(Math.max(0, source.size - TAIL), Math.min(TAIL, source.size)),
+		])),
 	];
 	const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
 	let at = 0;

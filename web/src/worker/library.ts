@@ -172,17 +172,22 @@ export class Library {
 
 	async import(file: File, onProgress: (p: ImportProgress) => void): Promise<Result<TraceSummary>> {
 		const module = await this.#module();
-		const opened = await openEtl(switchableSource(blockCache(blobSource(file))), module, file.name);
+		// Opening, naming (the first MiB, read once for both) and the storage estimate, at once.
+		const source = switchableSource(blockCache(blobSource(file)));
+		const [opened, room, print] = await Promise.all([
+			openEtl(source, module, file.name),
+			this.#checkRoom(file.size * (1 + COLUMNS_FACTOR)),
+			fingerprint(source, blobSource(file)),
+		]);
 		if (!opened.ok) return fail(opened.error);
 		const trace = opened.value;
-		const room = await this.#checkRoom(file.size * (1 + COLUMNS_FACTOR));
 		if (room) return fail(room);
 		const db = await this.db();
 		const record: TraceRecord = {
 			name: file.name,
 			size: file.size,
 			lastModified: file.lastModified,
-			fingerprint: await fingerprint(blobSource(file)),
+			fingerprint: print,
 			facts: trace.facts,
 			decoderVersion: DECODER_VERSION,
 			status: 'importing',
@@ -379,7 +384,8 @@ export class Library {
 			const now = performance.now();
 			// The page shows the trace at the first rows decoded, and queries it again once some
 			// are stored: neither waits for the next report.
-			if (!rowsReported && p.records > 0) rowsReported = force = true;
+			const firstRows = !rowsReported && p.records > 0;
+			if (firstRows) rowsReported = force = true;
 			if (!force && now - lastReport < PROGRESS_EVERY_MS) return;
 			lastReport = now;
 			// Done means decoded, copied and followed: the slowest sets the pace (a side job that has
@@ -406,6 +412,7 @@ export class Library {
 				elapsedMs,
 				mbPerSecond: rate / 1e6,
 				etaSeconds: rate > 0 ? (p.bytesTotal - bytesDone) / rate : null,
+				...(firstRows ? { trace: this.summary(live.record) } : {}),
 			});
 		};
 		try {
