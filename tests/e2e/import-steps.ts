@@ -17,11 +17,16 @@ export async function expectFacts(tab: OpenedPage, fileName: string): Promise<vo
 export async function expectImported(tab: OpenedPage, fileName: string): Promise<void> {
 	await expectFacts(tab, fileName);
 	const bar = tab.page.getByTestId('import-progress');
+	// Read in one go: the bar may go between two reads, and a read that waits for it would wait
+	// out Playwright's whole timeout.
 	await expect
 		.poll(
-			async () =>
-				(await bar.count()) === 0 ||
-				Number(await bar.locator('progress').getAttribute('value')) >= 1,
+			() =>
+				bar.evaluateAll(
+					(els) =>
+						els.length === 0 ||
+						Number(els[0]!.querySelector('progress')?.getAttribute('value')) >= 1,
+				),
 			{ timeout: 30_000 },
 		)
 		.toBe(true);
