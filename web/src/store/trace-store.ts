@@ -48,6 +48,15 @@ export async function updateTrace(
 /** What a trace counts of its stored chunks (the chunks 0 .. chunks-1, all whole). */
 export type ChunkCounts = Pick<TraceRecord, 'records' | 'chunks' | 'storedBytes' | 'tMin' | 'tMax'>;
 
+/** The counts of a trace with no chunk stored. */
+export const NO_CHUNKS: ChunkCounts = { records: 0, chunks: 0, storedBytes: 0, tMin: 0, tMax: 0 };
+
+/** The counts a trace record holds. */
+export function countsOf(t: TraceRecord): ChunkCounts {
+	const { records, chunks, storedBytes, tMin, tMax } = t;
+	return { records, chunks, storedBytes, tMin, tMax };
+}
+
 /** The counts once `chunk` (`bytes` stored) has joined the chunks counted in `c`. */
 export function countChunk(c: ChunkCounts, chunk: Chunk, bytes: number): ChunkCounts {
 	const chunks = chunk.index + 1;

@@ -22,14 +22,15 @@ import type { TrackedTrace } from '../sockets/tracker.ts';
 import { ingestTrace, IngestStopped, type IngestProgress } from '../ingest/ingest.ts';
 import { TraceTables } from '../ingest/trace-tables.ts';
 import { fail, ok, type Result } from '../lib/result.ts';
-import { Superseded, type GroupKey, type TimeRange } from '../query/engine.ts';
+import { Superseded, type GroupKey, type Selection, type TimeRange } from '../query/engine.ts';
 import { FilterError } from '../query/filter-parser.ts';
 import { openStore, type SockscopeDB, type TraceRecord } from '../store/db.ts';
 import {
 	addTrace,
 	commitChunk,
 	countChunk,
-	type ChunkCounts,
+	countsOf,
+	NO_CHUNKS,
 	deleteTrace,
 	dropChunksFrom,
 	getBuffers,
@@ -70,6 +71,10 @@ const COLUMNS_FACTOR = 0.5;
 const PROGRESS_EVERY_MS = 100;
 /** How often an import writes what its trace counts of the chunks stored so far. */
 const COUNT_EVERY_MS = 500;
+
+/** Rows [offset, offset + limit) of a selection's matches. */
+const rowsOf = (live: LiveTrace, sel: Selection, offset: number, limit: number) =>
+	live.engine.rows(live.engine.indexes(sel, offset, limit));
 
 const mb = (n: number) => `${(n / 1e6).toFixed(n < 1e7 ? 1 : 0)} MB`;
 
@@ -243,7 +248,7 @@ export class Library {
 		const db = await this.db();
 		await dropChunksFrom(db, id, 0);
 		this.#open.delete(id);
-		return updateTrace(db, id, { records: 0, chunks: 0, storedBytes: 0, tMin: 0, tMax: 0 });
+		return updateTrace(db, id, NO_CHUNKS);
 	}
 
 	async #checkRoom(bytes: number): Promise<string | null> {
@@ -283,13 +288,7 @@ export class Library {
 		// The trace counts its chunks as they are stored, in order, writing the counts every so
 		// often (a write per chunk would wait on the decoding's time slices): an import interrupted
 		// meanwhile resumes from the last chunk counted, dropping any stored beyond it.
-		let counted: ChunkCounts = {
-			records: record.records,
-			chunks: record.chunks,
-			storedBytes: record.storedBytes,
-			tMin: record.tMin,
-			tMax: record.tMax,
-		};
+		let counted = countsOf(record);
 		let counting: Promise<void> = Promise.resolve();
 		let countedAt = -Infinity;
 		const saveCounts = () => {
@@ -440,7 +439,7 @@ export class Library {
 						restart: async () => {
 							await counting.catch(() => {});
 							live.record = await this.#dropChunks(id);
-							counted = { records: 0, chunks: 0, storedBytes: 0, tMin: 0, tMax: 0 };
+							counted = countsOf(live.record);
 							storedBefore = 0;
 							live = await this.live(id);
 							live.useRecords(readBack);
@@ -591,8 +590,7 @@ export class Library {
 			const sel = await live.engine.select(filter, range, generation);
 			live.selection = sel;
 			const ms = performance.now() - t0;
-			const first =
-				head > 0 ? await live.engine.rows(live.engine.indexes(sel, 0, head)) : undefined;
+			const first = head > 0 ? await rowsOf(live, sel, 0, head) : undefined;
 			return ok({
 				total: sel.total,
 				matched: sel.matched,
@@ -608,8 +606,7 @@ export class Library {
 
 	async rows(id: number, offset: number, limit: number) {
 		const live = await this.live(id);
-		if (!live.selection) return [];
-		return live.engine.rows(live.engine.indexes(live.selection, offset, limit));
+		return live.selection ? rowsOf(live, live.selection, offset, limit) : [];
 	}
 
 	async histogram(id: number, from: number, to: number, bins: number) {
