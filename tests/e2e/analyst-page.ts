@@ -55,9 +55,14 @@ export async function applyFilter(page: Page, filter: string): Promise<number> {
 	return (await answerFor(page, filter)).matched;
 }
 
+/** Opens the bundled sample; its event count once imported (earlier answers say importing). */
 export async function openSampleTrace(page: Page): Promise<number> {
 	await page.getByRole('button', { name: 'Open the sample trace' }).click();
-	return (await answerFor(page, '')).total;
+	const whole = page
+		.locator('[data-testid="filter-status"][data-filter=""]')
+		.filter({ hasNotText: 'importing' });
+	await whole.waitFor({ timeout: 60_000 });
+	return digits(await whole.getByTestId('total-count').textContent());
 }
 
 /** The URL fragment's parameters. */

@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchBrowser, type Browser } from './browser.ts';
 import { busyTrace, type GeneratedTrace } from './generated-traces.ts';
-import { openSite, pickFile } from './page.ts';
+import { openSite, pickFile, readAlert } from './page.ts';
 import { projectRoot } from './server.ts';
 
 const sample = join(projectRoot, 'public', 'sample.etl');
@@ -278,6 +278,51 @@ describe('trace library', () => {
 			await expect.poll(() => rows.count()).toBe(n - 1);
 		}
 		await expect.poll(() => usage(page), { timeout: 20_000 }).toBeLessThan(before);
+		expect(errors).toEqual([]);
+		await page.close();
+	});
+
+	it('an import interrupted under another version is not resumed, and the page says why', async () => {
+		const first = await openSite(browser, inject('baseUrl'));
+		await pickFile(first.page, huge.path);
+		await first.page.getByTestId('import-records').waitFor({ timeout: 30_000 });
+		await first.page.close();
+		const { page, errors } = await openSite(browser, inject('baseUrl'));
+		const row = await libraryRow(page, 'huge-');
+		expect(await row.getAttribute('data-status')).toBe('interrupted');
+		// As another version left it: chunks it cut otherwise, which this one cannot go on from.
+		const id = Number(await row.getAttribute('data-trace-id'));
+		await page.evaluate(
+			(id) =>
+				new Promise<void>((resolve, reject) => {
+					const r = indexedDB.open('sockscope');
+					r.onerror = () => reject(r.error);
+					r.onsuccess = () => {
+						const tx = r.result.transaction('traces', 'readwrite');
+						const get = tx.objectStore('traces').get(id);
+						get.onsuccess = () =>
+							tx.objectStore('traces').put({ ...get.result, decoderVersion: 1 });
+						tx.oncomplete = () => {
+							r.result.close();
+							resolve();
+						};
+						tx.onerror = () => reject(tx.error);
+					};
+				}),
+			id,
+		);
+		await row.getByTestId('resume-input').setInputFiles(huge.path);
+		await page.getByRole('alert').waitFor();
+		expect(await readAlert(page)).toContain(
+			'was imported by another version of Sockscope, which cannot be resumed: delete it and import the file again',
+		);
+		// It stays listed, as it was, for the user to delete.
+		expect(await row.getAttribute('data-status')).toBe('interrupted');
+		await row.getByTestId('delete-trace').click();
+		await page
+			.locator('li[data-trace-id]')
+			.filter({ hasText: 'huge-' })
+			.waitFor({ state: 'detached' });
 		expect(errors).toEqual([]);
 		await page.close();
 	});

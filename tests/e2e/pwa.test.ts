@@ -307,15 +307,7 @@ describe('a new version', () => {
 
 			// The new version works, offline included.
 			await waitForOfflineReady(page);
-			page.on('console', (m) => console.log('CONSOLE', m.type(), m.text()));
-			page.on('framenavigated', () => console.log('NAVIGATED'));
-			page.on('request', (r) => console.log('REQ', r.url()));
-			page.on('requestfailed', (r) => console.log('FAILED', r.url(), r.failure()?.errorText));
-			await page.waitForTimeout(1000);
 			await page.getByRole('button', { name: 'Open the sample trace' }).click();
-			await page.waitForTimeout(3000);
-			await page.screenshot({ path: '/tmp/upd.png' });
-			console.log(tab.errors);
 			await expectFacts(tab, 'sample.etl');
 			expect(tab.errors).toEqual([]);
 			await page.close();

@@ -15,7 +15,7 @@ import { DamageLog } from '../decoder/messages.ts';
 import { ProviderTable, recordJson, type RecordJson } from '../decoder/record-json.ts';
 import { blockCache } from '../decoder/source.ts';
 import { traceStats } from '../decoder/stats.ts';
-import { NO_PID } from '../ingest/columns.ts';
+import { NO_PID, type Chunk } from '../ingest/columns.ts';
 import { ingestTrace } from '../ingest/ingest.ts';
 import { TraceTables } from '../ingest/trace-tables.ts';
 import { importTracker } from '../sockets/import-tracker.ts';
@@ -170,40 +170,43 @@ async function decodeFiltered(
 	const index = await indexBuffers(trace);
 	// Matching records are read back from the file by a decoder of their own.
 	const records = new BufferRecords(await reopenTrace(trace), bufferTable(index.buffers));
+	// The import hands chunks on without waiting for the last to be written: printed in order.
+	let printed = Promise.resolve();
+	const printChunk = async (chunk: Chunk) => {
+		const compiled = compileFilter(node, {
+			strings: tables.strings,
+			eventTypes: tables.eventTypes,
+			startFiletime: start,
+			processNames: tables.processNames,
+		});
+		const test = compiled?.bind(chunk.columns);
+		const c = chunk.columns;
+		for (let i = 0; i < chunk.rows; i++) {
+			if (test && !test(i)) continue;
+			const buf = await decodeRecord(
+				single,
+				await records.bytes(c.buffer[i]!, c.recOffset[i]!),
+				c.cpu[i]!,
+				start + BigInt(c.time[i]!),
+			);
+			if (!buf) continue;
+			const r = recordJson(buf, 0, trace, providers);
+			// Kernel header records and PID-less records keep what the columns say.
+			r.pid = c.pid[i] === NO_PID ? null : c.pid[i]!;
+			r.tid = c.tid[i] === NO_PID ? null : c.tid[i]!;
+			if (c.kind[i] === 0) {
+				r.kind = 'header';
+				r.name = 'TraceLogfileHeader';
+				r.fields = { ...trace.facts };
+				delete r.payload;
+			}
+			print(r);
+		}
+		await flush();
+	};
 	const result = await ingestTrace(
 		trace,
-		async (chunk) => {
-			const compiled = compileFilter(node, {
-				strings: tables.strings,
-				eventTypes: tables.eventTypes,
-				startFiletime: start,
-				processNames: tables.processNames,
-			});
-			const test = compiled?.bind(chunk.columns);
-			const c = chunk.columns;
-			for (let i = 0; i < chunk.rows; i++) {
-				if (test && !test(i)) continue;
-				const buf = await decodeRecord(
-					single,
-					await records.bytes(c.buffer[i]!, c.recOffset[i]!),
-					c.cpu[i]!,
-					start + BigInt(c.time[i]!),
-				);
-				if (!buf) continue;
-				const r = recordJson(buf, 0, trace, providers);
-				// Kernel header records and PID-less records keep what the columns say.
-				r.pid = c.pid[i] === NO_PID ? null : c.pid[i]!;
-				r.tid = c.tid[i] === NO_PID ? null : c.tid[i]!;
-				if (c.kind[i] === 0) {
-					r.kind = 'header';
-					r.name = 'TraceLogfileHeader';
-					r.fields = { ...trace.facts };
-					delete r.payload;
-				}
-				print(r);
-			}
-			await flush();
-		},
+		(chunk) => (printed = printed.then(() => printChunk(chunk))),
 		{ tables, index, observe: sockets.observe, beforeCommit: sockets.learnNames },
 	);
 	return result.damage.map((d) => d.message);

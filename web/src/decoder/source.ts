@@ -39,27 +39,36 @@ export function memorySource(bytes: Uint8Array): ByteSource {
 /**
  * Serves reads from large aligned blocks, so that walking buffers in (nearly) file order costs
  * one read per block rather than one per buffer. Keeps a few blocks for the out-of-order reads
- * of per-CPU buffers flushed late.
+ * of per-CPU buffers flushed late. `firstBlock`: a smaller first block, so that opening a file
+ * (and its first buffers) waits for less than a whole block.
  */
-export function blockCache(source: ByteSource, blockSize = 8 << 20, keep = 4): ByteSource {
+export function blockCache(
+	source: ByteSource,
+	blockSize = 8 << 20,
+	keep = 4,
+	firstBlock = blockSize,
+): ByteSource {
 	const blocks = new PromiseCache<number, Uint8Array>(keep);
-	const load = (start: number) => source.read(start, blockSize);
-	// No read-ahead for the first block: opening a file reads only its start.
-	let last = NaN;
+	const sizeOf = (start: number) => (start === 0 ? firstBlock : blockSize);
+	const load = (start: number) => source.read(start, sizeOf(start));
+	const startOf = (offset: number) =>
+		offset < firstBlock
+			? 0
+			: firstBlock + Math.floor((offset - firstBlock) / blockSize) * blockSize;
+	// No read-ahead at the first read: opening a file reads only its start.
+	let reads = 0;
 	function block(start: number): Promise<Uint8Array> {
 		const b = blocks.get(start, load);
 		// Read on sequentially: the next block is read while this one is used.
-		const next = start + blockSize;
-		if (start === last + blockSize && next < source.size && !blocks.has(next))
-			void blocks.get(next, load);
-		last = start;
+		const next = start + sizeOf(start);
+		if (reads++ > 0 && next < source.size && !blocks.has(next)) void blocks.get(next, load);
 		return b;
 	}
 	const cached: ByteSource = {
 		size: source.size,
 		async read(offset, length) {
-			const start = offset - (offset % blockSize);
-			if (offset + length > start + blockSize) return source.read(offset, length);
+			const start = startOf(offset);
+			if (offset + length > start + sizeOf(start)) return source.read(offset, length);
 			const b = await block(start);
 			return b.subarray(offset - start, Math.min(b.length, offset - start + length));
 		},
@@ -135,6 +144,14 @@ export class SequentialReader {
 		for (const k of this.#pending.keys()) if (k <= start) this.#pending.delete(k);
 		return p;
 	}
+}
+
+/** `source`, with its first `length` bytes read through `head` (the same bytes, at hand already). */
+export function withHead(source: ByteSource, head: ByteSource, length: number): ByteSource {
+	return {
+		size: source.size,
+		read: (offset, n) => (offset + n <= length ? head.read(offset, n) : source.read(offset, n)),
+	};
 }
 
 /** A source whose bytes can come from another source from some point on (the same bytes). */

@@ -5,7 +5,7 @@
 
 export const CHUNK_ROWS = 65536;
 /** Small, so that the first rows are stored, and shown, after a few milliseconds of decoding. */
-export const FIRST_CHUNK_ROWS = 4096;
+export const FIRST_CHUNK_ROWS = 1024;
 
 /** How many rows chunk `index` holds when full. */
 export function chunkCapacity(index: number): number {

@@ -164,20 +164,17 @@ export class TraceSession {
 		fileName: string,
 		run: (onProgress: (p: ImportProgress) => void) => Promise<Result<TraceSummary>>,
 	): Promise<void> {
-		let shown = false;
-		// The trace is shown as soon as its first rows are stored; the import goes on behind it.
-		// Progress arrives over its own message channel and can land after the import returned.
+		// The trace is shown at the import's first report, which carries it: the view is built
+		// while the first rows are decoded, and the import goes on behind it. Progress arrives
+		// over its own message channel and can land after the import returned.
 		let finished = false;
 		const onProgress = (p: ImportProgress) => {
 			if (finished) return;
 			this.importing = p;
 			if (generation !== this.#generation) return;
-			if (!shown && p.records > 0) {
-				shown = true;
-				if (p.trace && this.state.kind === 'reading')
-					this.state = { kind: 'trace', trace: p.trace, facts: p.trace.facts, progress: p };
-				else void this.#showWhileImporting(generation, p);
-			} else if (this.state.kind === 'trace' && this.state.trace.id === p.traceId)
+			if (p.trace && this.state.kind === 'reading')
+				this.state = { kind: 'trace', trace: p.trace, facts: p.trace.facts, progress: p };
+			else if (this.state.kind === 'trace' && this.state.trace.id === p.traceId)
 				this.state = { ...this.state, progress: p };
 		};
 		let result: Result<TraceSummary>;
@@ -197,17 +194,6 @@ export class TraceSession {
 				? { kind: 'trace', trace: result.value, facts: result.value.facts, progress: null }
 				: { kind: 'error', fileName, message: result.error },
 		);
-	}
-
-	async #showWhileImporting(generation: number, p: ImportProgress): Promise<void> {
-		const opened = await this.api.openTrace(p.traceId);
-		if (!opened.ok || generation !== this.#generation || this.state.kind !== 'reading') return;
-		this.state = {
-			kind: 'trace',
-			trace: opened.value.trace,
-			facts: opened.value.trace.facts,
-			progress: this.importing,
-		};
 	}
 
 	#settle(generation: number, state: SessionState): void {

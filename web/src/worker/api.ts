@@ -36,7 +36,7 @@ export interface ImportProgress {
 	readonly elapsedMs: number;
 	readonly mbPerSecond: number;
 	readonly etaSeconds: number | null;
-	/** The trace as the library lists it, with the first report of rows: shown without asking. */
+	/** The trace as the library lists it, with an import's first report: shown without asking. */
 	readonly trace?: TraceSummary;
 }
 

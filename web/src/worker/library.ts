@@ -6,6 +6,7 @@ import {
 	blobSource,
 	blockCache,
 	switchableSource,
+	withHead,
 	type SwitchableSource,
 } from '../decoder/source.ts';
 import {
@@ -65,9 +66,15 @@ import type { ExportProgress } from './export-selection.ts';
 import { TraceInsight, type TraceStatistics, type Vocabulary } from './trace-insight.ts';
 
 /** Bumped when the decoder, the column layout or the fingerprint changes what an import stores. */
-export const DECODER_VERSION = 3;
+export const DECODER_VERSION = 4;
 /** Column bytes per file byte, measured on Winsock traces (~0.3), with room. */
 const COLUMNS_FACTOR = 0.5;
+/**
+ * The start of a dropped file read apart, before the rest: opening and naming the trace read it,
+ * and the index pass finds the first buffers of every CPU in it, so the first rows wait for no
+ * larger read.
+ */
+const HEAD_BYTES = 1 << 20;
 const PROGRESS_EVERY_MS = 100;
 /** How often an import writes what its trace counts of the chunks stored so far. */
 const COUNT_EVERY_MS = 500;
@@ -178,7 +185,7 @@ export class Library {
 	async import(file: File, onProgress: (p: ImportProgress) => void): Promise<Result<TraceSummary>> {
 		const module = await this.#module();
 		// Opening, naming (the first MiB, read once for both) and the storage estimate, at once.
-		const source = switchableSource(blockCache(blobSource(file)));
+		const source = switchableSource(blockCache(blobSource(file), 8 << 20, 4, HEAD_BYTES));
 		const [opened, room, print] = await Promise.all([
 			openEtl(source, module, file.name),
 			this.#checkRoom(file.size * (1 + COLUMNS_FACTOR)),
@@ -222,14 +229,17 @@ export class Library {
 		const record = await getTrace(db, id);
 		if (!record) return fail(`no trace ${id} in the library`);
 		if (record.status === 'complete') return ok(this.summary(record));
+		// Another version may name, decode or cut the trace into chunks otherwise.
+		if (record.decoderVersion !== DECODER_VERSION)
+			return fail(
+				`${record.name} was imported by another version of Sockscope, which cannot be resumed: delete it and import the file again`,
+			);
 		const module = await this.#module();
 		const opened = await openEtl(switchableSource(blockCache(blobSource(file))), module, file.name);
 		if (!opened.ok) return fail(opened.error);
 		if ((await fingerprint(blobSource(file))) !== record.fingerprint)
 			return fail(
-				record.decoderVersion < DECODER_VERSION
-					? `${record.name} was imported by an earlier version of Sockscope, which cannot be resumed: delete it and import the file again`
-					: `${file.name} is not the file this trace was imported from (${record.name}): pick that file to resume`,
+				`${file.name} is not the file this trace was imported from (${record.name}): pick that file to resume`,
 			);
 		const columns = record.storedBytes - (record.copied ? record.size : 0);
 		const room = await this.#checkRoom(
@@ -285,6 +295,13 @@ export class Library {
 		let decoding = false;
 		/** Events stored by an earlier, interrupted import, which this one goes on from. */
 		let storedBefore = skipRows;
+		// The page shows the trace at once, building its view while the first rows are decoded
+		// (its first query waits for them).
+		onProgress({
+			...indexingProgress(id, file, 0, started),
+			records: storedBefore,
+			trace: this.summary(record),
+		});
 		// The trace counts its chunks as they are stored, in order, writing the counts every so
 		// often (a write per chunk would wait on the decoding's time slices): an import interrupted
 		// meanwhile resumes from the last chunk counted, dropping any stored beyond it.
@@ -304,7 +321,8 @@ export class Library {
 		// time, a bounded lead ahead of the decoding (buffer-feed.ts); until the decoding reports,
 		// its progress is shown. Once the library's copy is whole, the pass reads on from it
 		// (synchronously, header by header) rather than read the rest of the File.
-		const indexSource = switchableSource(blobSource(file));
+		// Its first block is the decoding's, read already.
+		const indexSource = switchableSource(withHead(blobSource(file), trace.source, HEAD_BYTES));
 		const feed = feedIndex(trace, {
 			source: indexSource,
 			signal: pass.signal,
@@ -381,10 +399,8 @@ export class Library {
 			latest = p;
 			decoding = true;
 			const now = performance.now();
-			// The page shows the trace at the first rows decoded, and queries it again once some
-			// are stored: neither waits for the next report.
-			const firstRows = !rowsReported && p.records > 0;
-			if (firstRows) rowsReported = force = true;
+			// The first rows decoded, and the first stored, are reported at once.
+			if (!rowsReported && p.records > 0) rowsReported = force = true;
 			if (!force && now - lastReport < PROGRESS_EVERY_MS) return;
 			lastReport = now;
 			// Done means decoded, copied and followed: the slowest sets the pace (a side job that has
@@ -411,7 +427,6 @@ export class Library {
 				elapsedMs,
 				mbPerSecond: rate / 1e6,
 				etaSeconds: rate > 0 ? (p.bytesTotal - bytesDone) / rate : null,
-				...(firstRows ? { trace: this.summary(live.record) } : {}),
 			});
 		};
 		try {
@@ -438,6 +453,7 @@ export class Library {
 						// The merge met a CPU found late with earlier records: what was stored goes.
 						restart: async () => {
 							await counting.catch(() => {});
+							live.noMoreChunks();
 							live.record = await this.#dropChunks(id);
 							counted = countsOf(live.record);
 							storedBefore = 0;
@@ -512,6 +528,7 @@ export class Library {
 			feed.release();
 			pass.abort();
 			for (const j of sideJobs) j.cancel();
+			live.noMoreChunks();
 			void local.then((l) => {
 				if (!l) return;
 				switchable!.reset();
@@ -585,6 +602,9 @@ export class Library {
 	): Promise<Result<QueryAnswer>> {
 		const live = await this.live(id);
 		const generation = live.engine.begin();
+		// An import stores its first rows within milliseconds of showing the trace: its first
+		// answer waits for them, rather than come back empty and be asked for again.
+		if (this.#active.has(id)) await live.firstChunk();
 		const t0 = performance.now();
 		try {
 			const sel = await live.engine.select(filter, range, generation);

@@ -39,6 +39,8 @@ export class LiveTrace implements ChunkSource {
 	#records: Promise<RecordBytes> | null = null;
 	/** Opens the records of the library's copy of the file (when no import gives them). */
 	readonly #openRecords: () => Promise<RecordBytes>;
+	#firstChunk!: Promise<void>;
+	#noMoreWaiting!: () => void;
 
 	private constructor(
 		db: IDBPDatabase<SockscopeDB>,
@@ -50,6 +52,7 @@ export class LiveTrace implements ChunkSource {
 		this.id = record.id!;
 		this.record = record;
 		this.engine = new QueryEngine(this, () => this.context());
+		this.#firstChunk = new Promise((resolve) => (this.#noMoreWaiting = resolve));
 	}
 
 	static async load(
@@ -86,11 +89,22 @@ export class LiveTrace implements ChunkSource {
 		this.#zeros.push(new Set(zeros));
 		this.#stored.push(undefined);
 		this.#recent.set(chunk.index, chunk);
+		this.#noMoreWaiting();
 		// The timeline's columns stay at hand (it is redrawn over every chunk while importing), and
 		// those most filters read (event types, status flags): 10 bytes per event.
 		for (const name of ['tick', 'cat', 'etype', 'flags'] as const)
 			this.engine.prime(chunk.index, name, chunk.columns[name]);
 		if (this.#recent.size > 2) this.#recent.delete(this.#recent.keys().next().value!);
+	}
+
+	/** Settles once the trace has a chunk, or once `noMoreChunks` says none will be added. */
+	firstChunk(): Promise<void> {
+		return this.#chunks.length > 0 ? Promise.resolve() : this.#firstChunk;
+	}
+
+	/** The import adding chunks has ended (or started over in another LiveTrace). */
+	noMoreChunks(): void {
+		this.#noMoreWaiting();
 	}
 
 	chunks(): readonly ChunkInfo[] {
