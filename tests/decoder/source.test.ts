@@ -1,7 +1,12 @@
 // A switchable source hands out the same bytes from whichever source stands behind it, and takes
 // up the new one's synchronous reads (the decoder asks for them per buffer).
 import { describe, expect, it } from 'vitest';
-import { memorySource, switchableSource } from '../../web/src/decoder/source.ts';
+import {
+	blockCache,
+	memorySource,
+	switchableSource,
+	withHead,
+} from '../../web/src/decoder/source.ts';
 import { asyncSource } from './load.ts';
 
 const bytes = Uint8Array.from({ length: 4096 }, (_, i) => (i * 31) & 0xff);
@@ -24,5 +29,66 @@ describe('switchableSource', () => {
 		expect(() => s.use(memorySource(bytes.subarray(1)))).toThrow(
 			'a source of 4095 bytes cannot stand for 4096',
 		);
+	});
+});
+
+/** An async source that notes each read it is asked for, as [offset, length]. */
+function counted(b: Uint8Array) {
+	const inner = asyncSource(b);
+	const reads: [number, number][] = [];
+	return {
+		reads,
+		source: {
+			size: inner.size,
+			read: (offset: number, length: number) => {
+				reads.push([offset, length]);
+				return inner.read(offset, length);
+			},
+		},
+	};
+}
+
+describe('blockCache', () => {
+	it('hands out the same bytes wherever a read falls, across a smaller first block', async () => {
+		const { source } = counted(bytes);
+		const cache = blockCache(source, 1000, 2, 300);
+		for (const [offset, length] of [
+			[0, 16],
+			[290, 20], // across the first block's end
+			[300, 700],
+			[1250, 100],
+			[1290, 30], // across a block's end
+			[4000, 96], // the last, short block
+			[5, 3000], // larger than a block
+		] as const)
+			expect(await cache.read(offset, length)).toEqual(bytes.subarray(offset, offset + length));
+	});
+
+	it('reads the small first block alone at opening, then reads ahead as reading goes on', async () => {
+		const { source, reads } = counted(bytes);
+		const cache = blockCache(source, 1000, 4, 300);
+		await cache.read(0, 64);
+		expect(reads).toEqual([[0, 300]]);
+		await cache.read(64, 64);
+		expect(reads).toEqual([
+			[0, 300],
+			[300, 1000],
+		]);
+		await cache.read(300, 64);
+		expect(reads.at(-1)).toEqual([1300, 1000]);
+		expect(reads).toHaveLength(3);
+	});
+});
+
+describe('withHead', () => {
+	it('reads the head from the head source and the rest from the source', async () => {
+		const head = counted(bytes);
+		const rest = counted(bytes);
+		const s = withHead(rest.source, head.source, 1024);
+		expect(s.size).toBe(bytes.length);
+		expect(await s.read(0, 1024)).toEqual(bytes.subarray(0, 1024));
+		expect(await s.read(1000, 100)).toEqual(bytes.subarray(1000, 1100));
+		expect(head.reads).toEqual([[0, 1024]]);
+		expect(rest.reads).toEqual([[1000, 100]]);
 	});
 });

@@ -56,12 +56,15 @@ export function blockCache(
 			? 0
 			: firstBlock + Math.floor((offset - firstBlock) / blockSize) * blockSize;
 	// No read-ahead at the first read: opening a file reads only its start.
-	let reads = 0;
+	let last = NaN;
 	function block(start: number): Promise<Uint8Array> {
 		const b = blocks.get(start, load);
-		// Read on sequentially: the next block is read while this one is used.
+		// Read on sequentially (a block read again, or the one after the last): the next block is
+		// read while this one is used.
 		const next = start + sizeOf(start);
-		if (reads++ > 0 && next < source.size && !blocks.has(next)) void blocks.get(next, load);
+		const onward = start === last || start === last + sizeOf(last);
+		if (onward && next < source.size && !blocks.has(next)) void blocks.get(next, load);
+		last = start;
 		return b;
 	}
 	const cached: ByteSource = {
