@@ -163,8 +163,16 @@ export async function dropChunksFrom(db: DB, traceId: number, fromChunk: number)
 	await tx.done;
 }
 
-export async function putSockets(db: DB, traceId: number, tracked: TrackedTrace): Promise<void> {
-	await db.put('sockets', { traceId, tracked });
+/**
+ * Stores a trace's sockets, unless the trace has left the library meanwhile (deleted while they
+ * were being rebuilt): one transaction, so a deletion comes wholly before or after.
+ */
+export async function putSockets(db: DB, traceId: number, tracked: TrackedTrace): Promise<boolean> {
+	const tx = db.transaction(['traces', 'sockets'], 'readwrite');
+	const listed = (await tx.objectStore('traces').count(traceId)) > 0;
+	if (listed) await tx.objectStore('sockets').put({ traceId, tracked });
+	await tx.done;
+	return listed;
 }
 
 export async function getSockets(db: DB, traceId: number): Promise<TrackedTrace | undefined> {

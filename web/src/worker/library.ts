@@ -38,7 +38,6 @@ import {
 	getSockets,
 	getTrace,
 	putBuffers,
-	putSockets,
 	listTraces,
 	updateTrace,
 } from '../store/trace-store.ts';
@@ -50,7 +49,7 @@ import {
 	traceFile,
 } from '../store/trace-files.ts';
 import { isQuotaError, JobFailed, laterJob, startJob, type Job } from './job.ts';
-import type { SocketsRequest } from './sockets.worker.ts';
+import type { SocketsRequest, SocketsStored } from './sockets.worker.ts';
 import type {
 	ImportProgress,
 	OpenedTrace,
@@ -83,6 +82,8 @@ const COUNT_EVERY_MS = 500;
 const rowsOf = (live: LiveTrace, sel: Selection, offset: number, limit: number) =>
 	live.engine.rows(live.engine.indexes(sel, offset, limit));
 
+const NO_SOCKETS =
+	'the sockets of this trace are not available: it has not been imported completely';
 const mb = (n: number) => `${(n / 1e6).toFixed(n < 1e7 ? 1 : 0)} MB`;
 
 /** Where an index pass over `file` is, started at `started` (performance.now()). */
@@ -369,8 +370,8 @@ export class Library {
 		const rebuild = laterJob(
 			copied.then(async (whole) =>
 				whole
-					? this.#rebuildSockets(file, null, module, id)
-					: this.#rebuildSockets(file, (await feed.complete).buffers, module, null),
+					? this.#rebuildSockets(id, file, null, module, id)
+					: this.#rebuildSockets(id, file, (await feed.complete).buffers, module, null),
 			),
 		);
 		rebuild.done.catch((e: Error) => (sideError ??= e));
@@ -486,7 +487,8 @@ export class Library {
 				if (job.cancelled || sideError) throw new IngestStopped();
 				report({ bytesDone: bytesTotal, bytesTotal, records, chunks });
 			}
-			await putSockets(db, id, await rebuild.done);
+			// Stored by the sockets worker, unless the trace was deleted meanwhile (and so cancelled).
+			if ((await rebuild.done) === null) throw new IngestStopped();
 			await counting;
 			if (copy && (await copied))
 				live.record = await updateTrace(db, id, {
@@ -541,17 +543,18 @@ export class Library {
 
 	/** The sockets of the file, rebuilt in a worker of their own. */
 	#rebuildSockets(
+		traceId: number,
 		file: File,
 		buffers: readonly BufferEntry[] | null,
 		module: WebAssembly.Module,
 		copyOf: number | null,
-	): Job<TrackedTrace> {
+	): Job<SocketsStored> {
 		const worker = new Worker(new URL('./sockets.worker.ts', import.meta.url), {
 			type: 'module',
 			name: 'sockets',
 		});
-		const request: SocketsRequest = { file, module, buffers, copyOf };
-		return startJob<TrackedTrace>(worker, 'rebuilding the sockets', request);
+		const request: SocketsRequest = { file, module, buffers, copyOf, traceId };
+		return startJob<SocketsStored>(worker, 'rebuilding the sockets', request);
 	}
 
 	cancel(id: number): void {
@@ -643,17 +646,23 @@ export class Library {
 
 	/** The sockets rebuilt when the trace's import completed. */
 	async sockets(id: number): Promise<Result<TrackedTrace>> {
-		const tracked = await getSockets(await this.db(), id);
-		return tracked
-			? ok(tracked)
-			: fail('the sockets of this trace are not available: it has not been imported completely');
+		const tracked = await this.#trackedOf(id);
+		return tracked ? ok(tracked) : fail(NO_SOCKETS);
 	}
 
 	async findings(id: number): Promise<Result<Finding[]>> {
-		const tracked = await getSockets(await this.db(), id);
-		return tracked
-			? ok(findingsOf(tracked))
-			: fail('the sockets of this trace are not available: it has not been imported completely');
+		const tracked = await this.#trackedOf(id);
+		return tracked ? ok(findingsOf(tracked)) : fail(NO_SOCKETS);
+	}
+
+	/**
+	 * A complete trace's sockets. They are stored as soon as they are rebuilt, which may be before
+	 * an import that then stops: they are of the whole file, the events shown are not.
+	 */
+	async #trackedOf(id: number): Promise<TrackedTrace | undefined> {
+		const db = await this.db();
+		const [record, tracked] = await Promise.all([getTrace(db, id), getSockets(db, id)]);
+		return record?.status === 'complete' ? tracked : undefined;
 	}
 
 	async details(id: number, index: number): Promise<Result<RecordDetails>> {

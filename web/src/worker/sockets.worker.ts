@@ -1,6 +1,8 @@
 // Rebuilds the sockets of a trace being imported, on a core of its own: a second time-ordered
 // pass over the file (the WASM decode is cheap), so that the decoder worker only builds and
 // stores the event columns. Record indexes match the import's: the same merge, the same order.
+// It stores them itself: handing them to the decoder worker to store would clone them twice,
+// at the end of the import.
 // It reads the library's copy of the file when there is one: synchronous reads of a local file
 // cost far less than reading the dropped File through the browser.
 import type { BufferEntry } from '../decoder/etl-file.ts';
@@ -10,6 +12,8 @@ import { openTraceFileSync } from '../store/trace-files.ts';
 import { EVENTS_KEPT_PER_SOCKET } from '../sockets/import-tracker.ts';
 import { trackTrace } from '../sockets/track-trace.ts';
 import type { TrackedTrace } from '../sockets/tracker.ts';
+import { openStore } from '../store/db.ts';
+import { putSockets } from '../store/trace-store.ts';
 import { serveJob } from './job.ts';
 
 export interface SocketsRequest {
@@ -22,11 +26,29 @@ export interface SocketsRequest {
 	readonly buffers: readonly BufferEntry[] | null;
 	/** The trace whose copy in the library to read instead of `file`, if it is whole. */
 	readonly copyOf: number | null;
+	/** The library's trace whose sockets these are. */
+	readonly traceId: number;
 }
+
+/** How many sockets were stored; null when the trace had left the library meanwhile. */
+export type SocketsStored = number | null;
 
 const PROGRESS_EVERY = 8 << 20;
 
-serveJob<SocketsRequest, TrackedTrace>(async ({ file, module, buffers, copyOf }, progress) => {
+serveJob<SocketsRequest, SocketsStored>(async (request, progress) => {
+	const tracked = await track(request, progress);
+	const db = await openStore();
+	try {
+		return (await putSockets(db, request.traceId, tracked)) ? tracked.sockets.length : null;
+	} finally {
+		db.close();
+	}
+});
+
+async function track(
+	{ file, module, buffers, copyOf }: SocketsRequest,
+	progress: (done: number) => void,
+): Promise<TrackedTrace> {
 	const copy = copyOf === null ? null : await openTraceFileSync(copyOf);
 	try {
 		const source = copy ?? blockCache(blobSource(file));
@@ -46,4 +68,4 @@ serveJob<SocketsRequest, TrackedTrace>(async ({ file, module, buffers, copyOf },
 	} finally {
 		copy?.close();
 	}
-});
+}
