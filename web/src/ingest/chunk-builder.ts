@@ -38,6 +38,9 @@ import { kernelEventName } from './kernel-names.ts';
 
 const AFD_CODE = PROVIDERS.find((p) => p.key === 'afd')!.code;
 const SYSTEM_PID = 4;
+/** Per EPROCESS: not looked up yet, and none learned (PIDs are never negative). */
+const UNKNOWN = -1;
+const NONE = -2;
 
 /** Where the socket facts sit in one schema's fields (-1 when absent). */
 interface SocketFields {
@@ -89,6 +92,7 @@ export class ChunkBuilder {
 	/** Address bytes (IPv4 or IPv6) → string index. */
 	readonly #addresses: BytesTable;
 	readonly #categories: number[];
+	readonly #pids: { table: Float64Array };
 	readonly #capacity: number;
 
 	constructor(
@@ -106,6 +110,7 @@ export class ChunkBuilder {
 		this.#pointers = caches.pointers;
 		this.#addresses = caches.addresses;
 		this.#categories = caches.categories;
+		this.#pids = caches.pids;
 		this.#capacity = chunkCapacity(index);
 		this.columns = makeColumns(COLUMN_NAMES, (name) => allocateColumn(name, this.#capacity));
 	}
@@ -130,15 +135,7 @@ export class ChunkBuilder {
 		c.pid[r] = pid;
 		c.tid[r] = b.u32(i, RecordOut.tid);
 		c.process[r] = pid;
-		c.endpoint[r] = 0;
-		c.family[r] = 0;
-		c.laddr[r] = 0;
-		c.lport[r] = 0;
-		c.raddr[r] = 0;
-		c.rport[r] = 0;
-		c.status[r] = 0;
-		c.bytes[r] = 0;
-		c.flags[r] = 0;
+		// The socket columns stay 0 unless set: each builder's columns are new (zeroed).
 		const etype = (c.etype[r] = this.#eventType(b, i, kind));
 		if (b.u8(i, RecordOut.layout) === PayloadLayout.schema) this.#socketColumns(b, i, r);
 		c.cat[r] = c.flags[r]! & FLAG_ERROR ? CAT_ERRORS : this.#category(etype);
@@ -236,18 +233,20 @@ export class ChunkBuilder {
 			flags |= num(b, start, s.enterExit) === 0 ? FLAG_ENTER : FLAG_EXIT;
 		if (present(b, start, s.endpoint)) c.endpoint[r] = this.#pointer(b, start + s.endpoint);
 		if (present(b, start, s.process)) {
-			const eprocess = this.#tables.strings[this.#pointer(b, start + s.process)]!;
+			const eprocess = this.#pointer(b, start + s.process);
 			const headerPid = c.pid[r]!;
-			if (present(b, start, s.pidField))
-				this.#tables.processOf.set(eprocess, num(b, start, s.pidField));
-			else if (
+			let pid = this.#pidOf(eprocess);
+			if (present(b, start, s.pidField)) {
+				const named = num(b, start, s.pidField);
+				if (named !== pid) this.#learnPid(eprocess, (pid = named));
+			} else if (
+				pid === NONE &&
 				headerPid !== NO_PID &&
 				headerPid !== SYSTEM_PID &&
-				headerPid !== 0 &&
-				!this.#tables.processOf.has(eprocess)
+				headerPid !== 0
 			)
-				this.#tables.processOf.set(eprocess, headerPid);
-			c.process[r] = this.#tables.processOf.get(eprocess) ?? headerPid;
+				this.#learnPid(eprocess, (pid = headerPid));
+			c.process[r] = pid === NONE ? headerPid : pid;
 		}
 		if (present(b, start, s.status)) {
 			const st = num(b, start, s.status);
@@ -300,6 +299,28 @@ export class ChunkBuilder {
 		c.flags[r] = flags;
 	}
 
+	/**
+	 * The PID learned for an EPROCESS (by its string index), NONE when none: read from the
+	 * trace's table once, then kept by index (a lookup per event by text cost a hash each time).
+	 */
+	#pidOf(eprocess: number): number {
+		let pids = this.#pids.table;
+		if (eprocess >= pids.length) {
+			const grown = new Float64Array(Math.max(eprocess + 1, pids.length * 2)).fill(UNKNOWN);
+			grown.set(pids);
+			pids = this.#pids.table = grown;
+		}
+		let pid = pids[eprocess]!;
+		if (pid === UNKNOWN)
+			pid = pids[eprocess] = this.#tables.processOf.get(this.#tables.strings[eprocess]!) ?? NONE;
+		return pid;
+	}
+
+	#learnPid(eprocess: number, pid: number): void {
+		this.#pids.table[eprocess] = pid;
+		this.#tables.processOf.set(this.#tables.strings[eprocess]!, pid);
+	}
+
 	/** The string index of a pointer field's value as lowercase 0x-hex text. */
 	#pointer(b: DecodedBuffer, j: number): number {
 		const lo = b.fieldU32(j, FieldOut.value);
@@ -330,6 +351,8 @@ export interface BuilderCaches {
 	readonly pointers: PointerTable;
 	readonly addresses: BytesTable;
 	readonly categories: number[];
+	/** PID per EPROCESS string index (UNKNOWN: not looked up yet). */
+	readonly pids: { table: Float64Array };
 }
 
 export function newBuilderCaches(): BuilderCaches {
@@ -338,5 +361,6 @@ export function newBuilderCaches(): BuilderCaches {
 		pointers: new PointerTable(),
 		addresses: new BytesTable(),
 		categories: [],
+		pids: { table: new Float64Array(0) },
 	};
 }
