@@ -204,8 +204,10 @@ describe('the storage panel', () => {
 		await expectImported(tab, TRACES[0]!);
 		expect(await persistCalls(tab)).toBe(1);
 		// The import ends a moment after its bar is full (the copy, the sockets), and its end
-		// refreshes this panel: once granted below, that would take away the button clicked.
+		// refreshes this panel (begun as the bar goes): once granted below, that would take away
+		// the button clicked.
 		await page.getByTestId('import-progress').waitFor({ state: 'detached', timeout: 30_000 });
+		await page.locator('[data-testid="storage-panel"][aria-busy="false"]').waitFor();
 
 		// What an installed app gets: Chromium grants persistence and the panel shows it.
 		await grantPersistentStorage(page, new URL(baseUrl).origin);

@@ -27,6 +27,8 @@ export class StorageStatus {
 	quota = $state<number | null>(null);
 	breakdown = $state.raw<UsageBreakdown | null>(null);
 	persistence = $state<Persistence>('unsupported');
+	/** Re-reads under way (the panel says so: what it shows is about to change). */
+	refreshing = $state(0);
 
 	readonly #storage: StorageManager | undefined;
 	#asked = false;
@@ -40,6 +42,7 @@ export class StorageStatus {
 	async refresh(): Promise<void> {
 		const storage = this.#storage;
 		if (!storage) return;
+		this.refreshing++;
 		try {
 			const estimate = await storage.estimate();
 			this.usage = estimate.usage ?? null;
@@ -49,6 +52,8 @@ export class StorageStatus {
 			if (storage.persisted && (await storage.persisted())) this.persistence = 'persistent';
 		} catch {
 			// Storage access can be blocked by policy; the panel then shows "unknown".
+		} finally {
+			this.refreshing--;
 		}
 	}
 
