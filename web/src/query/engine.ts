@@ -19,9 +19,6 @@ import { compileFilter, statusName, type FilterContext } from './filter-compile.
 import { parseFilter } from './filter-parser.ts';
 import { LruCache } from './lru.ts';
 
-/** Chunks whose columns a query reads ahead of the one it tests. */
-const READ_AHEAD = 4;
-
 export interface ChunkInfo {
 	readonly index: number;
 	readonly rows: number;
@@ -177,25 +174,7 @@ export class QueryEngine {
 		const parts: ChunkSelection[] = [];
 		let total = 0;
 		let matched = 0;
-		const chunks = this.#source.chunks();
-		const names = compiled ? [...compiled.columns] : [];
-		// The columns of the next chunks in range are asked for while this one is tested: a chunk
-		// not in memory waits on IndexedDB, which answers several reads at once.
-		const ahead = new Map<number, Promise<Columns[ColumnName][]>>();
-		const load = (k: number) => {
-			let p = ahead.get(k);
-			if (!p) {
-				p = Promise.all(names.map((name) => this.column(chunks[k]!.index, name)));
-				// Read ahead for a query superseded meanwhile: nobody waits on it.
-				p.catch(() => {});
-				ahead.set(k, p);
-			}
-			return p;
-		};
-		const inRange = (info: ChunkInfo) =>
-			!range || (info.tMax >= range.from && info.tMin < range.to);
-		for (let k = 0; k < chunks.length; k++) {
-			const info = chunks[k]!;
+		for (const info of this.#source.chunks()) {
 			this.#check(generation);
 			const base = total;
 			total += info.rows;
@@ -214,10 +193,8 @@ export class QueryEngine {
 				matched += to - from;
 				continue;
 			}
-			for (let j = k + 1; j < chunks.length && j <= k + READ_AHEAD; j++)
-				if (inRange(chunks[j]!)) load(j);
-			const loaded = await load(k);
-			ahead.delete(k);
+			const names = [...compiled.columns];
+			const loaded = await Promise.all(names.map((name) => this.column(info.index, name)));
 			const test = compiled.bind(
 				makeColumns(names, (name) => loaded[names.indexOf(name)]!) as Columns,
 			);
