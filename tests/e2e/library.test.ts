@@ -58,6 +58,12 @@ async function libraryRow(page: Page, name: string) {
 	return row.first();
 }
 
+/** Deletes the listed trace named `name` and waits for it to leave the list. */
+async function deleteTrace(page: Page, name: string): Promise<void> {
+	await (await libraryRow(page, name)).getByTestId('delete-trace').click();
+	await page.locator('li[data-trace-id]').filter({ hasText: name }).waitFor({ state: 'detached' });
+}
+
 async function usage(page: Page): Promise<number> {
 	return page.evaluate(async () => (await navigator.storage.estimate()).usage ?? 0);
 }
@@ -235,25 +241,27 @@ describe('trace library', () => {
 		await row.getByTestId('resume-input').setInputFiles(huge.path);
 		expect(await totalShown(page)).toBe(huge.records);
 		await page.getByRole('button', { name: '← All traces' }).click();
-		await (await libraryRow(page, 'huge-')).getByTestId('delete-trace').click();
-		await page
-			.locator('li[data-trace-id]')
-			.filter({ hasText: 'huge-' })
-			.waitFor({ state: 'detached' });
+		await deleteTrace(page, 'huge-');
 		expect(errors).toEqual([]);
 		await page.close();
 	});
 
-	it('a page closed mid-import leaves an interrupted trace that Resume completes', async () => {
+	/** Imports `huge` in a page closed mid-import; a new page, and the trace listed as interrupted. */
+	async function interruptedImport() {
 		const first = await openSite(browser, inject('baseUrl'));
 		await pickFile(first.page, huge.path);
 		// Close as soon as events are being stored (after the file's buffers are indexed), seconds
 		// before the import could finish.
 		await first.page.getByTestId('import-records').waitFor({ timeout: 30_000 });
 		await first.page.close();
-		const { page, errors } = await openSite(browser, inject('baseUrl'));
-		const row = await libraryRow(page, 'huge-');
+		const opened = await openSite(browser, inject('baseUrl'));
+		const row = await libraryRow(opened.page, 'huge-');
 		expect(await row.getAttribute('data-status')).toBe('interrupted');
+		return { ...opened, row };
+	}
+
+	it('a page closed mid-import leaves an interrupted trace that Resume completes', async () => {
+		const { page, errors, row } = await interruptedImport();
 		await row.getByTestId('resume-input').setInputFiles(huge.path);
 		expect(await totalShown(page)).toBe(huge.records);
 		// The same file imported afresh gives the same counts for a filter.
@@ -283,13 +291,7 @@ describe('trace library', () => {
 	});
 
 	it('an import interrupted under another version is not resumed, and the page says why', async () => {
-		const first = await openSite(browser, inject('baseUrl'));
-		await pickFile(first.page, huge.path);
-		await first.page.getByTestId('import-records').waitFor({ timeout: 30_000 });
-		await first.page.close();
-		const { page, errors } = await openSite(browser, inject('baseUrl'));
-		const row = await libraryRow(page, 'huge-');
-		expect(await row.getAttribute('data-status')).toBe('interrupted');
+		const { page, errors, row } = await interruptedImport();
 		// As another version left it: chunks it cut otherwise, which this one cannot go on from.
 		const id = Number(await row.getAttribute('data-trace-id'));
 		await page.evaluate(
@@ -318,11 +320,7 @@ describe('trace library', () => {
 		);
 		// It stays listed, as it was, for the user to delete.
 		expect(await row.getAttribute('data-status')).toBe('interrupted');
-		await row.getByTestId('delete-trace').click();
-		await page
-			.locator('li[data-trace-id]')
-			.filter({ hasText: 'huge-' })
-			.waitFor({ state: 'detached' });
+		await deleteTrace(page, 'huge-');
 		expect(errors).toEqual([]);
 		await page.close();
 	});
@@ -429,7 +427,7 @@ describe('trace library', () => {
 		await row.getByTestId('resume-input').setInputFiles(long.path);
 		expect(await totalShown(page)).toBe(long.records);
 		await page.getByRole('button', { name: '← All traces' }).click();
-		await (await libraryRow(page, 'long-')).getByTestId('delete-trace').click();
+		await deleteTrace(page, 'long-');
 		expect(errors.filter((e) => !/QuotaExceeded|quota/i.test(e))).toEqual([]);
 		await own.close();
 	});
