@@ -64,7 +64,10 @@ import type { ExportFormat } from '../decoder/record-lines.ts';
 import type { ExportProgress } from './export-selection.ts';
 import { TraceInsight, type TraceStatistics, type Vocabulary } from './trace-insight.ts';
 
-/** Bumped when the decoder, the column layout or the fingerprint changes what an import stores. */
+/**
+ * Bumped when the decoder, the column layout, the chunk sizes or the fingerprint change what an
+ * import stores (an import begun under another version is not resumed).
+ */
 export const DECODER_VERSION = 4;
 /** Column bytes per file byte, measured on Winsock traces (~0.3), with room. */
 const COLUMNS_FACTOR = 0.5;
