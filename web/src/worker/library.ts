@@ -59,6 +59,7 @@ import type {
 } from './api.ts';
 import { recordDetails } from './details.ts';
 import { fingerprint } from './fingerprint.ts';
+import { importShare } from './import-share.ts';
 import { LiveTrace } from './live-trace.ts';
 import type { ExportFormat } from '../decoder/record-lines.ts';
 import type { ExportProgress } from './export-selection.ts';
@@ -407,15 +408,11 @@ export class Library {
 			if (!rowsReported && p.records > 0) rowsReported = force = true;
 			if (!force && now - lastReport < PROGRESS_EVERY_MS) return;
 			lastReport = now;
-			// Done means decoded, copied and followed: the slowest sets the pace (a side job that has
-			// not reported yet, still starting, is not taken for one standing still).
-			const decoded = p.bytesTotal > 0 ? p.bytesDone / p.bytesTotal : 1;
-			const copiedBytes = copy?.progress();
-			const followed = rebuild.progress();
-			const part = Math.min(
-				decoded,
-				copiedBytes == null ? decoded : copiedBytes / file.size,
-				followed === null || p.bytesTotal === 0 ? decoded : followed / p.bytesTotal,
+			// Done means decoded, copied and followed (a side job not started yet has done nothing).
+			const part = importShare(
+				p.bytesTotal > 0 ? p.bytesDone / p.bytesTotal : 1,
+				p.bytesTotal > 0 ? (rebuild.progress() ?? 0) / p.bytesTotal : 1,
+				copy ? (copy.progress() ?? 0) / file.size : null,
 			);
 			const bytesDone = part * p.bytesTotal;
 			const elapsedMs = now - started;
@@ -430,7 +427,8 @@ export class Library {
 				chunks: p.chunks,
 				elapsedMs,
 				mbPerSecond: rate / 1e6,
-				etaSeconds: rate > 0 ? (p.bytesTotal - bytesDone) / rate : null,
+				// Not in the first second: the parts start one after another, and so too slowly.
+				etaSeconds: rate > 0 && elapsedMs >= 1000 ? (p.bytesTotal - bytesDone) / rate : null,
 			});
 		};
 		try {
