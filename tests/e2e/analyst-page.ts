@@ -19,16 +19,21 @@ export async function screenshot(page: Page, name: string): Promise<string> {
 
 const digits = (s: string | null) => Number((s ?? '').replace(/[^\d]/g, ''));
 
-/** Waits until the status line shows the answer for `filter` (and range), then reads it. */
+/**
+ * Waits until the status line shows the answer for `filter` (and range), then reads it: the
+ * whole answer, not one given while the trace is still being imported.
+ */
 export async function answerFor(
 	page: Page,
 	filter: string,
 	range?: string,
 ): Promise<{ matched: number; total: number }> {
-	const status = page.locator(
-		`[data-testid="filter-status"][data-filter="${filter.replace(/["\\]/g, '\\$&')}"]` +
-			(range === undefined ? '' : `[data-range="${range}"]`),
-	);
+	const status = page
+		.locator(
+			`[data-testid="filter-status"][data-filter="${filter.replace(/["\\]/g, '\\$&')}"]` +
+				(range === undefined ? '' : `[data-range="${range}"]`),
+		)
+		.filter({ hasNotText: 'importing' });
 	await status.waitFor({ timeout: 30_000 });
 	return {
 		matched: digits(await status.getByTestId('match-count').textContent()),
@@ -55,14 +60,10 @@ export async function applyFilter(page: Page, filter: string): Promise<number> {
 	return (await answerFor(page, filter)).matched;
 }
 
-/** Opens the bundled sample; its event count once imported (earlier answers say importing). */
+/** Opens the bundled sample; its event count once imported. */
 export async function openSampleTrace(page: Page): Promise<number> {
 	await page.getByRole('button', { name: 'Open the sample trace' }).click();
-	const whole = page
-		.locator('[data-testid="filter-status"][data-filter=""]')
-		.filter({ hasNotText: 'importing' });
-	await whole.waitFor({ timeout: 60_000 });
-	return digits(await whole.getByTestId('total-count').textContent());
+	return (await answerFor(page, '')).total;
 }
 
 /** The URL fragment's parameters. */

@@ -208,16 +208,16 @@ describe('trace library', () => {
 		const kernel = join(projectRoot, 'tests/fixtures/real/tx-win7-kernel-network.etl');
 		await pickFile(page, kernel);
 		const total = await totalShown(page);
-		const count = async (filter: string) => {
-			await page.locator('#filter-input').fill(filter);
-			await page.locator('#filter-input').press('Enter');
-			await page.getByTestId('filter-status').filter({ hasText: /of/ }).waitFor();
-			return page.getByTestId('match-count').textContent();
-		};
-		const before = [await count('pid>4'), await count('rport:443 or bytes>0')];
+		const before = [
+			await matchCount(page, 'pid>4'),
+			await matchCount(page, 'rport:443 or bytes>0'),
+		];
 		await page.reload();
 		expect(await totalShown(page)).toBe(total);
-		expect([await count('rport:443 or bytes>0'), await count('pid>4')]).toEqual(before.reverse());
+		expect([
+			await matchCount(page, 'rport:443 or bytes>0'),
+			await matchCount(page, 'pid>4'),
+		]).toEqual(before.reverse());
 		await page.locator('[data-position="0"] [role=gridcell]').first().waitFor();
 		expect(errors).toEqual([]);
 		await page.close();
