@@ -187,14 +187,21 @@ export class Library {
 		return new BufferRecords(opened.value, table);
 	}
 
-	async import(file: File, onProgress: (p: ImportProgress) => void): Promise<Result<TraceSummary>> {
+	/**
+	 * Opens a dropped file and names it (its fingerprint) at once, reading its first MiB once for
+	 * both: the decoding's source then holds it, for the index pass to find the first buffers in.
+	 */
+	async #openDropped(file: File): Promise<[Result<OpenTrace>, string]> {
 		const module = await this.#module();
-		// Opening, naming (the first MiB, read once for both) and the storage estimate, at once.
 		const source = switchableSource(blockCache(blobSource(file), 8 << 20, 4, HEAD_BYTES));
-		const [opened, room, print] = await Promise.all([
-			openEtl(source, module, file.name),
+		return Promise.all([openEtl(source, module, file.name), fingerprint(source, blobSource(file))]);
+	}
+
+	async import(file: File, onProgress: (p: ImportProgress) => void): Promise<Result<TraceSummary>> {
+		// Opening, naming and the storage estimate, at once.
+		const [[opened, print], room] = await Promise.all([
+			this.#openDropped(file),
 			this.#checkRoom(file.size * (1 + COLUMNS_FACTOR)),
-			fingerprint(source, blobSource(file)),
 		]);
 		if (!opened.ok) return fail(opened.error);
 		const trace = opened.value;
@@ -239,10 +246,9 @@ export class Library {
 			return fail(
 				`${record.name} was imported by another version of Sockscope, which cannot be resumed: delete it and import the file again`,
 			);
-		const module = await this.#module();
-		const opened = await openEtl(switchableSource(blockCache(blobSource(file))), module, file.name);
+		const [opened, print] = await this.#openDropped(file);
 		if (!opened.ok) return fail(opened.error);
-		if ((await fingerprint(blobSource(file))) !== record.fingerprint)
+		if (print !== record.fingerprint)
 			return fail(
 				`${file.name} is not the file this trace was imported from (${record.name}): pick that file to resume`,
 			);
