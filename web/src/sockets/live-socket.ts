@@ -227,12 +227,12 @@ export class LiveSocket {
 	}
 
 	/** A completed transfer proves that a connect still pending has succeeded. */
-	transferred(family: Family, at: Mark): void {
+	transferred(family: Family, ticks: number, index: number): void {
 		const c = this.tallies[family].connect;
 		if (c.outcome === 'pending' && this.type !== 2) {
 			c.outcome = 'connected';
 			c.status = 0;
-			c.end = at;
+			c.end = { ticks, index };
 			c.done = true;
 		}
 	}

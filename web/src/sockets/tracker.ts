@@ -114,18 +114,39 @@ const CLOSE_BITS: Readonly<Record<number, readonly [number, number]>> = {
 	1002: [16, 32],
 };
 
-const SENDS = new Set([1003, 1005, 1007, 1011, 1013]);
-const RECEIVES = new Set([1004, 1006, 1009, 1012, 1015]);
-const CONNECTS = new Set([1017, 1018, 1020, 1021]);
+// What an event id is, as bits in a table by id: set lookups per event cost more than the rest
+// of the tracker's work on a data event.
+const SEND = 1;
+const RECEIVE = 2;
+const CONNECT = 4;
 /** Enter events of calls the application makes (their header PID is the caller's). */
-const APP_CALLS = new Set([
-	1000, 1001, 1003, 1004, 1005, 1006, 1007, 1009, 1011, 1012, 1013, 1015, 1017, 1018, 1020, 1021,
-	1023, 1024, 1026, 1027, 1029, 1030, 1035, 1036, 1037,
-]);
+const APP_CALL = 8;
 /** Enter events of application I/O requests (what may come after closesocket by mistake). */
-const APP_IO = new Set([...APP_CALLS].filter((id) => id !== 1000 && id !== 1001));
+const APP_IO = 16;
 /** Legacy events of requests the application makes. */
-const LEGACY_REQUESTS = new Set([2, 3, 4, 5, 15, 16, 18, 19, 20, 21, 22, 29, 32]);
+const LEGACY_REQUEST = 32;
+/** Close or cleanup events: CLOSE_BITS has them. */
+const CLOSING = 64;
+const ID_BITS = new Uint8Array(4096);
+const mark = (bit: number, ids: readonly number[]) => ids.forEach((id) => (ID_BITS[id]! |= bit));
+mark(SEND, [1003, 1005, 1007, 1011, 1013]);
+mark(RECEIVE, [1004, 1006, 1009, 1012, 1015]);
+mark(CONNECT, [1017, 1018, 1020, 1021]);
+mark(
+	APP_CALL,
+	[
+		1000, 1001, 1003, 1004, 1005, 1006, 1007, 1009, 1011, 1012, 1013, 1015, 1017, 1018, 1020, 1021,
+		1023, 1024, 1026, 1027, 1029, 1030, 1035, 1036, 1037,
+	],
+);
+mark(
+	APP_IO,
+	[...ID_BITS.keys()].filter((id) => ID_BITS[id]! & APP_CALL && id !== 1000 && id !== 1001),
+);
+mark(LEGACY_REQUEST, [2, 3, 4, 5, 15, 16, 18, 19, 20, 21, 22, 29, 32]);
+mark(CLOSING, Object.keys(CLOSE_BITS).map(Number));
+/** The bits of an event id (ids past the table: none). */
+const bitsOf = (id: number): number => (id < 4096 ? ID_BITS[id]! : 0);
 /** Abort reasons that the transport indicated (AFD_ABORT_ValueMap). */
 const TRANSPORT_ABORT_REASONS = new Set([4, 18]);
 const MAX_POLL_EVENTS = 64;
@@ -194,13 +215,11 @@ export class SocketTracker {
 		const index = v.index;
 		if (ticks > this.#end) this.#end = ticks;
 		const fam: Family = id >= 1000 ? MODERN : LEGACY;
+		const kind = bitsOf(id);
 		const exit = fam === LEGACY || (v.num(F.EnterExit) ?? 1) === 1;
 		const eprocess = nonZero(v.ptr(F.Process));
 		if (eprocess && v.headerPid !== null && v.headerPid > 4) {
-			if (
-				(fam === MODERN && !exit && APP_CALLS.has(id)) ||
-				(fam === LEGACY && id >= 18 && id <= 22)
-			)
+			if ((fam === MODERN && !exit && kind & APP_CALL) || (fam === LEGACY && id >= 18 && id <= 22))
 				if (!this.processes.hasStrongPid(eprocess))
 					this.processes.learnPid(eprocess, v.headerPid, ticks, 'header');
 		}
@@ -210,18 +229,17 @@ export class SocketTracker {
 		if (id === 35 || id === 36) return this.#indication(v, eprocess);
 		const ep = nonZero(v.ptr(F.Endpoint));
 		if (!ep) return; // RIO and NRT events name no socket
-		const bits = CLOSE_BITS[id];
-		const bit = bits ? bits[exit ? 1 : 0] : 0;
+		const bit = kind & CLOSING ? CLOSE_BITS[id]![exit ? 1 : 0] : 0;
 		const s = this.#lookup(ep, eprocess, ticks, index, bit);
 		s.see(fam, ticks, index);
 		s.closeBits |= bit;
 		const t = s.tallies[fam];
-		if (s.closeRequested && (fam === MODERN ? !exit && APP_IO.has(id) : LEGACY_REQUESTS.has(id)))
+		if (s.closeRequested && kind & (fam === MODERN ? (exit ? 0 : APP_IO) : LEGACY_REQUEST))
 			this.#afterClose(s, t, index);
 		// Close events and a legacy accept naming the accepted socket are not "doing something".
 		if (!bit && id !== 15 && id !== 16) s.activity++;
 		if (fam === LEGACY) this.#legacy(v, s, t);
-		else this.#modern(v, s, t, exit);
+		else this.#modern(v, s, t, exit, kind);
 	}
 
 	#mark(v: AfdEventView): Mark {
@@ -342,7 +360,7 @@ export class SocketTracker {
 				t.receives++;
 				t.bytesReceived += v.num(F.BufferLength) ?? 0;
 				if (id !== 23) this.#peer(s, legacyAddress(v));
-				s.transferred(LEGACY, this.#mark(v));
+				s.transferred(LEGACY, v.ticks, v.index);
 				return;
 			case 24:
 			case 25:
@@ -375,10 +393,10 @@ export class SocketTracker {
 		}
 	}
 
-	#modern(v: AfdEventView, s: LiveSocket, t: Tally, exit: boolean): void {
+	#modern(v: AfdEventView, s: LiveSocket, t: Tally, exit: boolean, kind: number): void {
 		const id = v.id;
 		const status = exit ? (v.num(F.Status) ?? 0) : 0;
-		if (SENDS.has(id)) {
+		if (kind & SEND) {
 			if (id === 1007 || id === 1013) this.#peer(s, v.text(F.Address));
 			if (!exit) {
 				t.sendsPosted++;
@@ -390,7 +408,7 @@ export class SocketTracker {
 			} else this.#sent(s, t, v, v.num(F.BufferLength) ?? 0);
 			return;
 		}
-		if (RECEIVES.has(id)) {
+		if (kind & RECEIVE) {
 			if (id === 1009 || id === 1015) this.#peer(s, v.text(F.Address));
 			if (!exit) {
 				t.receivesPosted++;
@@ -402,11 +420,11 @@ export class SocketTracker {
 			} else {
 				t.receives++;
 				t.bytesReceived += v.num(F.BufferLength) ?? 0;
-				s.transferred(MODERN, this.#mark(v));
+				s.transferred(MODERN, v.ticks, v.index);
 			}
 			return;
 		}
-		if (CONNECTS.has(id)) {
+		if (kind & CONNECT) {
 			const remote = v.text(F.Address);
 			if (!exit) s.connectStart(MODERN, this.#mark(v), remote);
 			else {
@@ -492,7 +510,7 @@ export class SocketTracker {
 	#sent(s: LiveSocket, t: Tally, v: AfdEventView, bytes: number): void {
 		t.sends++;
 		t.bytesSent += bytes;
-		s.transferred(v.id >= 1000 ? MODERN : LEGACY, this.#mark(v));
+		s.transferred(v.id >= 1000 ? MODERN : LEGACY, v.ticks, v.index);
 		if (bytes > this.#t.tinySendBytes) return;
 		t.tinySends++;
 		t.tinyRate ??= new RateWindow(this.#t.tinySendCount, this.#tinyWindow);
