@@ -23,6 +23,20 @@ export interface BrowserOptions {
 	readonly proxy?: string;
 }
 
+/** Profiles of browsers not closed yet: removed if the run is stopped (Ctrl-C) before. */
+const profiles = new Set<string>();
+let cleanupHooked = false;
+
+function removeProfilesAtExit(): void {
+	if (cleanupHooked) return;
+	cleanupHooked = true;
+	// A benchmark's profile holds a copy of a gigabyte trace: one left per interrupted run adds
+	// up. Playwright kills the browsers it launched on SIGINT and SIGTERM, then exits.
+	process.once('exit', () => {
+		for (const p of profiles) rmSync(p, { recursive: true, force: true, maxRetries: 5 });
+	});
+}
+
 /** A fresh persistent profile per launch; `close()` also deletes it. */
 export async function launchBrowser(options: BrowserOptions = {}): Promise<Browser> {
 	if (!existsSync(chromiumPath)) {
@@ -32,6 +46,8 @@ export async function launchBrowser(options: BrowserOptions = {}): Promise<Brows
 		);
 	}
 	const profile = mkdtempSync(join(tmpdir(), 'sockscope-e2e-'));
+	profiles.add(profile);
+	removeProfilesAtExit();
 	const context = await chromium.launchPersistentContext(profile, {
 		executablePath: chromiumPath,
 		headless: true,
@@ -56,6 +72,7 @@ export async function launchBrowser(options: BrowserOptions = {}): Promise<Brows
 		async close() {
 			await context.close();
 			rmSync(profile, { recursive: true, force: true });
+			profiles.delete(profile);
 		},
 	};
 }
