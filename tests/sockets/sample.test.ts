@@ -174,7 +174,7 @@ describe('bundled sample: sockets against the ground truth', () => {
 	it('tells each socket its story', () => {
 		const story = (e: string) => storyOf(byEndpoint().get(e)!);
 		expect(story('0xffffa50c1e2f6610')).toMatch(
-			/^chrome\.exe \(PID 4120\) connected to 140\.82\.112\.25:443 in 90 ms, sent 21\.5 KB, received 365 KB, closed by the application after 3\.03 s$/,
+			/^chrome\.exe \(PID 4120\) connected to 140\.82\.112\.25:443 in 90 ms, sent 21\.5 KiB, received 365 KiB, closed by the application after 3\.03 s$/,
 		);
 		expect(story('0xffffa50c1e2f6e10')).toMatch(
 			/^curl\.exe \(PID 5200\) tried to connect to 10\.0\.0\.5:8081: refused \(STATUS_CONNECTION_REFUSED\) after 1\.03 s/,

@@ -1,6 +1,7 @@
 // A socket's story in words, and the sizes and durations it is told with.
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatDuration } from '../../web/src/sockets/format.ts';
+import { formatBytes } from '../../web/src/lib/format-size.ts';
+import { formatDuration } from '../../web/src/sockets/format.ts';
 import { storyOf } from '../../web/src/sockets/story.ts';
 import { Lifecycles, SOCK_DGRAM, START } from '../builders/lifecycles.ts';
 import { trackBytes } from './track.ts';
@@ -28,24 +29,25 @@ describe('story of a socket', () => {
 		const { tracked } = await trackBytes(lc.finish().file.bytes);
 		const [first, second, third] = tracked.sockets.map(storyOf);
 		expect(first).toBe(
-			'chrome.exe (PID 4120) connected to 142.250.74.46:443 in 38 ms, sent 12.4 KB, received 1.2 MB, closed by the application after 41.2 s',
+			'chrome.exe (PID 4120) connected to 142.250.74.46:443 in 38 ms, sent 12.4 KiB, received 1.2 MiB, closed by the application after 41.2 s',
 		);
 		expect(second).toBe(
-			'chrome.exe (PID 4120) exchanged datagrams with 192.168.1.1:53 from 0.0.0.0:53114, sent 40 B, received 120 B, 1 datagram dropped (Insufficient local buffer space), still open at the end of the trace',
+			'chrome.exe (PID 4120) exchanged datagrams with 192.168.1.1:53 from 0.0.0.0:53114, sent 40 bytes, received 120 bytes, 1 datagram dropped (Insufficient local buffer space), still open at the end of the trace',
 		);
 		expect(third).toBe(
-			'chrome.exe (PID 4120) used a socket opened before the trace began, sent 10 B, received 0 B, still open at the end of the trace',
+			'chrome.exe (PID 4120) used a socket opened before the trace began, sent 10 bytes, received 0 bytes, still open at the end of the trace',
 		);
 	});
 
-	it('formats sizes (1024-based) and durations', () => {
-		expect([0, 946, 1024, 12_698, 1_258_291, 5 * 2 ** 30].map(formatBytes)).toEqual([
-			'0 B',
-			'946 B',
-			'1 KB',
-			'12.4 KB',
-			'1.2 MB',
-			'5 GB',
+	it('formats sizes (binary units, as everywhere on the page) and durations', () => {
+		expect([0, 1, 946, 1024, 12_698, 1_258_291, 5 * 2 ** 30].map(formatBytes)).toEqual([
+			'0 bytes',
+			'1 byte',
+			'946 bytes',
+			'1 KiB',
+			'12.4 KiB',
+			'1.2 MiB',
+			'5 GiB',
 		]);
 		expect([0.42, 9.9, 38.4, 1024, 41_200, 123_000, 3_725_000].map(formatDuration)).toEqual([
 			'0.4 ms',

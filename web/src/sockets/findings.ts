@@ -1,7 +1,8 @@
 // Findings: what deserves a look, each with a count, a plain explanation, and the sockets and
 // record indexes behind it (so the UI can go from a finding to the exact events).
 import { explainStatus } from '../decoder/status.ts';
-import { formatBytes, formatDuration, ticksToMs } from './format.ts';
+import { formatBytes } from '../lib/format-size.ts';
+import { formatDuration, ticksToMs } from './format.ts';
 import type { SocketSummary } from './socket.ts';
 import type { PollActivity, TrackedTrace } from './tracker.ts';
 

@@ -1,19 +1,5 @@
-// Sizes, durations and socket kinds as a person reads them (stories, findings, the CLI).
+// Durations and socket kinds as a person reads them (stories, findings, the CLI).
 import { ADDRESS_FAMILIES, IP_PROTOCOLS, SOCKET_TYPES } from '../generated/codes.ts';
-
-const UNITS = ['KB', 'MB', 'GB', 'TB'];
-
-/** 946 B, 12.4 KB, 1.2 MB (1024-based, as Windows shows sizes). */
-export function formatBytes(n: number): string {
-	if (n < 1024) return `${n} B`;
-	let v = n / 1024;
-	let u = 0;
-	while (v >= 1024 && u < UNITS.length - 1) {
-		v /= 1024;
-		u++;
-	}
-	return `${v < 100 ? v.toFixed(1).replace(/\.0$/, '') : Math.round(v)} ${UNITS[u]}`;
-}
 
 /** 0.4 ms, 38 ms, 1.02 s, 41.2 s, 2 min 3 s, 1 h 2 min. */
 export function formatDuration(ms: number): string {

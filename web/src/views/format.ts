@@ -1,25 +1,7 @@
-// Turns raw header values into what a support engineer reads. Numbers use en-US grouping on
-// purpose: the page, the CLI and bug reports then show the same text whatever the browser locale.
+// Turns raw header values into what a support engineer reads.
+import { formatCount, threeDigits, trimZeros } from '../lib/format-size.ts';
 
-const group = new Intl.NumberFormat('en-US');
-
-/** 212992 → "212,992". */
-export function formatCount(n: number | bigint): string {
-	return group.format(n);
-}
-
-/** 212992 → "208 KiB"; below 1 KiB the exact count ("512 bytes"). Binary units, 3 digits. */
-export function formatBytes(n: number): string {
-	const units = ['KiB', 'MiB', 'GiB', 'TiB'];
-	if (n < 1024) return `${formatCount(n)} ${n === 1 ? 'byte' : 'bytes'}`;
-	let value = n / 1024;
-	let unit = 0;
-	while (value >= 1024 && unit < units.length - 1) {
-		value /= 1024;
-		unit++;
-	}
-	return `${threeDigits(value)} ${units[unit]}`;
-}
+export { formatBytes, formatCount } from '../lib/format-size.ts';
 
 /** 0x04010001 → "0x04010001": flags read best as 8 hex digits. */
 export function formatHex32(n: number): string {
@@ -87,11 +69,3 @@ export function describePointerSize(bytes: number): string {
 }
 
 /** About three significant digits without exponents: 1.234 → "1.23", 999.9 → "1000". */
-function threeDigits(value: number): string {
-	return value >= 100 ? String(Math.round(value)) : trimZeros(value.toPrecision(3));
-}
-
-/** "1.50" → "1.5", "208" → "208", "10.0" → "10". */
-function trimZeros(fixed: string): string {
-	return fixed.includes('.') ? fixed.replace(/\.?0+$/, '') : fixed;
-}

@@ -1,6 +1,7 @@
 // The Sockets panel's list: one row per socket, a small filter language over its fields, sorting,
 // and the events filter and time span that show a socket's own events in the Events panel.
-import { formatBytes, formatDuration, ticksToMs } from '../../sockets/format.ts';
+import { formatBytes } from '../../lib/format-size.ts';
+import { formatDuration, ticksToMs } from '../../sockets/format.ts';
 import type { SocketSummary } from '../../sockets/socket.ts';
 
 export interface SocketRow {
