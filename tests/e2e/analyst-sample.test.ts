@@ -65,7 +65,32 @@ afterAll(async () => {
 	await browser?.close();
 });
 
+/** The timeline's host and the chart drawn in it, in CSS pixels. */
+const timelineWidths = () =>
+	page.evaluate(() => {
+		const host = document.querySelector<HTMLElement>('[data-testid="timeline-plot"]')!;
+		return {
+			host: host.clientWidth,
+			chart: Math.round(host.querySelector('canvas')!.getBoundingClientRect().width),
+		};
+	});
+
 describe('the analyst on the sample', () => {
+	it('sees the timeline across its whole width, after the import and as the window changes', async () => {
+		// The chart is made while the page settles after a drop: it was once left at the width of
+		// that moment (a fifth of it empty) until the trace was opened again.
+		const fits = async () => {
+			const w = await timelineWidths();
+			return w.host > 0 && w.chart === w.host;
+		};
+		await expect.poll(fits).toBe(true);
+		await page.setViewportSize({ width: 1600, height: 720 });
+		await expect.poll(fits).toBe(true);
+		expect((await timelineWidths()).host).toBeGreaterThan(1400);
+		await page.setViewportSize({ width: 1280, height: 720 });
+		await expect.poll(fits).toBe(true);
+	});
+
 	it('finds every refused connect and the process that made it, from a word typed', async () => {
 		const box = page.locator('#filter-input');
 		await box.fill('refused');
