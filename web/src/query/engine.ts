@@ -17,6 +17,7 @@ import { CATEGORIES, type HistogramCategory } from '../ingest/categories.ts';
 import { KIND_NAMES } from '../decoder/record-json.ts';
 import { compileFilter, statusName, type FilterContext } from './filter-compile.ts';
 import { parseFilter } from './filter-parser.ts';
+import { CountTable } from '../lib/count-table.ts';
 import { LruCache } from './lru.ts';
 
 export interface ChunkInfo {
@@ -101,6 +102,9 @@ export interface Group {
 	readonly filter: string;
 }
 
+/** Chunks whose columns a loop over chunks reads ahead of the one it is at. */
+const READ_AHEAD = 16;
+
 export class Superseded extends Error {
 	constructor() {
 		super('superseded by a newer query');
@@ -111,6 +115,8 @@ export class QueryEngine {
 	readonly #source: ChunkSource;
 	readonly #ctx: () => FilterContext;
 	readonly #cache: LruCache<Columns[ColumnName]>;
+	/** Columns being read, so that a read ahead and the read that needs it are one. */
+	readonly #loading = new Map<string, Promise<Columns[ColumnName]>>();
 	#generation = 0;
 
 	constructor(source: ChunkSource, context: () => FilterContext, cacheBytes = 192 << 20) {
@@ -127,9 +133,29 @@ export class QueryEngine {
 		const key = `${chunk}:${name}`;
 		const hit = this.#cache.get(key) as Columns[K] | undefined;
 		if (hit) return hit;
-		const a = await this.#source.column(chunk, name);
-		this.#cache.set(key, a, a.byteLength);
-		return a;
+		let loading = this.#loading.get(key);
+		if (!loading) {
+			loading = this.#source.column(chunk, name).then((a) => {
+				this.#cache.set(key, a, a.byteLength);
+				return a;
+			});
+			const settled = () => void this.#loading.delete(key);
+			loading.then(settled, settled);
+			this.#loading.set(key, loading);
+		}
+		return loading as Promise<Columns[K]>;
+	}
+
+	/**
+	 * Starts reading the columns the next few chunks of a loop will need, while this one is
+	 * worked on: a chunk's columns come from storage in a few milliseconds, most of it waiting,
+	 * and one at a time that waiting added up to most of a first query over a large trace.
+	 */
+	#readAhead(chunks: readonly number[], at: number, names: readonly ColumnName[]): void {
+		for (let k = at + 1; k <= at + READ_AHEAD && k < chunks.length; k++)
+			for (const name of names)
+				// A failure is met, and reported, where the column is needed.
+				this.column(chunks[k]!, name).catch(() => {});
 	}
 
 	/** Caches a column an import has just written (the timeline reads it at the next refresh). */
@@ -174,8 +200,15 @@ export class QueryEngine {
 		const parts: ChunkSelection[] = [];
 		let total = 0;
 		let matched = 0;
-		for (const info of this.#source.chunks()) {
+		const chunks = this.#source.chunks();
+		const names = compiled ? [...compiled.columns] : [];
+		const wanted = chunks
+			.filter((c) => !range || (c.tMax >= range.from && c.tMin < range.to))
+			.map((c) => c.index);
+		let next = 0;
+		for (const info of chunks) {
 			this.#check(generation);
+			if (names.length > 0 && wanted[next] === info.index) this.#readAhead(wanted, next++, names);
 			const base = total;
 			total += info.rows;
 			const [from, to] = await this.#rowsInRange(info, range);
@@ -193,7 +226,6 @@ export class QueryEngine {
 				matched += to - from;
 				continue;
 			}
-			const names = [...compiled.columns];
 			const loaded = await Promise.all(names.map((name) => this.column(info.index, name)));
 			const test = compiled.bind(
 				makeColumns(names, (name) => loaded[names.indexOf(name)]!) as Columns,
@@ -361,9 +393,11 @@ export class QueryEngine {
 		const scale = bins / (to - from || 1);
 		const last = bins - 1;
 		const infos = new Map(this.#source.chunks().map((c) => [c.index, c]));
-		for (const part of sel.parts) {
+		const chunks = sel.parts.map((p) => p.chunk);
+		for (const [k, part] of sel.parts.entries()) {
 			this.#check(generation);
 			const info = infos.get(part.chunk)!;
+			this.#readAhead(chunks, k, ticksSaturate(info) ? ['time', 'cat'] : ['tick', 'cat']);
 			const wide = ticksSaturate(info);
 			const [time, cat] = await Promise.all([
 				wide ? this.column(part.chunk, 'time') : this.column(part.chunk, 'tick'),
@@ -393,7 +427,7 @@ export class QueryEngine {
 
 	async groupBy(sel: Selection, key: GroupKey, limit = 50, generation?: number): Promise<Group[]> {
 		const ctx = this.#ctx();
-		const counts = new Map<number, number>();
+		const counts = new CountTable();
 		const column: ColumnName =
 			key === 'event' || key === 'provider'
 				? 'etype'
@@ -402,8 +436,11 @@ export class QueryEngine {
 					: key === 'status'
 						? 'status'
 						: key;
-		for (const part of sel.parts) {
+		const chunks = sel.parts.map((p) => p.chunk);
+		const names: ColumnName[] = key === 'remote' ? [column, 'flags', 'rport'] : [column, 'flags'];
+		for (const [k, part] of sel.parts.entries()) {
 			this.#check(generation);
+			this.#readAhead(chunks, k, names);
 			const a = await this.column(part.chunk, column);
 			const flags = await this.column(part.chunk, 'flags');
 			const rport = key === 'remote' ? await this.column(part.chunk, 'rport') : null;
@@ -415,12 +452,12 @@ export class QueryEngine {
 					v = v * 65536 + rport![i]!;
 				}
 				if (key === 'endpoint' && !v) return;
-				counts.set(v, (counts.get(v) ?? 0) + 1);
+				counts.add(v);
 			};
 			if (part.rows) for (let k = 0; k < part.count; k++) add(part.rows[k]!);
 			else for (let i = part.from; i < part.to; i++) add(i);
 		}
-		let groups: Group[] = [...counts].map(([v, count]) => this.#group(key, v, count, ctx));
+		let groups: Group[] = counts.entries().map(([v, count]) => this.#group(key, v, count, ctx));
 		if (key === 'provider') {
 			const merged = new Map<string, Group>();
 			for (const g of groups) {

@@ -512,6 +512,8 @@ export class Library {
 				damage: result.damage,
 				importMs: record.importMs + (performance.now() - started),
 			});
+			// For the first filters, which read columns the import did not keep at hand.
+			void live.readStoredChunks();
 			return ok(this.summary(live.record));
 		} catch (caught) {
 			// A failed side job stops the decoding too: report why it failed.

@@ -33,6 +33,8 @@ export class LiveTrace implements ChunkSource {
 	readonly #zeros: Set<string>[] = [];
 	/** Per chunk, where its columns are (read with the chunk's summary, once needed). */
 	readonly #stored: (Promise<ChunkColumns> | undefined)[] = [];
+	/** Where every stored chunk's columns are, read in one request (see `readStoredChunks`). */
+	#allStored: Promise<void> | null = null;
 	readonly #db: IDBPDatabase<SockscopeDB>;
 	/** The last chunks committed by an import in this worker, served without a read back. */
 	readonly #recent = new Map<number, Chunk>();
@@ -122,6 +124,7 @@ export class LiveTrace implements ChunkSource {
 			for (let i = 0; i < tick.length; i++) time[i] = info.tMin + tick[i]!;
 			return time as Columns[K];
 		}
+		if (!this.#stored[chunk] && this.#allStored) await this.#allStored;
 		let where = this.#stored[chunk];
 		if (!where) {
 			const reading = chunkColumns(this.#db, this.id, chunk);
@@ -132,6 +135,24 @@ export class LiveTrace implements ChunkSource {
 			where = this.#stored[chunk] = reading;
 		}
 		return (await loadColumn(this.#db, this.id, chunk, name, await where)) as Columns[K];
+	}
+
+	/**
+	 * Reads where every stored chunk's columns are, in one request: a trace just imported knows its
+	 * chunks but not where storage put them, and a first query over a large one asked chunk by
+	 * chunk (most of its time). Not while an import writes: the read would hold up its writes.
+	 */
+	readStoredChunks(): Promise<void> {
+		this.#allStored ??= chunkSummaries(this.#db, this.id).then(
+			(summaries) => {
+				for (const s of summaries)
+					if (s.index < this.#chunks.length && !this.#stored[s.index])
+						this.#stored[s.index] = Promise.resolve({ data: s.data, parts: s.parts });
+			},
+			// Chunk by chunk, then.
+			() => {},
+		);
+		return this.#allStored;
 	}
 
 	/** Record bytes, from the dropped file while it is being imported, else from the library's copy. */
