@@ -7,7 +7,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { recordDecoder } from '../../web/src/decoder/single-record.ts';
+import { ingestTrace } from '../../web/src/ingest/ingest.ts';
 import { ingestToMemory, type MemoryTrace } from '../../web/src/ingest/memory-chunks.ts';
+import { TraceTables } from '../../web/src/ingest/trace-tables.ts';
+import { importTracker } from '../../web/src/sockets/import-tracker.ts';
 import { QueryEngine } from '../../web/src/query/engine.ts';
 import type { ExportFormat } from '../../web/src/decoder/record-lines.ts';
 import { exportSelection } from '../../web/src/worker/export-selection.ts';
@@ -92,6 +95,27 @@ describe('payload lookups', () => {
 			8,
 		);
 		for (const p of truth.processes) expect(names.get(p.pid), String(p.pid)).toBe(p.name);
+	});
+
+	it('names the same processes as an import learns while it decodes (so an opened trace need not read them again)', async () => {
+		const trace = await open(new Uint8Array(readFileSync(samplePath)), 'sample.etl');
+		const followed = importTracker(trace, false);
+		const tables = new TraceTables();
+		await ingestTrace(trace, async () => {}, {
+			tables,
+			observe: (b, i, row) => followed.observe(b, i, row),
+			beforeCommit: (t) => followed.learnNames(t),
+		});
+		const read = await learnProcessNames(
+			engine,
+			await engine.select(''),
+			mem.tables.eventTypes,
+			reader(),
+			start,
+			8,
+		);
+		expect(read.size).toBe(truth.processes.length);
+		expect(new Map(tables.processNames)).toEqual(read);
 	});
 
 	it('lists socket option changes with their names, values and processes', async () => {

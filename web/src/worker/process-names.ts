@@ -1,7 +1,7 @@
 // Names for PIDs, from the process events in the trace (Microsoft-Windows-Kernel-Process and the
-// kernel logger's Process class), read with the socket view's parser (web/src/sockets/). The
-// import keeps PIDs in the columns but no names; learning them once per opened trace lets the
-// table say `curl.exe (5200)` and the filter accept `process:curl.exe`.
+// kernel logger's Process class), read with the socket view's parser (web/src/sockets/), for a
+// trace whose import did not learn them as it decoded: they let the table say `curl.exe (5200)`
+// and the filter accept `process:curl.exe`.
 import { RecordKind } from '../generated/layouts.ts';
 import type { EventType } from '../ingest/columns.ts';
 import type { QueryEngine, Selection } from '../query/engine.ts';

@@ -80,8 +80,11 @@ export class TraceInsight {
 	 */
 	async processNames(importing: boolean): Promise<ReadonlyMap<number, string>> {
 		const whole = await this.#wholeTrace();
+		const tables = this.#live.tables;
+		// An import learns the names as it decodes, and its chunks carry them: the process events
+		// are read again only for a trace whose import did not (tests/worker/export.test.ts).
+		if (!whole.names && tables.processNames.size > 0) whole.names = new Map(tables.processNames);
 		if (!whole.names) {
-			const tables = this.#live.tables;
 			whole.names = await learnProcessNames(
 				this.#live.engine,
 				whole.all,
