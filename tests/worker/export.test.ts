@@ -84,16 +84,13 @@ describe('export', () => {
 	});
 });
 
+/** The sample's process names, read from its process events. */
+const namesFromEvents = async () =>
+	learnProcessNames(engine, await engine.select(''), mem.tables.eventTypes, reader(), start, 8);
+
 describe('payload lookups', () => {
 	it('names every process of the sample from its Kernel-Process events', async () => {
-		const names = await learnProcessNames(
-			engine,
-			await engine.select(''),
-			mem.tables.eventTypes,
-			reader(),
-			start,
-			8,
-		);
+		const names = await namesFromEvents();
 		for (const p of truth.processes) expect(names.get(p.pid), String(p.pid)).toBe(p.name);
 	});
 
@@ -106,14 +103,7 @@ describe('payload lookups', () => {
 			observe: (b, i, row) => followed.observe(b, i, row),
 			beforeCommit: (t) => followed.learnNames(t),
 		});
-		const read = await learnProcessNames(
-			engine,
-			await engine.select(''),
-			mem.tables.eventTypes,
-			reader(),
-			start,
-			8,
-		);
+		const read = await namesFromEvents();
 		expect(read.size).toBe(truth.processes.length);
 		expect(new Map(tables.processNames)).toEqual(read);
 	});
