@@ -151,11 +151,17 @@ export class QueryEngine {
 	 * worked on: a chunk's columns come from storage in a few milliseconds, most of it waiting,
 	 * and one at a time that waiting added up to most of a first query over a large trace.
 	 */
-	#readAhead(chunks: readonly number[], at: number, names: readonly ColumnName[]): void {
-		for (let k = at + 1; k <= at + READ_AHEAD && k < chunks.length; k++)
-			for (const name of names)
+	#readAhead(
+		chunks: readonly number[],
+		at: number,
+		names: readonly ColumnName[] | ((chunk: number) => readonly ColumnName[]),
+	): void {
+		for (let k = at + 1; k <= at + READ_AHEAD && k < chunks.length; k++) {
+			const chunk = chunks[k]!;
+			for (const name of typeof names === 'function' ? names(chunk) : names)
 				// A failure is met, and reported, where the column is needed.
-				this.column(chunks[k]!, name).catch(() => {});
+				this.column(chunk, name).catch(() => {});
+		}
 	}
 
 	/** Caches a column an import has just written (the timeline reads it at the next refresh). */
@@ -394,10 +400,12 @@ export class QueryEngine {
 		const last = bins - 1;
 		const infos = new Map(this.#source.chunks().map((c) => [c.index, c]));
 		const chunks = sel.parts.map((p) => p.chunk);
+		const timesOf = (chunk: number): ColumnName[] =>
+			ticksSaturate(infos.get(chunk)!) ? ['time', 'cat'] : ['tick', 'cat'];
 		for (const [k, part] of sel.parts.entries()) {
 			this.#check(generation);
 			const info = infos.get(part.chunk)!;
-			this.#readAhead(chunks, k, ticksSaturate(info) ? ['time', 'cat'] : ['tick', 'cat']);
+			this.#readAhead(chunks, k, timesOf);
 			const wide = ticksSaturate(info);
 			const [time, cat] = await Promise.all([
 				wide ? this.column(part.chunk, 'time') : this.column(part.chunk, 'tick'),
