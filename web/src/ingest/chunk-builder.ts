@@ -87,6 +87,7 @@ export class ChunkBuilder {
 	 * id, version and opcode (a small integer key, which V8 hashes fastest).
 	 */
 	readonly #typeCache: Map<number, number>[];
+	readonly #schemaTypes: Int32Array;
 	/** Pointer text → string index, keyed by the pointer's high then low 32 bits. */
 	readonly #pointers: PointerTable;
 	/** Address bytes (IPv4 or IPv6) → string index. */
@@ -107,6 +108,7 @@ export class ChunkBuilder {
 		this.#clock = new Clock(startFiletime);
 		this.#providers = providers;
 		this.#typeCache = caches.types;
+		this.#schemaTypes = caches.schemaTypes;
 		this.#pointers = caches.pointers;
 		this.#addresses = caches.addresses;
 		this.#categories = caches.categories;
@@ -171,8 +173,20 @@ export class ChunkBuilder {
 
 	#eventType(b: DecodedBuffer, i: number, kind: number): number {
 		// TraceLogging events of one provider share header facts: their names need the metadata.
-		if (b.u8(i, RecordOut.layout) === PayloadLayout.tracelogging)
-			return this.#makeEventType(b, i, kind);
+		const layout = b.u8(i, RecordOut.layout);
+		if (layout === PayloadLayout.tracelogging) return this.#makeEventType(b, i, kind);
+		// An event with a schema: its type by schema, kind and opcode, in a table (almost every
+		// event of a Winsock trace), else as below.
+		if (layout === PayloadLayout.schema) {
+			const k = ((b.u16(i, RecordOut.schemaIndex) * 16 + kind) << 8) | b.u8(i, RecordOut.opcode);
+			const known = this.#schemaTypes[k]!;
+			return known >= 0 ? known : (this.#schemaTypes[k] = this.#typeByKey(b, i, kind));
+		}
+		return this.#typeByKey(b, i, kind);
+	}
+
+	/** An event's type by provider, kind, id, version and opcode. */
+	#typeByKey(b: DecodedBuffer, i: number, kind: number): number {
 		const group = b.u16(i, RecordOut.providerIndex) * 16 + kind;
 		const types = (this.#typeCache[group] ??= new Map());
 		const key =
@@ -348,6 +362,8 @@ function num(b: DecodedBuffer, start: number, k: number): number {
 /** Lookups that outlive one chunk (the tables they point into do too). */
 export interface BuilderCaches {
 	readonly types: Map<number, number>[];
+	/** Event type by (schema index × 16 + kind) × 256 + opcode; -1 not looked up yet. */
+	readonly schemaTypes: Int32Array;
 	readonly pointers: PointerTable;
 	readonly addresses: BytesTable;
 	readonly categories: number[];
@@ -358,6 +374,7 @@ export interface BuilderCaches {
 export function newBuilderCaches(): BuilderCaches {
 	return {
 		types: [],
+		schemaTypes: new Int32Array(EVENT_SCHEMAS.length * 16 * 256).fill(-1),
 		pointers: new PointerTable(),
 		addresses: new BytesTable(),
 		categories: [],
