@@ -22,7 +22,7 @@ export function formatBytes(n: number): string {
 	return `${threeDigits(value)} ${units[unit]}`;
 }
 
-/** 3 significant digits, no trailing zeros: 1.5, 12.4, 208. */
+/** About three significant digits, no exponents or trailing zeros: 1.5, 12.4, 208, 999.9 → "1000". */
 export function threeDigits(value: number): string {
 	return value >= 100 ? String(Math.round(value)) : trimZeros(value.toPrecision(3));
 }

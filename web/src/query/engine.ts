@@ -102,6 +102,11 @@ export interface Group {
 	readonly filter: string;
 }
 
+/** Whether a chunk holds times in the range. */
+function overlaps(info: ChunkInfo, range: TimeRange): boolean {
+	return info.tMax >= range.from && info.tMin < range.to;
+}
+
 /** Chunks whose columns a loop over chunks reads ahead of the one it is at. */
 const READ_AHEAD = 16;
 
@@ -181,7 +186,7 @@ export class QueryEngine {
 	/** Rows [from, to) of a chunk inside a time range (rows are in time order). */
 	async #rowsInRange(info: ChunkInfo, range: TimeRange | null): Promise<[number, number]> {
 		if (!range || (info.tMin >= range.from && info.tMax < range.to)) return [0, info.rows];
-		if (info.tMax < range.from || info.tMin >= range.to) return [0, 0];
+		if (!overlaps(info, range)) return [0, 0];
 		const time = await this.column(info.index, 'time');
 		const lowerBound = (x: number) => {
 			let lo = 0;
@@ -208,9 +213,7 @@ export class QueryEngine {
 		let matched = 0;
 		const chunks = this.#source.chunks();
 		const names = compiled ? [...compiled.columns] : [];
-		const wanted = chunks
-			.filter((c) => !range || (c.tMax >= range.from && c.tMin < range.to))
-			.map((c) => c.index);
+		const wanted = chunks.filter((c) => !range || overlaps(c, range)).map((c) => c.index);
 		let next = 0;
 		for (const info of chunks) {
 			this.#check(generation);
@@ -449,9 +452,9 @@ export class QueryEngine {
 		for (const [k, part] of sel.parts.entries()) {
 			this.#check(generation);
 			this.#readAhead(chunks, k, names);
-			const a = await this.column(part.chunk, column);
-			const flags = await this.column(part.chunk, 'flags');
-			const rport = key === 'remote' ? await this.column(part.chunk, 'rport') : null;
+			const [a, flags, rport = null] = await Promise.all(
+				names.map((name) => this.column(part.chunk, name)),
+			);
 			const add = (i: number) => {
 				let v = a[i]!;
 				if (key === 'status' && !(flags[i]! & FLAG_STATUS)) return;

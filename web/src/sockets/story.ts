@@ -1,5 +1,5 @@
 // A socket's life in one sentence, e.g. "chrome.exe (PID 4120) connected to 142.250.74.46:443 in
-// 38 ms, sent 12.4 KB, received 1.2 MB, closed by the application after 41.2 s".
+// 38 ms, sent 12.4 KiB, received 1.2 MiB, closed by the application after 41.2 s".
 import { explainStatus } from '../decoder/status.ts';
 import { formatBytes } from '../lib/format-size.ts';
 import { formatDuration, protocolLabel, ticksToMs } from './format.ts';

@@ -128,23 +128,23 @@ const LEGACY_REQUEST = 32;
 /** Close or cleanup events: CLOSE_BITS has them. */
 const CLOSING = 64;
 const ID_BITS = new Uint8Array(4096);
-const mark = (bit: number, ids: readonly number[]) => ids.forEach((id) => (ID_BITS[id]! |= bit));
-mark(SEND, [1003, 1005, 1007, 1011, 1013]);
-mark(RECEIVE, [1004, 1006, 1009, 1012, 1015]);
-mark(CONNECT, [1017, 1018, 1020, 1021]);
-mark(
+const setBits = (bit: number, ids: readonly number[]) => ids.forEach((id) => (ID_BITS[id]! |= bit));
+setBits(SEND, [1003, 1005, 1007, 1011, 1013]);
+setBits(RECEIVE, [1004, 1006, 1009, 1012, 1015]);
+setBits(CONNECT, [1017, 1018, 1020, 1021]);
+setBits(
 	APP_CALL,
 	[
 		1000, 1001, 1003, 1004, 1005, 1006, 1007, 1009, 1011, 1012, 1013, 1015, 1017, 1018, 1020, 1021,
 		1023, 1024, 1026, 1027, 1029, 1030, 1035, 1036, 1037,
 	],
 );
-mark(
+setBits(
 	APP_IO,
 	[...ID_BITS.keys()].filter((id) => ID_BITS[id]! & APP_CALL && id !== 1000 && id !== 1001),
 );
-mark(LEGACY_REQUEST, [2, 3, 4, 5, 15, 16, 18, 19, 20, 21, 22, 29, 32]);
-mark(CLOSING, Object.keys(CLOSE_BITS).map(Number));
+setBits(LEGACY_REQUEST, [2, 3, 4, 5, 15, 16, 18, 19, 20, 21, 22, 29, 32]);
+setBits(CLOSING, Object.keys(CLOSE_BITS).map(Number));
 /** The bits of an event id (ids past the table: none). */
 const bitsOf = (id: number): number => (id < 4096 ? ID_BITS[id]! : 0);
 /** Abort reasons that the transport indicated (AFD_ABORT_ValueMap). */

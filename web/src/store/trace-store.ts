@@ -120,6 +120,11 @@ export type ChunkColumns = Pick<ChunkRecord, 'data' | 'parts'>;
 export async function chunkColumns(db: DB, traceId: number, chunk: number): Promise<ChunkColumns> {
 	const r = await db.get('chunks', [traceId, chunk]);
 	if (!r) throw new Error(`trace ${traceId} has no chunk ${chunk}`);
+	return columnsOf(r);
+}
+
+/** Where a chunk's columns are, from its record. */
+export function columnsOf(r: ChunkRecord): ChunkColumns {
 	return { data: r.data, parts: r.parts };
 }
 

@@ -67,5 +67,3 @@ export function formatTimerResolution(hundredNs: number): string {
 export function describePointerSize(bytes: number): string {
 	return bytes === 8 ? '64-bit' : bytes === 4 ? '32-bit' : 'unusual';
 }
-
-/** About three significant digits without exponents: 1.234 → "1.23", 999.9 → "1000". */

@@ -18,6 +18,7 @@ import type { SockscopeDB, TraceRecord } from '../store/db.ts';
 import {
 	chunkColumns,
 	chunkSummaries,
+	columnsOf,
 	loadColumn,
 	type ChunkColumns,
 } from '../store/trace-store.ts';
@@ -70,7 +71,7 @@ export class LiveTrace implements ChunkSource {
 			t.tables.apply(s.additions);
 			t.#chunks.push({ index: s.index, rows: s.rows, tMin: s.tMin, tMax: s.tMax });
 			t.#zeros.push(new Set(s.zeros));
-			t.#stored.push(Promise.resolve({ data: s.data, parts: s.parts }));
+			t.#stored.push(Promise.resolve(columnsOf(s)));
 		}
 		return t;
 	}
@@ -147,7 +148,7 @@ export class LiveTrace implements ChunkSource {
 			(summaries) => {
 				for (const s of summaries)
 					if (s.index < this.#chunks.length && !this.#stored[s.index])
-						this.#stored[s.index] = Promise.resolve({ data: s.data, parts: s.parts });
+						this.#stored[s.index] = Promise.resolve(columnsOf(s));
 			},
 			// Chunk by chunk, then.
 			() => {},
