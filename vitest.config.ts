@@ -11,6 +11,7 @@ export default defineConfig({
 					environment: 'node',
 					include: ['tests/**/*.test.ts'],
 					exclude: ['tests/e2e/**', '**/node_modules/**'],
+					globalSetup: ['tests/unit-setup.ts'],
 					env: { TZ: 'UTC' },
 				},
 			},
@@ -22,6 +23,9 @@ export default defineConfig({
 					globalSetup: ['tests/e2e/global-setup.ts'],
 					testTimeout: 60_000,
 					hookTimeout: 60_000,
+					// What the page shows after an import or a query comes when the machine gets to it:
+					// polls wait up to 30 s for it (vitest's default is 1 s).
+					expect: { poll: { timeout: 30_000 } },
 					// One browser at a time: the machine has 2 cores and Chromium is the heavy part.
 					fileParallelism: false,
 					env: { TZ: 'UTC' },

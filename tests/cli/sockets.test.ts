@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { SampleTruth } from '../builders/sample.ts';
+import { CLI_PROCESS_MS } from '../timeouts.ts';
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '../..');
@@ -34,7 +35,7 @@ function cells(line: string): string[] {
 	return out;
 }
 
-describe('sockscope sockets', () => {
+describe('sockscope sockets', { timeout: CLI_PROCESS_MS }, () => {
 	it('--format csv: the issue columns, one row per socket', async () => {
 		const r = await sockscope('sockets', sample, '--format', 'csv');
 		expect(r.code).toBe(0);
@@ -101,7 +102,7 @@ describe('sockscope sockets', () => {
 	});
 });
 
-describe('sockscope findings', () => {
+describe('sockscope findings', { timeout: CLI_PROCESS_MS }, () => {
 	it('--json: findings with counts, explanations, sockets and event indexes', async () => {
 		const r = await sockscope('findings', sample, '--json');
 		expect(r.code).toBe(0);

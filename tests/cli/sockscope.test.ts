@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { realFixturesDir } from '../fixtures/real/sources-table.ts';
 import { realFixture, statsOf } from '../decoder/load.ts';
 import { FIRST_CHUNK_ROWS } from '../../web/src/ingest/columns.ts';
+import { CLI_PROCESS_MS } from '../timeouts.ts';
 
 const run = promisify(execFile);
 const bin = join(import.meta.dirname, '../../bin/sockscope.mjs');
@@ -26,7 +27,7 @@ async function sockscope(
 
 const fixture = (name: string) => join(realFixturesDir, `${name}.etl`);
 
-describe('sockscope CLI', () => {
+describe('sockscope CLI', { timeout: CLI_PROCESS_MS }, () => {
 	it('info --json prints the header facts as one JSON object', async () => {
 		const r = await sockscope('info', fixture('krabsetw-powershell-manifest'), '--json');
 		expect(r.code).toBe(0);

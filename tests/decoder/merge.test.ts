@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { BufferFeed, feedIndex } from '../../web/src/decoder/buffer-feed.ts';
 import { indexBuffers, openTrace, type OpenTrace } from '../../web/src/decoder/etl-file.ts';
 import { mergeFound, mergeRecords, OutOfOrder } from '../../web/src/decoder/merge.ts';
@@ -6,6 +6,7 @@ import { readSourcesTable } from '../fixtures/real/sources-table.ts';
 import { buildSample } from '../builders/sample.ts';
 import { asyncSource, decoderModule, open, realFixture } from './load.ts';
 import { cpuTrace, lazyFeed } from './merge-traces.ts';
+import { WHOLE_FIXTURES_MS } from '../timeouts.ts';
 
 /** Each record as "buffer index:record number", in the order handed out. */
 async function fullOrder(trace: OpenTrace): Promise<string[]> {
@@ -83,25 +84,29 @@ describe('merging buffers as the index pass finds them', () => {
 		);
 	});
 
-	it('gives the whole merge or stops, on every real file and the sample', async () => {
-		const files = [
-			...[...readSourcesTable().keys()].map((n) => realFixture(n)),
-			buildSample().file.bytes,
-		];
-		let whole = 0;
-		for (const bytes of files) {
-			const trace = await open(bytes);
-			const index = await indexBuffers(trace);
-			const full = await fullOrder(trace);
-			for (const step of [1, 5]) {
-				const r = await foundOrder(trace, lazyFeed(index, step));
-				if (r.stopped) continue;
-				whole++;
-				expect(r.order).toEqual(full);
+	it(
+		'gives the whole merge or stops, on every real file and the sample',
+		{ timeout: WHOLE_FIXTURES_MS },
+		async () => {
+			const files = [
+				...[...readSourcesTable().keys()].map((n) => realFixture(n)),
+				buildSample().file.bytes,
+			];
+			let whole = 0;
+			for (const bytes of files) {
+				const trace = await open(bytes);
+				const index = await indexBuffers(trace);
+				const full = await fullOrder(trace);
+				for (const step of [1, 5]) {
+					const r = await foundOrder(trace, lazyFeed(index, step));
+					if (r.stopped) continue;
+					whole++;
+					expect(r.order).toEqual(full);
+				}
 			}
-		}
-		expect(whole).toBeGreaterThan(files.length);
-	});
+			expect(whole).toBeGreaterThan(files.length);
+		},
+	);
 
 	it('merges an index already complete like mergeRecords, without checks', async () => {
 		const trace = await open(cpuTrace(3000, true));
@@ -121,26 +126,32 @@ describe('merging buffers as the index pass finds them', () => {
 	});
 });
 
+/** A condition the index pass reaches by itself: waited for, never timed. */
+const HOLD_WAIT = { timeout: 4000, interval: 5 };
+
 describe('the index pass beside a decoding', () => {
+	// A lead of 16 buffers: the pass holds and goes on over a trace of a few thousand events.
+	const LEAD = 16;
+
 	it('keeps a bounded lead, and goes on when the decoding waits for buffers', async () => {
-		const bytes = cpuTrace(60_000, false);
+		const bytes = cpuTrace(3000, false);
 		const trace = await openTrace(asyncSource(bytes), decoderModule(), 'lead.etl');
 		if (!trace.ok) throw new Error(trace.error);
 		const total = (await indexBuffers(await open(bytes))).buffers.length;
-		expect(total).toBeGreaterThan(1500);
-		const feed = feedIndex(trace.value);
-		const settle = () => new Promise((r) => setTimeout(r, 20));
-		await settle();
-		// Nothing decoded: the pass holds after about a thousand buffers.
+		expect(total).toBeGreaterThan(3 * LEAD);
+		const feed = feedIndex(trace.value, {}, LEAD);
+		// Nothing decoded: the pass holds once it is a lead ahead, and stays there.
+		await vi.waitFor(() => expect(feed.holding).toBe(true), HOLD_WAIT);
 		const held = feed.found;
-		expect(held).toBeGreaterThan(1000);
+		expect(held).toBeGreaterThanOrEqual(LEAD);
 		expect(held).toBeLessThan(total);
-		await settle();
+		await new Promise((r) => setTimeout(r, 0));
 		expect(feed.found).toBe(held);
 		// Decoding catches up: it goes on, and holds again further on.
 		feed.decoded(held);
-		await settle();
-		expect(feed.found).toBeGreaterThan(held);
+		await vi.waitFor(() => expect(feed.holding && feed.found > held).toBe(true), HOLD_WAIT);
+		expect(feed.found).toBeGreaterThanOrEqual(held + LEAD);
+		expect(feed.found).toBeLessThan(total);
 		// A decoding waiting for buffers lets it run to the end.
 		await feed.next();
 		while (!feed.index) await feed.next();
@@ -148,12 +159,13 @@ describe('the index pass beside a decoding', () => {
 	});
 
 	it('runs free once released', async () => {
-		const bytes = cpuTrace(60_000, false);
+		const bytes = cpuTrace(3000, false);
 		const trace = await openTrace(asyncSource(bytes), decoderModule(), 'lead.etl');
 		if (!trace.ok) throw new Error(trace.error);
-		const feed = feedIndex(trace.value);
+		const feed = feedIndex(trace.value, {}, LEAD);
 		feed.release();
 		const index = await feed.complete;
-		expect(index.buffers.length).toBeGreaterThan(1500);
+		expect(index.buffers.length).toBe((await indexBuffers(await open(bytes))).buffers.length);
+		expect(index.buffers.length).toBeGreaterThan(3 * LEAD);
 	});
 });

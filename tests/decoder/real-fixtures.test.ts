@@ -6,6 +6,7 @@ import { indexBuffers } from '../../web/src/decoder/etl-file.ts';
 import { mergeRecords } from '../../web/src/decoder/merge.ts';
 import { cell, readSourcesTable, realFixturesDir } from '../fixtures/real/sources-table.ts';
 import { open, realFixture, statsOf } from './load.ts';
+import { WHOLE_FIXTURES_MS } from '../timeouts.ts';
 
 const table = readSourcesTable();
 const names = readdirSync(realFixturesDir)
@@ -19,7 +20,7 @@ function headerTypeCounts(text: string): Record<string, number> {
 	return out;
 }
 
-describe('real fixtures', () => {
+describe('real fixtures', { timeout: WHOLE_FIXTURES_MS }, () => {
 	it('lists every fixture in SOURCES.md', () => {
 		expect(names.length).toBeGreaterThan(0);
 		for (const n of names) expect(table.has(n), `${n} missing from SOURCES.md`).toBe(true);

@@ -155,7 +155,7 @@ describe('a trace of 320,001 events', () => {
 		const { total } = await answerFor(page, '');
 		await page.getByTestId('event-scroller').focus();
 		await page.keyboard.press('End');
-		await expect.poll(() => selectedPosition(page), { timeout: 15_000 }).toBe(total - 1);
+		await expect.poll(() => selectedPosition(page)).toBe(total - 1);
 		const last = page.locator(`[data-position="${total - 1}"]`);
 		await expect.poll(() => last.getAttribute('data-index')).toBe(String(total - 1));
 		const box = (await last.boundingBox())!;

@@ -51,15 +51,19 @@ async function expectWorkingApp(tab: OpenedPage, url: string): Promise<void> {
 function tryToLeave(page: Page): Promise<{ fetched: string; violations: string[] }> {
 	return page.evaluate(async () => {
 		const violations: string[] = [];
-		document.addEventListener('securitypolicyviolation', (e) =>
-			violations.push(`${e.effectiveDirective} ${e.blockedURI}`),
+		// The violation event is queued as a task after the fetch has failed: wait for it (without
+		// a policy there is none, and the test's own timeout ends the wait).
+		const reported = new Promise<void>((resolve) =>
+			document.addEventListener('securitypolicyviolation', (e) => {
+				violations.push(`${e.effectiveDirective} ${e.blockedURI}`);
+				resolve();
+			}),
 		);
 		const fetched = await fetch('http://telemetry.invalid/collect').then(
 			() => 'sent',
 			() => 'blocked',
 		);
-		// The violation event is queued as a task after the fetch has failed.
-		await new Promise((resolve) => setTimeout(resolve, 300));
+		if (fetched === 'blocked') await reported;
 		return { fetched, violations };
 	});
 }

@@ -54,7 +54,7 @@ async function matchCount(page: Page, filter: string): Promise<string> {
 
 async function libraryRow(page: Page, name: string) {
 	const row = page.locator('li[data-trace-id]').filter({ hasText: name });
-	await row.first().waitFor({ timeout: 20_000 });
+	await row.first().waitFor({ timeout: 30_000 });
 	return row.first();
 }
 
@@ -193,7 +193,7 @@ describe('trace library', () => {
 		});
 		// A new session sweeps once its library is listed.
 		await page.reload();
-		await expect.poll(copies, { timeout: 10_000 }).not.toContain('0.etl');
+		await expect.poll(copies).not.toContain('0.etl');
 		expect(await copies()).toContain('999999.etl');
 		await page.evaluate(async () => {
 			const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle('traces');
@@ -285,7 +285,7 @@ describe('trace library', () => {
 			await rows.first().getByTestId('delete-trace').click();
 			await expect.poll(() => rows.count()).toBe(n - 1);
 		}
-		await expect.poll(() => usage(page), { timeout: 20_000 }).toBeLessThan(before);
+		await expect.poll(() => usage(page)).toBeLessThan(before);
 		expect(errors).toEqual([]);
 		await page.close();
 	});

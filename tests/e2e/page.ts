@@ -89,7 +89,7 @@ export async function waitForOutcome(page: Page, fileName: string): Promise<Outc
 /** The text of one data-fact value. */
 export async function readFact(page: Page, name: string): Promise<string> {
 	const locator = page.locator(`[data-testid="trace-facts"] [data-fact="${name}"]`);
-	return ((await locator.textContent({ timeout: 5_000 })) ?? '').trim();
+	return ((await locator.textContent({ timeout: 30_000 })) ?? '').trim();
 }
 
 /** A data-fact value shown with digit grouping ("212,992 bytes") as a number. */

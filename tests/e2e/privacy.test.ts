@@ -84,7 +84,7 @@ const SESSION: readonly Step[] = [
 			// Counts are shown with digit grouping ("2,039").
 			const count = async (testId: string) =>
 				Number(((await page.getByTestId(testId).textContent()) ?? '').replace(/,/g, ''));
-			await page.getByTestId('total-count').waitFor({ timeout: 10_000 });
+			await page.getByTestId('total-count').waitFor({ timeout: 30_000 });
 			const total = await count('total-count');
 			await page.locator('#filter-input').fill('event:AfdConnect*');
 			await page.locator('#filter-input').press('Enter');
@@ -200,8 +200,14 @@ describe('a whole session', () => {
 		// From the app: the Content-Security-Policy stops these before the network, and says so.
 		const blocked = await page.evaluate(async () => {
 			const violations: string[] = [];
-			document.addEventListener('securitypolicyviolation', (e) =>
-				violations.push(`${e.effectiveDirective} ${e.blockedURI}`),
+			// Both violations (the fetch's and the image's) come as tasks: wait for the two kinds
+			// (each may be reported once per policy: the header's and the page's own).
+			const reported = new Promise<void>((resolve) =>
+				document.addEventListener('securitypolicyviolation', (e) => {
+					violations.push(`${e.effectiveDirective} ${e.blockedURI}`);
+					const kinds = new Set(violations.map((v) => v.split(' ')[0]));
+					if (kinds.has('connect-src') && kinds.has('img-src')) resolve();
+				}),
 			);
 			const fetched = await fetch('http://telemetry.invalid/collect', { method: 'POST' }).then(
 				() => 'sent',
@@ -209,7 +215,7 @@ describe('a whole session', () => {
 			);
 			const image = new Image();
 			image.src = 'http://telemetry.invalid/pixel.gif';
-			await new Promise((resolve) => setTimeout(resolve, 300));
+			if (fetched === 'blocked') await reported;
 			return { fetched, violations };
 		});
 		expect(blocked.fetched).toBe('blocked');
@@ -271,7 +277,7 @@ describe('hostile strings in a trace', () => {
 					}
 					return false;
 				},
-				{ timeout: 20_000 },
+				{ timeout: 60_000 },
 			)
 			.toBe(true);
 		expect(shown).toContain(HOSTILE_MARKUP);

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { decoderModule, realFixture } from '../decoder/load.ts';
 import { decodeAll } from './check.ts';
 import { mutate } from './mutate.ts';
+import { WHOLE_FIXTURES_MS } from '../timeouts.ts';
 
 const SEEDS = [
 	'perfview-small-32bit-compressed',
@@ -15,7 +16,7 @@ const SEEDS = [
 ];
 const CASES_PER_FILE = 60;
 
-describe('fuzz: mutated real traces never throw', () => {
+describe('fuzz: mutated real traces never throw', { timeout: WHOLE_FIXTURES_MS }, () => {
 	for (const name of SEEDS) {
 		it(name, async () => {
 			const original = realFixture(name);

@@ -19,6 +19,7 @@ import { RecordReader } from '../../web/src/worker/record-reader.ts';
 import { optionChanges } from '../../web/src/worker/socket-payloads.ts';
 import type { SampleTruth } from '../builders/sample.ts';
 import { decoderModule, open } from '../decoder/load.ts';
+import { CLI_PROCESS_MS } from '../timeouts.ts';
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '../..');
@@ -62,7 +63,7 @@ async function cli(filter: string, format: ExportFormat): Promise<string> {
 	return (await run(process.execPath, args, { maxBuffer: 1 << 26 })).stdout;
 }
 
-describe('export', () => {
+describe('export', { timeout: CLI_PROCESS_MS }, () => {
 	it.each([
 		['status:error', 'csv'],
 		['event:AfdConnect* or event:AfdOption', 'ndjson'],

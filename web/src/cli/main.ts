@@ -93,9 +93,17 @@ function parseArgs(argv: string[]): Options {
 	return opts;
 }
 
+/** The project root: the nearest folder above this module (source or bundle) with a package.json. */
+function projectRoot(): string {
+	const here = dirname(fileURLToPath(import.meta.url));
+	for (let dir = here; ; dir = dirname(dir)) {
+		if (existsSync(join(dir, 'package.json'))) return dir;
+		if (dirname(dir) === dir) return here;
+	}
+}
+
 function loadModule(): WebAssembly.Module {
-	const root = join(dirname(fileURLToPath(import.meta.url)), '../../..');
-	const path = join(root, 'build/release/decoder.wasm');
+	const path = join(projectRoot(), 'build/release/decoder.wasm');
 	if (!existsSync(path))
 		throw new Error(`the decoder is not built (${path} is missing): run npm run build:wasm`);
 	return new WebAssembly.Module(readFileSync(path));

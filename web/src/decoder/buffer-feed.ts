@@ -27,8 +27,11 @@ export class BufferFeed {
 	#settle!: { resolve: (index: BufferIndex) => void; reject: (error: unknown) => void };
 	/** The whole index, once the pass has ended. */
 	readonly complete: Promise<BufferIndex>;
+	readonly #lead: number;
 
-	constructor() {
+	/** `lead`: how far the pass may run ahead (LEAD; tests make it small to need fewer buffers). */
+	constructor(lead = LEAD) {
+		this.#lead = lead;
 		this.complete = new Promise<BufferIndex>((resolve, reject) => {
 			this.#settle = { resolve, reject };
 		});
@@ -90,7 +93,7 @@ export class BufferFeed {
 	/** The decoding has decoded `n` buffers. */
 	decoded(n: number): void {
 		this.#decoded = n;
-		if (this.found - n < LEAD) this.#makeRoom();
+		if (this.found - n < this.#lead) this.#makeRoom();
 	}
 
 	/**
@@ -98,8 +101,13 @@ export class BufferFeed {
 	 * has caught up, or waits for buffers not found yet).
 	 */
 	room(): Promise<void> | null {
-		if (this.#starved || this.#released || this.found - this.#decoded < LEAD) return null;
+		if (this.#starved || this.#released || this.found - this.#decoded < this.#lead) return null;
 		return new Promise<void>((resolve) => this.#room.push(resolve));
+	}
+
+	/** Whether the pass is holding, waiting for the decoding to catch up. */
+	get holding(): boolean {
+		return this.#room.length > 0;
 	}
 
 	/** The decoding no longer keeps pace (it stopped, or waits for the whole index): the pass runs free. */
@@ -125,8 +133,8 @@ export class BufferFeed {
 }
 
 /** Starts the index pass of `trace`, handing what it finds to a feed as it goes. */
-export function feedIndex(trace: OpenTrace, options: IndexOptions = {}): BufferFeed {
-	const feed = new BufferFeed();
+export function feedIndex(trace: OpenTrace, options: IndexOptions = {}, lead = LEAD): BufferFeed {
+	const feed = new BufferFeed(lead);
 	indexBuffers(trace, {
 		...options,
 		onBuffers: (b) => feed.update(b),

@@ -1,0 +1,9 @@
+// Timeouts for the few tests whose work is set by an input they do not choose: vitest's 5 s
+// default stays for everything else. These catch a hang, not slowness: each is several times what
+// the test takes on a slow machine under load.
+
+/** Decoding whole real fixtures (up to 4.9 MB compressed, tens of MB once expanded). */
+export const WHOLE_FIXTURES_MS = 60_000;
+
+/** Running the command line as a process: Node's start-up, then a whole trace, per call. */
+export const CLI_PROCESS_MS = 60_000;
