@@ -84,14 +84,9 @@ export async function traceStats(trace: OpenTrace, index: BufferIndex): Promise<
 		damage.add(b.damage);
 	};
 	await mergeRecords(trace, index.buffers, onRecord, onBuffer);
-	// The index names a buffer cut short or unreadable; decoding may already have reported it.
+	// The index names buffers cut short, unreadable or repeated, and what the header contradicts;
+	// decoding may already have reported a buffer.
 	damage.add(index.damage);
-	const last = index.buffers.at(-1);
-	if (!index.damage && last && index.buffers.length < trace.facts.buffersWritten)
-		damage.entries.push({
-			offset: last.offset + last.size,
-			message: `the file ends after buffer ${last.index} (offset 0x${(last.offset + last.size).toString(16)}), but its header says ${trace.facts.buffersWritten} buffers were written: ${trace.facts.buffersWritten - index.buffers.length} are missing`,
-		});
 	return {
 		records,
 		byKind,
