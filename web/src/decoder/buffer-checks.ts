@@ -54,7 +54,8 @@ export function plausibleHeader(
 	if (limits.cpus > 0 && cpu >= limits.cpus) return false;
 	const end = v.getUint32(at + FIELD.Offset!, true);
 	if (end < HEADER) return false;
-	if ((flags & BufferFlag.Compressed) !== 0) return end <= limits.budget;
+	// A compressed buffer claiming more than the budget is still a buffer: it is reported as such.
+	if ((flags & BufferFlag.Compressed) !== 0) return end <= MAX_BUFFER_SIZE;
 	if (end > size) return false;
 	if (end === HEADER || at + HEADER + 4 > v.byteLength) return true;
 	const marker = v.getUint32(at + HEADER, true);

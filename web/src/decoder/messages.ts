@@ -76,6 +76,9 @@ function describeStatus(d: DamageInfo): string {
 	}
 }
 
+/** Record-level reports listed before the rest are only counted. */
+const RECORD_REPORTS = 20;
+
 /**
  * The damage of one decode pass, one report per buffer: what decoding a buffer found, and then
  * the index's own finding (a buffer cut short or unreadable) unless that buffer was reported.
@@ -97,6 +100,21 @@ export class DamageLog {
 			this.#buffers.add(one.bufferOffset);
 		}
 		this.entries.push({ offset: damageFileOffset(one), message: describeDamage(one) });
+	}
+
+	/** Record-level damage (a budget overrun) reported so far; only the first few are listed. */
+	#records = 0;
+
+	/** Damage in one record (its buffer is otherwise sound). */
+	readonly record = (offset: number, message: string): void => {
+		if (++this.#records <= RECORD_REPORTS) this.entries.push({ offset, message });
+		else if (this.#records === RECORD_REPORTS + 1)
+			this.entries.push({ offset, message: `more records with damage follow; not listed` });
+	};
+
+	/** Records with damage (all of them, listed or not). */
+	get damagedRecords(): number {
+		return this.#records;
 	}
 
 	/** Buffers with a report. */
