@@ -31,6 +31,7 @@ const CASES = [
 	'duplicated-buffer',
 	'missing-buffer',
 	'header-fields-changed',
+	'perffreq-changed',
 ];
 
 describe('hostile traces in the browser', () => {

@@ -233,4 +233,22 @@ describe('hostile traces under a watchdog', () => {
 		},
 		WATCHED,
 	);
+
+	it(
+		'a PerfFreq that stretches record times past the EndTime is reported',
+		async () => {
+			const o = await runCase('perffreq-changed');
+			const facts = (await open(realFixture(REAL_BASE))).facts;
+			expect(o.stats.code).toBe(1);
+			expect(messages(o.stats)).toEqual([
+				expect.stringMatching(
+					new RegExp(
+						`^records run until \\S+, [\\d.]+ s after the trace header's EndTime \\(${facts.endTime.replace(/[.]/g, '\\.')}\\)$`,
+					),
+				),
+			]);
+			expect(o.decode.lines).toBe(full.records);
+		},
+		WATCHED,
+	);
 });

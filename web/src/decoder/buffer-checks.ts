@@ -4,6 +4,7 @@
 import { BufferFlag, Status, WMI_BUFFER_HEADER } from '../generated/layouts.ts';
 import type { DamageInfo } from './messages.ts';
 import type { ByteSource } from './source.ts';
+import { filetimeToIso } from './time.ts';
 import type { TraceFacts } from './types.ts';
 
 const HEADER = WMI_BUFFER_HEADER.size;
@@ -240,4 +241,49 @@ function sequenceGaps(buffers: readonly FoundBuffer[]): string {
 	if (gaps.length === 0) return '';
 	const shown = gaps.slice(0, 8).join(', ');
 	return ` (sequence numbers jump ${shown}${gaps.length > 8 ? `, … ${gaps.length} jumps` : ''})`;
+}
+
+/**
+ * How far records may run past the trace header's EndTime before that counts as a contradiction:
+ * relogged files overshoot by seconds (2.5 s in perfview-net452).
+ */
+const END_SLACK = 60n * 10_000_000n;
+
+/** The span of record times, gathered per buffer (a buffer's records are in time order). */
+export class TimeSpan {
+	first: bigint | null = null;
+	last: bigint | null = null;
+
+	add(first: bigint, last: bigint): void {
+		if (this.first === null || first < this.first) this.first = first;
+		if (this.last === null || last > this.last) this.last = last;
+	}
+}
+
+/** Record times that the trace header's StartTime and EndTime contradict. */
+export function timeFindings(facts: TraceFacts, span: TimeSpan): DamageInfo[] {
+	const start = BigInt(facts.startFiletime);
+	const end = BigInt(facts.endFiletime);
+	if (span.first === null || span.last === null || end === 0n || end < start) return [];
+	const out: DamageInfo[] = [];
+	const iso = (t: bigint) => filetimeToIso(t) ?? t.toString();
+	if (span.last > end + END_SLACK)
+		out.push(
+			note(
+				`records run until ${iso(span.last)}, ${seconds(span.last - end)} s after the trace header's EndTime (${facts.endTime})`,
+				0,
+			),
+		);
+	if (span.first < start)
+		out.push(
+			note(
+				`records start at ${iso(span.first)}, ${seconds(start - span.first)} s before the trace header's StartTime (${facts.startTime})`,
+				0,
+			),
+		);
+	return out;
+}
+
+function seconds(ticks: bigint): string {
+	return (Number(ticks / 10_000n) / 1000).toFixed(3);
 }
