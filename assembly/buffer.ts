@@ -100,6 +100,16 @@ let bufferStatus: i32 = Status.Ok;
 let isHeaderBuffer = false;
 let recordIndex: u32 = 0;
 let lastRaw: i64 = 0;
+/**
+ * Largest decompressed buffer (header included) accepted: the trace's own BufferSize from its
+ * logfile header, which no buffer of the session can exceed; MAX_BUFFER_SIZE until it is known.
+ */
+let expansionBudget: u32 = MAX_BUFFER_SIZE;
+
+export function setExpansionBudget(n: u32): void {
+	expansionBudget = n >= HEADER && n <= MAX_BUFFER_SIZE ? n : MAX_BUFFER_SIZE;
+}
+
 /** Pointer size of the logfile header, for WPP records that do not say. */
 export let defaultPointerSize: u32 = 8;
 
@@ -143,8 +153,9 @@ export function frameBuffer(avail: u32): i32 {
 	if (size > MAX_BUFFER_SIZE)
 		return setError(Status.BadBufferSize, WMI_BUFFER_HEADER_BufferSize, size, MAX_BUFFER_SIZE);
 	if (compressed) {
-		if (end < HEADER || end - HEADER > MAX_BUFFER_SIZE)
-			return setError(Status.BadDataEnd, WMI_BUFFER_HEADER_Offset, end, MAX_BUFFER_SIZE);
+		if (end < HEADER) return setError(Status.BadDataEnd, WMI_BUFFER_HEADER_Offset, end, size);
+		if (end > expansionBudget)
+			return setError(Status.OverBudget, WMI_BUFFER_HEADER_Offset, end, expansionBudget);
 	} else if (end < HEADER || end > size) {
 		return setError(Status.BadDataEnd, WMI_BUFFER_HEADER_Offset, end, size);
 	}

@@ -6,6 +6,8 @@ import {
 	HeaderType,
 	Status,
 	SYSTEM_TRACE_HEADER_SIZE,
+	TRACE_LOGFILE_HEADER_BufferSize,
+	TRACE_LOGFILE_HEADER_BufferSize_32,
 	TRACE_LOGFILE_HEADER_CpuSpeedInMHz,
 	TRACE_LOGFILE_HEADER_CpuSpeedInMHz_32,
 	TRACE_LOGFILE_HEADER_PerfFreq,
@@ -21,7 +23,7 @@ import {
 	BufferOut_dataSize,
 } from './generated/layouts';
 import { BUFFER_OUT, INPUT } from './memory-map';
-import { openBuffer, setDefaultPointerSize } from './buffer';
+import { openBuffer, setDefaultPointerSize, setExpansionBudget } from './buffer';
 import { setClock } from './clock';
 import { resetProviders } from './providers';
 
@@ -36,6 +38,7 @@ export function readHeader(avail: u32): i32 {
 	logfileAt = 0;
 	headerValue = 0;
 	resetProviders();
+	setExpansionBudget(0);
 	const opened = openBuffer(avail, true);
 	if (opened != Status.Ok) return opened;
 	const type = <u32>load<u16>(INPUT + WMI_BUFFER_HEADER_BufferType);
@@ -83,6 +86,9 @@ export function readHeader(avail: u32): i32 {
 	);
 	const mhz = load<u32>(
 		h + (wide ? TRACE_LOGFILE_HEADER_CpuSpeedInMHz : TRACE_LOGFILE_HEADER_CpuSpeedInMHz_32),
+	);
+	setExpansionBudget(
+		load<u32>(h + (wide ? TRACE_LOGFILE_HEADER_BufferSize : TRACE_LOGFILE_HEADER_BufferSize_32)),
 	);
 	setClock(clock, start, load<i64>(p + 0x10), freq, mhz);
 	// Leave buffer 0 ready to be walked from its first record.

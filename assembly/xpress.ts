@@ -69,9 +69,18 @@ export function decompressXpress(src: usize, srcLen: u32, dst: usize, dstLen: u3
 		const to = dst + outPos;
 		if (distance >= length) {
 			memory.copy(to, from, length);
+		} else if (distance == 1) {
+			// Overlapping match of one byte: a run.
+			memory.fill(to, load<u8>(from), length);
 		} else {
-			// Overlapping match: repeats the last `distance` bytes, byte by byte.
-			for (let i: u32 = 0; i < length; i++) store<u8>(to + i, load<u8>(from + i));
+			// Overlapping match: repeats the last `distance` bytes. What is written so far is whole
+			// periods, so it can be copied again from `from` in one go: log(length) copies.
+			let done: u32 = 0;
+			while (done < length) {
+				const n = min(done + distance, length - done);
+				memory.copy(to + done, from, n);
+				done += n;
+			}
 		}
 		outPos += length;
 	}

@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { nodeFileSource } from '../web/src/cli/node-source.ts';
 import { indexBuffers, openTrace } from '../web/src/decoder/etl-file.ts';
 import { mergeRecords } from '../web/src/decoder/merge.ts';
+import { describeDamage } from '../web/src/decoder/messages.ts';
 import { blockCache } from '../web/src/decoder/source.ts';
 import { RecordOut } from '../web/src/generated/layouts.ts';
 import { cachePath, cached, metaPath, removeStale, type TraceMeta } from './winsock-trace.ts';
@@ -116,7 +117,8 @@ async function decode(): Promise<DecodeRun> {
 		const trace = opened.value;
 		const t1 = performance.now();
 		const index = await indexBuffers(trace);
-		if (index.damage) throw new Error(`the index stopped early: status ${index.damage.status}`);
+		if (index.damage.length > 0)
+			throw new Error(`the index found damage: ${describeDamage(index.damage[0]!)}`);
 		const t2 = performance.now();
 		let records = 0;
 		let buffers = 0;

@@ -228,6 +228,7 @@ export enum Status {
 	NoHeader = 11,
 	Truncated = 12,
 	BadHeaderType = 13,
+	OverBudget = 14,
 }
 
 export enum RecordKind {

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { openTrace } from '../../web/src/decoder/etl-file.ts';
 import { memorySource } from '../../web/src/decoder/source.ts';
-import { decoderModule, realFixture, statsOf } from './load.ts';
+import { decodeBuffer } from '../../web/src/decoder/decoded-buffer.ts';
+import { decoderModule, open, realFixture, statsOf } from './load.ts';
 
 const hex = (n: number) => '0x' + n.toString(16);
 
@@ -92,17 +93,71 @@ describe('damage inside a trace', () => {
 		['zero', 0],
 		['absurd', 0xfffffff0],
 	] as const) {
-		it(`${label} BufferSize in buffer 5: decoding stops there, earlier buffers kept`, async () => {
+		it(`${label} BufferSize in buffer 5: that buffer is lost, the pass finds buffer 6 and goes on`, async () => {
 			const b = whole.slice();
 			new DataView(b.buffer).setUint32(offsets[5]!, value, true);
 			const s = await statsOf(b);
-			expect(s.buffers).toBe(5);
-			expect(s.damage[0]!.message).toMatch(
-				new RegExp(`^buffer 5 at offset ${hex(offsets[5]!)} has BufferSize ${hex(value)} `),
-			);
+			const full = await statsOf(whole);
+			expect(s.buffers).toBe(full.buffers - 1);
+			expect(s.index.buffers.map((x) => x.offset)).toEqual(offsets.filter((_, k) => k !== 5));
+			expect(s.damage.map((d) => d.message)).toEqual([
+				expect.stringMatching(
+					new RegExp(
+						`^buffer 5 at offset ${hex(offsets[5]!)} has BufferSize ${hex(value)} .*; ${offsets[6]! - offsets[5]!} bytes skipped to the next buffer header at offset ${hex(offsets[6]!)}$`,
+					),
+				),
+			]);
 			expect(s.damage[0]!.offset).toBe(offsets[5]);
+			expect(s.records).toBeLessThan(full.records);
+			expect(s.records).toBeGreaterThan((await statsOf(whole.slice(0, offsets[5]))).records);
 		});
 	}
+
+	it('a bad Offset (end of data) with BufferSize intact: that buffer is stepped over, the rest decode', async () => {
+		const b = whole.slice();
+		new DataView(b.buffer).setUint32(offsets[3]! + 0x30, 0x7fffffff, true);
+		const s = await statsOf(b);
+		const full = await statsOf(whole);
+		expect(s.buffers).toBe(full.buffers - 1);
+		expect(s.damage.map((d) => d.message)).toEqual([
+			`buffer 3 at offset ${hex(offsets[3]!)} has Offset (end of data) 0x7fffffff, outside its 0x2000 bytes; 8192 bytes skipped to the next buffer header at offset ${hex(offsets[4]!)}`,
+		]);
+		const trace = await open(whole);
+		const lost = (await decodeBuffer(trace, full.index.buffers[3]!)).count;
+		expect(s.records).toBe(full.records - lost);
+	});
+
+	it('a buffer repeated: the copy is dropped and reported', async () => {
+		const copy = whole.slice(offsets[4]!, offsets[5]!);
+		const b = new Uint8Array(whole.length + copy.length);
+		b.set(whole.subarray(0, offsets[5]!));
+		b.set(copy, offsets[5]!);
+		b.set(whole.subarray(offsets[5]!), offsets[5]! + copy.length);
+		const s = await statsOf(b);
+		const full = await statsOf(whole);
+		expect(s.records).toBe(full.records);
+		expect(s.buffers).toBe(full.buffers);
+		expect(s.damage.map((d) => d.message)).toEqual([
+			expect.stringMatching(
+				new RegExp(
+					`^the buffer at offset ${hex(offsets[5]!)} repeats buffer 4 at offset ${hex(offsets[4]!)} \\(CPU \\d+, sequence number \\d+\\): dropped$`,
+				),
+			),
+		]);
+	});
+
+	it('a buffer missing: the header count and the sequence gap are reported', async () => {
+		const b = new Uint8Array(whole.length - (offsets[5]! - offsets[4]!));
+		b.set(whole.subarray(0, offsets[4]!));
+		b.set(whole.subarray(offsets[5]!), offsets[4]!);
+		const s = await statsOf(b);
+		const full = await statsOf(whole);
+		expect(s.buffers).toBe(full.buffers - 1);
+		const seq = full.index.buffers[4]!.sequence;
+		expect(s.damage.map((d) => d.message)).toEqual([
+			`the file ends after buffer ${full.buffers - 2} (offset ${hex(b.length)}), but its header says ${full.buffers} buffers were written: 1 are missing (sequence numbers jump ${seq - 1n} → ${seq + 1n})`,
+		]);
+	});
 
 	it('a record whose size overruns its buffer: the rest of that buffer is skipped, later buffers decode', async () => {
 		const b = whole.slice();

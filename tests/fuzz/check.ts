@@ -2,23 +2,48 @@
 // without throwing; damage is reported, not raised.
 import { indexBuffers, openTrace } from '../../web/src/decoder/etl-file.ts';
 import { mergeRecords } from '../../web/src/decoder/merge.ts';
+import { DamageLog } from '../../web/src/decoder/messages.ts';
 import { ProviderTable, recordJson } from '../../web/src/decoder/record-json.ts';
 import { memorySource } from '../../web/src/decoder/source.ts';
 
-export async function decodeAll(module: WebAssembly.Module, bytes: Uint8Array): Promise<number> {
+export interface DecodeReport {
+	/** False when the file was rejected as not an ETL file. */
+	readonly opened: boolean;
+	readonly records: number;
+	/** Every damage message, as the CLI would print them. */
+	readonly damage: readonly string[];
+}
+
+export async function decodeReport(
+	module: WebAssembly.Module,
+	bytes: Uint8Array,
+): Promise<DecodeReport> {
 	const opened = await openTrace(memorySource(bytes), module, 'fuzz.etl');
 	if (!opened.ok) {
 		if (!opened.error.startsWith('not an ETL file: '))
 			throw new Error(`unexpected error: ${opened.error}`);
-		return 0;
+		return { opened: false, records: 0, damage: [opened.error] };
 	}
 	const trace = opened.value;
 	const index = await indexBuffers(trace);
 	const providers = new ProviderTable(trace);
+	const damage = new DamageLog();
 	let n = 0;
-	await mergeRecords(trace, index.buffers, (b, i) => {
-		JSON.stringify(recordJson(b, i, trace, providers));
-		n++;
-	});
-	return n;
+	await mergeRecords(
+		trace,
+		index.buffers,
+		(b, i) => {
+			JSON.stringify(recordJson(b, i, trace, providers, damage.record));
+			n++;
+		},
+		(b) => damage.add(b.damage),
+		// As the CLI does: a pause where output would be written.
+		async () => {},
+	);
+	damage.add(index.damage);
+	return { opened: true, records: n, damage: damage.messages };
+}
+
+export async function decodeAll(module: WebAssembly.Module, bytes: Uint8Array): Promise<number> {
+	return (await decodeReport(module, bytes)).records;
 }

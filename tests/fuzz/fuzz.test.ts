@@ -1,5 +1,9 @@
 // A bounded fuzz run in every `npm test`; `npm run fuzz` runs the same cases for as long as asked.
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { KILL_AFTER_MS, RSS_LIMIT, watched } from '../hostile/watchdog.ts';
+import { FOUND_DIR } from './found.ts';
 import { decoderModule, realFixture } from '../decoder/load.ts';
 import { decodeAll } from './check.ts';
 import { mutate } from './mutate.ts';
@@ -30,4 +34,25 @@ describe('fuzz: mutated real traces never throw', { timeout: WHOLE_FIXTURES_MS }
 			}
 		});
 	}
+});
+
+// Inputs the fuzz runner saved as findings (tests/fixtures/hostile/found, with their provenance):
+// each must now end by itself under the watchdog, with exit code 0 or 1 and no stack trace.
+const found = existsSync(FOUND_DIR) ? readdirSync(FOUND_DIR).filter((f) => f.endsWith('.etl')) : [];
+describe.runIf(found.length > 0)('fuzz findings end under the watchdog', () => {
+	for (const f of found)
+		it(
+			f,
+			async () => {
+				const run = await watched(join(FOUND_DIR, f), ['decode', 'stats']);
+				expect(run.killed).toBe(false);
+				expect(run.outcomes).not.toBe(null);
+				for (const o of run.outcomes!) {
+					expect([0, 1]).toContain(o.code);
+					expect(o.stderr).not.toMatch(/\n\s+at /);
+					expect(o.peakRss).toBeLessThan(RSS_LIMIT);
+				}
+			},
+			KILL_AFTER_MS * 2,
+		);
 });

@@ -109,10 +109,14 @@ function loadModule(): WebAssembly.Module {
 	return new WebAssembly.Module(readFileSync(path));
 }
 
-async function info(trace: OpenTrace, json: boolean, out: LineWriter): Promise<void> {
+/** Prints the facts; returns what the index pass (buffer headers only) finds wrong. */
+async function info(trace: OpenTrace, json: boolean, out: LineWriter): Promise<string[]> {
 	const f = trace.facts;
-	if (json) return out.line(JSON.stringify(f));
-	for (const [k, v] of Object.entries(f)) await out.line(`${k.padEnd(16)} ${v}`);
+	if (json) await out.line(JSON.stringify(f));
+	else for (const [k, v] of Object.entries(f)) await out.line(`${k.padEnd(16)} ${v}`);
+	const damage = new DamageLog();
+	damage.add((await indexBuffers(trace)).damage);
+	return damage.messages;
 }
 
 async function decode(trace: OpenTrace, opts: Options, out: LineWriter): Promise<string[]> {
@@ -148,7 +152,7 @@ async function decode(trace: OpenTrace, opts: Options, out: LineWriter): Promise
 		(b, i) => {
 			if (opts.provider === 'afd' && providers.guid(b.u16(i, RecordOut.providerIndex)) !== afdGuid)
 				return;
-			print(recordJson(b, i, trace, providers));
+			print(recordJson(b, i, trace, providers, damage.record));
 		},
 		(b) => damage.add(b.damage),
 		flush,
@@ -246,7 +250,7 @@ export async function main(argv: string[]): Promise<number> {
 		}
 		const trace = opened.value;
 		let problems: string[] = [];
-		if (opts.command === 'info') await info(trace, opts.json, out);
+		if (opts.command === 'info') problems = await info(trace, opts.json, out);
 		else if (opts.command === 'decode') problems = await decode(trace, opts, out);
 		else if (opts.command === 'sockets') problems = await socketsCommand(trace, opts.format, out);
 		else if (opts.command === 'findings') problems = await findingsCommand(trace, opts.json, out);

@@ -124,7 +124,9 @@ export async function decodeBuffer(
 		const n = decoder.nextRecords();
 		// The image and the first batch of records and fields (almost always the only one) are
 		// copied into one piece of memory.
-		const imageSize = keepBytes ? 0 : (dataSize + 7) & ~7;
+		// A buffer without records needs no image (its data may be a decompressed bomb).
+		const copyImage = !keepBytes && n > 0;
+		const imageSize = copyImage ? (dataSize + 7) & ~7 : 0;
 		const used = n > 0 ? fieldsUsed(decoder, n) : 0;
 		const need = imageSize + n * R + used * F;
 		storage =
@@ -132,7 +134,7 @@ export async function decodeBuffer(
 				? reuse.storage
 				: new ArrayBuffer(Math.max(need, 8));
 		if (keepBytes) image = bytes!.subarray(0, dataSize);
-		else {
+		else if (copyImage) {
 			image = new Uint8Array(storage, 0, dataSize);
 			image.set(decoder.bytes(dataPtr, dataSize));
 		}

@@ -7,6 +7,15 @@ import {
 	WMI_BUFFER_HEADER,
 } from '../generated/layouts.ts';
 import { fail, ok, type Result } from '../lib/result.ts';
+import {
+	duplicateNote,
+	headerFindings,
+	headerLimits,
+	MAX_BUFFER_SIZE,
+	plausibleChain,
+	scanForBuffer,
+	type HeaderLimits,
+} from './buffer-checks.ts';
 import { describeDamage, type DamageInfo } from './messages.ts';
 import { SequentialReader, type ByteSource } from './source.ts';
 import { readStruct, readUtf16z } from './struct.ts';
@@ -37,8 +46,13 @@ export interface BufferEntry {
 
 export interface BufferIndex {
 	readonly buffers: readonly BufferEntry[];
-	/** Why the index stopped before the end of the file, if it did. */
-	readonly damage: DamageInfo | null;
+	/**
+	 * What the pass found wrong, in file order: buffer headers it could not use (and the bytes it
+	 * skipped to go on), a buffer cut short by the end of the file, buffers found twice (dropped),
+	 * and what the trace header says that the buffers contradict.
+	 */
+	readonly damage: readonly DamageInfo[];
+	/** Bytes that belong to no buffer found (skipped over while resynchronising). */
 	readonly trailingBytes: number;
 }
 
@@ -165,11 +179,6 @@ function readFacts(decoder: WasmDecoder, fileName: string, fileSize: number): Tr
 	};
 }
 
-/**
- * Steps through the file buffer by buffer (each buffer's own BufferSize is the stride) and
- * records where each one is. Stops at the first buffer whose header is unusable: nothing after
- * it can be located.
- */
 export interface IndexOptions {
 	/** Told the file offset reached, every few buffers. */
 	readonly onProgress?: (offset: number) => void;
@@ -183,6 +192,12 @@ export interface IndexOptions {
 	readonly pace?: () => Promise<void> | null;
 }
 
+/**
+ * Steps through the file buffer by buffer (each buffer's own BufferSize is the stride) and
+ * records where each one is. A header it cannot use costs that buffer only: the pass steps over
+ * it by its BufferSize when a buffer header follows there, else scans forward for the next
+ * plausible header. A buffer with the CPU and sequence number of one found before is dropped.
+ */
 export async function indexBuffers(
 	trace: OpenTrace,
 	options: IndexOptions = {},
@@ -191,7 +206,12 @@ export async function indexBuffers(
 	const source = options.source ?? trace.source;
 	const buffers: BufferEntry[] = [];
 	let offset = 0;
-	let damage: DamageInfo | null = null;
+	const damage: DamageInfo[] = [];
+	let skippedBytes = 0;
+	let dropped = 0;
+	let cut = false;
+	const seen = new Map<string, BufferEntry>();
+	const limits = headerLimits(trace.facts, source.size);
 	// Asynchronous sources (a browser File) pay a round trip per read: scan them in large blocks,
 	// three in flight (Chromium reads a File about twice as fast so as one at a time), taking the
 	// headers out of the block in hand; the first block is small, so that what the first buffers
@@ -220,14 +240,20 @@ export async function indexBuffers(
 		}
 		const status = decoder.frameBuffer(length);
 		if (status !== Status.Ok) {
-			damage = bufferOutDamage(decoder, status, buffers.length, offset);
-			break;
+			const found = bufferOutDamage(decoder, status, buffers.length, offset);
+			const resumeAt = await resynchronise(source, offset, limits, options.signal);
+			const skipped = (resumeAt ?? source.size) - offset;
+			damage.push({ ...found, skipped, resumeAt });
+			skippedBytes += skipped;
+			if (resumeAt === null) break;
+			offset = resumeAt;
+			continue;
 		}
 		const v = decoder.view();
 		const b = decoder.bufferOut;
 		const size = v.getUint32(b + BufferOut.bufferSize, true);
 		const available = Math.min(size, source.size - offset);
-		buffers.push({
+		const entry: BufferEntry = {
 			index: buffers.length,
 			offset,
 			size,
@@ -236,9 +262,19 @@ export async function indexBuffers(
 			sequence: v.getBigInt64(b + BufferOut.sequence, true),
 			flags: v.getUint16(b + BufferOut.flags, true),
 			compressed: v.getUint8(b + BufferOut.compressed) !== 0,
-		});
+		};
+		const key = `${entry.cpu}:${entry.sequence}`;
+		const first = seen.get(key);
+		if (first && available === size) {
+			damage.push(duplicateNote(entry, first));
+			dropped++;
+			offset += size;
+			continue;
+		}
+		seen.set(key, entry);
+		buffers.push(entry);
 		if (available < size) {
-			damage = {
+			damage.push({
 				status: Status.Truncated,
 				bufferIndex: buffers.length - 1,
 				bufferOffset: offset,
@@ -246,11 +282,36 @@ export async function indexBuffers(
 				value: available,
 				limit: size,
 				compressed: false,
-			};
+			});
+			cut = true;
 			offset = source.size;
 			break;
 		}
 		offset += size;
 	}
-	return { buffers, damage, trailingBytes: damage ? source.size - offset : 0 };
+	damage.push(...headerFindings(trace.facts, buffers, offset, cut || damage.length > 0, dropped));
+	return { buffers, damage, trailingBytes: skippedBytes };
+}
+
+/**
+ * Where the pass goes on after an unusable buffer header at `offset`: one BufferSize on, when the
+ * size is sane and a buffer header (or the end of the file) is there; else the next plausible
+ * buffer header further on; null when there is none.
+ */
+async function resynchronise(
+	source: ByteSource,
+	offset: number,
+	limits: HeaderLimits,
+	signal: AbortSignal | undefined,
+): Promise<number | null> {
+	const head = await source.read(offset, HEADER_SIZE);
+	if (head.length >= 4) {
+		const size = new DataView(head.buffer, head.byteOffset, head.byteLength).getUint32(0, true);
+		if (size >= HEADER_SIZE && size <= MAX_BUFFER_SIZE) {
+			const next = offset + size;
+			if (next === source.size) return null;
+			if (next < source.size && (await plausibleChain(source, next, limits))) return next;
+		}
+	}
+	return scanForBuffer(source, offset + 1, limits, signal);
 }

@@ -35,7 +35,11 @@ interface Stream {
 export type RecordSink = (buffer: DecodedBuffer, i: number) => void;
 /** Called once for every buffer as it is decoded (same lifetime as for RecordSink). */
 export type BufferSink = (buffer: DecodedBuffer) => void;
-/** Awaited before each buffer is decoded: where a consumer may write out or stop (by throwing). */
+/**
+ * Awaited before each buffer is decoded, and after every PAUSE_EVERY records handed out: where a
+ * consumer may write out or stop (by throwing). Pausing by records too keeps what a consumer
+ * gathers bounded when every CPU's buffer is decoded at the start and no CPU has a next one.
+ */
 export type Checkpoint = () => Promise<void>;
 
 /** A merge over part of the index would hand out a record out of order: merge the whole index. */
@@ -44,6 +48,10 @@ export class OutOfOrder extends Error {
 		super(`buffer ${entry.index} at offset 0x${entry.offset.toString(16)} ${why}`);
 	}
 }
+
+const PAUSE_EVERY = 16384;
+/** What drain returns when it has handed out PAUSE_EVERY records: the checkpoint is due. */
+const PAUSED = newStream(-3);
 
 const orderOf = (b: BufferEntry) => (b.index === 0 ? -1 : b.cpu);
 
@@ -156,6 +164,7 @@ async function run(
 	const cpus = trace.facts.cpus;
 	let seen = 0;
 	let decoded = 0;
+	const quota = { left: PAUSE_EVERY };
 	// The pass is told how far the decoding has got (it keeps a bounded lead).
 	const counted: BufferSink = (b) => {
 		feed?.decoded(++decoded);
@@ -172,7 +181,12 @@ async function run(
 			await feed!.next();
 			continue;
 		}
-		const s = drain(heap, onRecord, feed ? last : null);
+		const s = drain(heap, onRecord, feed ? last : null, quota);
+		if (s === PAUSED) {
+			quota.left = PAUSE_EVERY;
+			if (checkpoint) await checkpoint();
+			continue;
+		}
 		if (s && !s.waiting) {
 			if (await step(trace, s, counted, checkpoint)) siftDown(heap, 0);
 			// The header buffer is a stream of its own: nothing more can join it.
@@ -226,12 +240,18 @@ interface Last {
 
 /**
  * Hands out records in time order as long as the streams' decoded buffers last, and returns the
- * stream whose buffer has just run out, or that waits for its next buffer (null when the heap is
+ * stream whose buffer has just run out, or that waits for its next buffer, or PAUSED (null when the heap is
  * empty). With `last`, checks that each record comes after the one before. Kept synchronous and
  * apart from the async loop, so that the hot path awaits nothing and runs fully optimised.
  */
-function drain(heap: Stream[], onRecord: RecordSink, last: Last | null): Stream | null {
+function drain(
+	heap: Stream[],
+	onRecord: RecordSink,
+	last: Last | null,
+	quota: { left: number },
+): Stream | null {
 	while (heap.length > 0) {
+		if (quota.left-- <= 0) return PAUSED;
 		const s = heap[0]!;
 		if (s.waiting) return s;
 		const b = s.current!;

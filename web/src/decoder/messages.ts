@@ -12,10 +12,22 @@ export interface DamageInfo {
 	readonly value: number;
 	readonly limit: number;
 	readonly compressed: boolean;
+	/**
+	 * Set by the index pass when it had to resynchronise after this buffer's header: the bytes it
+	 * skipped (the buffer itself, or up to the next valid buffer header or the end of the file).
+	 */
+	readonly skipped?: number;
+	/** Where the index pass went on after skipping (null: nowhere, the file ends). */
+	readonly resumeAt?: number | null;
+	/** A finding about the trace as a whole (sequence numbers, header facts): the whole message. */
+	readonly note?: string;
+	/** Where a note points (file offset); damageFileOffset falls back to the buffer's offset. */
+	readonly noteOffset?: number;
 }
 
 /** File offset of the damage when it can be named exactly (not inside decompressed data). */
 export function damageFileOffset(d: DamageInfo): number {
+	if (d.note !== undefined) return d.noteOffset ?? d.bufferOffset;
 	return d.compressed && d.status !== Status.CompressionError && d.status !== Status.Truncated
 		? d.bufferOffset
 		: d.bufferOffset + d.at;
@@ -23,6 +35,17 @@ export function damageFileOffset(d: DamageInfo): number {
 
 /** One line naming what is wrong and where. */
 export function describeDamage(d: DamageInfo): string {
+	if (d.note !== undefined) return d.note;
+	const found = describeStatus(d);
+	if (d.skipped === undefined) return found;
+	const to =
+		d.resumeAt === null || d.resumeAt === undefined
+			? 'the end of the file (no valid buffer header after it)'
+			: `the next buffer header at offset ${hex(d.resumeAt)}`;
+	return `${found}; ${d.skipped} bytes skipped to ${to}`;
+}
+
+function describeStatus(d: DamageInfo): string {
 	const where = `buffer ${d.bufferIndex} at offset ${hex(d.bufferOffset)}`;
 	const inside = d.compressed
 		? `decompressed offset ${hex(d.at)}`
@@ -44,6 +67,8 @@ export function describeDamage(d: DamageInfo): string {
 			return `${where}: no record header at ${inside} (read ${hex(d.value >>> 0)})`;
 		case Status.BadHeaderType:
 			return `${where}: record at ${inside} has unknown header type ${hex(d.value)}`;
+		case Status.OverBudget:
+			return `${where} claims to expand to ${hex(d.value)} bytes (its Offset), more than the trace's own BufferSize ${hex(d.limit)}`;
 		case Status.BadExtendedItem:
 			return `${where}: record at ${inside} has malformed extended data items`;
 		default:
@@ -51,18 +76,45 @@ export function describeDamage(d: DamageInfo): string {
 	}
 }
 
+/** Record-level reports listed before the rest are only counted. */
+const RECORD_REPORTS = 20;
+
 /**
  * The damage of one decode pass, one report per buffer: what decoding a buffer found, and then
  * the index's own finding (a buffer cut short or unreadable) unless that buffer was reported.
  */
 export class DamageLog {
 	readonly entries: { offset: number; message: string }[] = [];
+	/** Buffers (by file offset) reported already. */
 	readonly #buffers = new Set<number>();
 
-	add(d: DamageInfo | null): void {
-		if (!d || this.#buffers.has(d.bufferIndex)) return;
-		this.#buffers.add(d.bufferIndex);
-		this.entries.push({ offset: damageFileOffset(d), message: describeDamage(d) });
+	add(d: DamageInfo | readonly DamageInfo[] | null): void {
+		if (!d) return;
+		if (Array.isArray(d)) {
+			for (const one of d as readonly DamageInfo[]) this.add(one);
+			return;
+		}
+		const one = d as DamageInfo;
+		if (one.note === undefined) {
+			if (this.#buffers.has(one.bufferOffset)) return;
+			this.#buffers.add(one.bufferOffset);
+		}
+		this.entries.push({ offset: damageFileOffset(one), message: describeDamage(one) });
+	}
+
+	/** Record-level damage (a budget overrun) reported so far; only the first few are listed. */
+	#records = 0;
+
+	/** Damage in one record (its buffer is otherwise sound). */
+	readonly record = (offset: number, message: string): void => {
+		if (++this.#records <= RECORD_REPORTS) this.entries.push({ offset, message });
+		else if (this.#records === RECORD_REPORTS + 1)
+			this.entries.push({ offset, message: `more records with damage follow; not listed` });
+	};
+
+	/** Records with damage (all of them, listed or not). */
+	get damagedRecords(): number {
+		return this.#records;
 	}
 
 	/** Buffers with a report. */

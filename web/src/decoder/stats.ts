@@ -5,6 +5,7 @@ import { PROVIDERS } from '../generated/schemas.ts';
 import type { DecodedBuffer } from './decoded-buffer.ts';
 import type { BufferIndex, OpenTrace } from './etl-file.ts';
 import { mergeRecords } from './merge.ts';
+import { TimeSpan, timeFindings } from './buffer-checks.ts';
 import { DamageLog } from './messages.ts';
 import { KIND_NAMES, ProviderTable, providerName } from './record-json.ts';
 import { filetimeToIso } from './time.ts';
@@ -79,19 +80,17 @@ export async function traceStats(trace: OpenTrace, index: BufferIndex): Promise<
 		if (first === null) first = t;
 		lastTime = t;
 	};
+	const span = new TimeSpan();
 	const onBuffer = (b: DecodedBuffer) => {
 		if (b.entry.compressed) compressed++;
 		damage.add(b.damage);
+		if (b.count > 0) span.add(b.time(0), b.time(b.count - 1));
 	};
 	await mergeRecords(trace, index.buffers, onRecord, onBuffer);
-	// The index names a buffer cut short or unreadable; decoding may already have reported it.
+	// The index names buffers cut short, unreadable or repeated, and what the header contradicts;
+	// decoding may already have reported a buffer.
 	damage.add(index.damage);
-	const last = index.buffers.at(-1);
-	if (!index.damage && last && index.buffers.length < trace.facts.buffersWritten)
-		damage.entries.push({
-			offset: last.offset + last.size,
-			message: `the file ends after buffer ${last.index} (offset 0x${(last.offset + last.size).toString(16)}), but its header says ${trace.facts.buffersWritten} buffers were written: ${trace.facts.buffersWritten - index.buffers.length} are missing`,
-		});
+	damage.add(timeFindings(trace.facts, span));
 	return {
 		records,
 		byKind,

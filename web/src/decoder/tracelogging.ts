@@ -18,8 +18,12 @@ export interface TraceLoggingEvent {
 	readonly provider: string | null;
 	readonly name: string | null;
 	readonly fields: Record<string, unknown>;
-	/** Set when the metadata or payload ended early; fields decoded before it are kept. */
+	/**
+	 * Set when the metadata or payload ended early, or the fields would exceed the event's budget
+	 * (overBudget); fields decoded before it are kept.
+	 */
 	readonly problem: string | null;
+	readonly overBudget?: boolean;
 }
 
 /** The extended data items of an event, walked as the decoder validated them. */
@@ -83,6 +87,40 @@ class Cursor {
 		const out = this.b.subarray(this.at, this.at + n);
 		this.at += n;
 		return out;
+	}
+}
+
+/**
+ * Values (scalars, array elements, struct instances) one event may decode into, whatever its
+ * payload: the stated per-event limit.
+ */
+export const MAX_VALUES_PER_EVENT = 65536;
+/**
+ * Below that, an event's budget is tied to its payload: every scalar takes at least one payload
+ * byte, so only struct arrays (whose members may take none, nested) could exceed it.
+ */
+const VALUES_PER_PAYLOAD_BYTE = 4;
+const VALUES_SLACK = 256;
+
+/** The number of values an event of `payloadSize` bytes may decode into. */
+export function valueBudget(payloadSize: number): number {
+	return Math.min(MAX_VALUES_PER_EVENT, VALUES_SLACK + VALUES_PER_PAYLOAD_BYTE * payloadSize);
+}
+
+export class OverBudget extends RangeError {}
+
+class Budget {
+	left: number;
+	constructor(readonly limit: number) {
+		this.left = limit;
+	}
+	/** Takes n values, or throws naming the field that would overrun. */
+	take(n: number, field: string, payloadSize: number): void {
+		this.left -= n;
+		if (this.left < 0)
+			throw new OverBudget(
+				`field ${JSON.stringify(field)} would take the event past its budget of ${this.limit} values (payload of ${payloadSize} bytes)`,
+			);
 	}
 }
 
@@ -212,20 +250,25 @@ function readFields(
 	from: number,
 	count: number,
 	out: Record<string, unknown>,
+	budget: Budget,
 ): number {
 	let i = from;
+	const payloadSize = c.end - c.at;
 	while (i < fields.length && count-- > 0) {
 		const f = fields[i++]!;
 		if (f.inType === 24) {
 			// Struct: OutType holds the number of member fields that follow.
 			const members = f.outType;
-			const read = (target: Record<string, unknown>) => readFields(c, fields, i, members, target);
+			const read = (target: Record<string, unknown>) =>
+				readFields(c, fields, i, members, target, budget);
 			if (f.array === 0) {
+				budget.take(1, f.name, payloadSize);
 				const nested: Record<string, unknown> = {};
 				out[f.name] = nested;
 				i = read(nested);
 			} else {
 				const n = f.array === 0x20 ? f.count : c.u16();
+				budget.take(n, f.name, payloadSize);
 				const list: Record<string, unknown>[] = [];
 				let next = i;
 				for (let k = 0; k < n; k++) {
@@ -244,10 +287,15 @@ function readFields(
 			const value = readScalar(c, f.inType);
 			return present(value, f.outType, c.b.subarray(start, c.at));
 		};
-		if (f.array === 0) out[f.name] = one();
-		else if (f.array === 0x60) out[f.name] = hexBytes(c.bytes(c.u16()));
-		else {
+		if (f.array === 0) {
+			budget.take(1, f.name, payloadSize);
+			out[f.name] = one();
+		} else if (f.array === 0x60) {
+			budget.take(1, f.name, payloadSize);
+			out[f.name] = hexBytes(c.bytes(c.u16()));
+		} else {
 			const n = f.array === 0x20 ? f.count : c.u16();
+			budget.take(n, f.name, payloadSize);
 			const list: unknown[] = [];
 			for (let k = 0; k < n; k++) list.push(one());
 			out[f.name] = list;
@@ -291,9 +339,11 @@ export function decodeTraceLogging(
 			0,
 			Infinity,
 			fields,
+			new Budget(valueBudget(payloadSize)),
 		);
 		return { provider, name, fields, problem: null };
 	} catch (e) {
-		return { provider, name, fields, problem: e instanceof Error ? e.message : String(e) };
+		const problem = e instanceof Error ? e.message : String(e);
+		return { provider, name, fields, problem, overBudget: e instanceof OverBudget };
 	}
 }

@@ -687,7 +687,8 @@ export const Status = {
 	"BadExtendedItem": 10,
 	"NoHeader": 11,
 	"Truncated": 12,
-	"BadHeaderType": 13
+	"BadHeaderType": 13,
+	"OverBudget": 14
 } as const;
 export type Status = (typeof Status)[keyof typeof Status];
 

@@ -4,6 +4,7 @@ import type { DecodedBuffer } from '../decoder/decoded-buffer.ts';
 import { BufferFeed } from '../decoder/buffer-feed.ts';
 import { indexBuffers, type BufferIndex, type OpenTrace } from '../decoder/etl-file.ts';
 import { mergeFound, mergeRecords, OutOfOrder } from '../decoder/merge.ts';
+import { TimeSpan, timeFindings } from '../decoder/buffer-checks.ts';
 import { DamageLog } from '../decoder/messages.ts';
 import { ProviderTable } from '../decoder/record-json.ts';
 import { chunkStartingAt, type Chunk, type EventType } from './columns.ts';
@@ -116,6 +117,7 @@ export async function ingestTrace(
 	let tables!: TraceTables;
 	let skip = 0;
 	let damage!: DamageLog;
+	let span!: TimeSpan;
 	let chunkIndex = 0;
 	let caches!: BuilderCaches;
 	let builder!: ChunkBuilder;
@@ -127,6 +129,7 @@ export async function ingestTrace(
 		tables = t;
 		skip = skipRows;
 		damage = new DamageLog();
+		span = new TimeSpan();
 		chunkIndex = chunkStartingAt(skip);
 		caches = newBuilderCaches();
 		builder = new ChunkBuilder(chunkIndex, tables, start, providers, caches);
@@ -148,6 +151,7 @@ export async function ingestTrace(
 	const onBuffer = (b: DecodedBuffer) => {
 		bytesDone += b.entry.available;
 		damage.add(b.damage);
+		if (b.count > 0) span.add(b.time(0), b.time(b.count - 1));
 	};
 	// Records arrive synchronously; full chunks are committed at the next checkpoint, before the
 	// merge decodes another buffer. A few writes run beside the decoding; waiting for the oldest
@@ -199,6 +203,7 @@ export async function ingestTrace(
 	}
 	const index = await feed.complete;
 	damage.add(index.damage);
+	damage.add(timeFindings(trace.facts, span));
 	const total = bytesTotal();
 	options.onProgress?.({
 		bytesDone: total,
