@@ -10,6 +10,7 @@
  */
 export const FIELD_NAMES = [
 	'EnterExit',
+	'Location',
 	'Process',
 	'Endpoint',
 	'Status',
