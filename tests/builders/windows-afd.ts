@@ -70,7 +70,6 @@ interface ProcessFacts {
 	mof: boolean;
 }
 
-const tick = (ms: number) => BigInt(Math.round(ms * 10_000));
 
 export class WindowsAfd {
 	readonly lc = new Lifecycles({ families: 'modern' });

@@ -627,7 +627,10 @@ export class SocketTracker {
 		}
 		if (t.datagramSendEnters > 0) return;
 		this.#sent(s, t, v, bytes);
-		if (remote) t.datagram(remote, true, bytes, this.#mark(v));
+		// Its enter, which has the address by the table, is not in the trace: the exit's, if any.
+		const to = v.text(F.Address) ?? remote;
+		this.#peer(s, to ?? undefined);
+		if (to) t.datagram(to, true, bytes, this.#mark(v));
 	}
 
 	/** Bind outcome: the bound local address on success. */
