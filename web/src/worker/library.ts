@@ -69,7 +69,7 @@ import { TraceInsight, type TraceStatistics, type Vocabulary } from './trace-ins
  * Bumped when the decoder, the column layout, the chunk sizes or the fingerprint change what an
  * import stores (an import begun under another version is not resumed).
  */
-export const DECODER_VERSION = 4;
+export const DECODER_VERSION = 5;
 /** Column bytes per file byte, measured on Winsock traces (~0.3), with room. */
 const COLUMNS_FACTOR = 0.5;
 /**
