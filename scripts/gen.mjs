@@ -349,7 +349,8 @@ function tsSemantics() {
 		return v.phase;
 	});
 	let s = banner('schema/winsock-semantics.json');
-	s += '// What the Winsock-AFD enter/exit events mean: roles by event id, Location codes, EnterExit.\n\n';
+	s +=
+		'// What the Winsock-AFD enter/exit events mean: roles by event id, Location codes, EnterExit.\n\n';
 	s += `export type AfdRole =\n${[...new Set(semantics.events.map((e) => e.role))].map((r) => `\t| '${r}'`).join('\n')};\n\n`;
 	s += `export interface AfdEventMeaning {
 	readonly name: string;

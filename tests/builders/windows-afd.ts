@@ -70,7 +70,6 @@ interface ProcessFacts {
 	mof: boolean;
 }
 
-
 export class WindowsAfd {
 	readonly lc = new Lifecycles({ families: 'modern' });
 	readonly sockets: WinSocket[] = [];
