@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Regenerates the derived files from schema/: container layouts and the decoder ABI (containers.json),
-// the Winsock event layouts (winsock-*.json) and the value tables (winsock-codes.json), for both the
-// AssemblyScript decoder and the TypeScript side. `--check` fails when a committed file is stale.
+// the Winsock event layouts (winsock-*.json), the value tables (winsock-codes.json) and what the AFD
+// events and Location codes mean (winsock-semantics.json), for both the AssemblyScript decoder and
+// the TypeScript side. `--check` fails when a committed file is stale.
 import { readFileSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -3,10 +3,16 @@
 // Identity. A socket is its Endpoint address plus a generation: AFD reuses endpoint memory after
 // cleanup, so the n-th socket seen on one address is generation n (counted per address, whatever
 // the process). Live sockets are found by Endpoint alone, which the kernel never shares between
-// two live sockets. The owning process is the Process field (EPROCESS); the header PID is not
-// trusted (transport-side events are logged in System, PID 4). PIDs come from the create event
-// (UserModePid / ProcessId), else from the process table (kernel MOF events, or the header PID
-// of calls the application made itself: enter events and legacy "posted" events).
+// two live sockets. The owning process is the Process field (EPROCESS); the header PID is often
+// a kernel or worker context's. PIDs come from the create event (UserModePid / ProcessId, which
+// also teaches the EPROCESS → PID map and overwrites it: a new process may get a dead one's
+// EPROCESS), else from that map at the socket's first event (or, for a socket older than every
+// mapping, the first one learned: back-fill), which kernel MOF process events and header PIDs at
+// Locations where they are the caller's also teach. A header PID at a Location known to be
+// unreliable, or at or below the System PID, teaches nothing; at a Location not known either way
+// the enter of an application call (legacy: a posted request) gives a weak guess that any trusted
+// source replaces. What each event id and Location means comes from the generated tables
+// (schema/winsock-semantics.json → generated/afd-semantics.ts).
 //
 // Lifecycle: create (1, 1000) → bind (2/3, 1029/1030) → connect (4/5 → 6, 1017-1021) or listen
 // (1037, or connections indicated on it: 35/36, 3000/3001) and accept (15/16, 1023-1027) → data
@@ -14,10 +20,14 @@
 // and peer disconnects (41, 3006) are recorded as they come.
 //
 // Rules where the events leave room:
-// - Enter/exit events: the exit's Status is the outcome and its BufferLength the bytes; the enter
-//   counts as "posted" with the requested length. An exit with STATUS_PENDING is neither
-//   completed nor failed. A connect enter starts the latency clock, its exit (or legacy 6) stops
-//   it. Events with no EnterExit field count as exits.
+// - Enter/exit events: the exit's Status is the outcome. Bytes are in the phase the table names:
+//   receives at the exit (the enter is the buffer offered: "posted"); AfdSend at the exit, once
+//   per call (see #streamSend: nested pairs, buffered completions, unknown Locations); datagram
+//   sends at the enter (their exit is optional, see #datagramSend). An exit with STATUS_PENDING is
+//   neither completed nor failed. A connect enter starts the latency clock, its exit (or legacy 6)
+//   stops it. Events with no EnterExit field, and EnterExit 2-4, count as exits (never as calls).
+// - Datagram sockets keep their bytes per remote (the address of each datagram, else the socket's
+//   remote); a socket whose create is missing is SOCK_DGRAM when it logs datagram-only events.
 // - Legacy 18-22 are posted operations, 23-28 completions (bytes), 9-12 failures.
 // - Data indications (37-39, 3003/3004) are counted apart and never as received bytes.
 // - Legacy and enter/exit events of one operation: see live-socket.ts (per class of counter the
