@@ -18,6 +18,12 @@
 //   203.0.113.9:443 that times out (STATUS_IO_TIMEOUT).
 // - legacyapp.exe (2222): the legacy events 1, 2, 4, 6, 18, 24, 23, 13, 14 in EVENT32 records
 //   (4-byte pointers).
+// Logged the way Windows logs it (docs: real-trace-semantics.md): Locations from the sources where
+// they name one (create 1002/1012, bind 7010/7022, connect 5023, send 3047/3051, receive
+// 4106/4109, close 2000/2001; the others are code sites no source lists); each send is nested
+// enter/exit pairs (3047 → 3056 → 3073 → 3051) and a large one is buffered and completed again
+// later (3024) on a System thread; receives that wait complete in System's context (4114, header
+// PID 4), as does AfdClose's exit (2001). See windowsLogging() and dnsCacheFromBeforeTrace().
 
 import { readFileSync } from 'node:fs';
 import { filetimeFromIso, filetimeToIso } from './bytes.ts';
@@ -102,11 +108,20 @@ export interface SocketTruth {
 	local: string | null;
 	/** Peer: the connect/accept address, or the first sendto destination. */
 	remote: string | null;
-	/** How the socket came to be: created (1000 / legacy 1) or accepted (1024 AcceptEndpoint). */
-	origin: 'created' | 'accepted';
-	/** FILETIME decimal strings: the create enter (or accept exit) and the cleanup exit. */
-	opened: string;
-	openedIso: string;
+	/** Datagram sockets: bytes per remote, in order of their first datagram. */
+	peers: { remote: string; bytesSent: number; bytesReceived: number }[];
+	/**
+	 * How the socket came to be: created (1000 / legacy 1), accepted (1024 AcceptEndpoint), or
+	 * opened before the trace (no create).
+	 */
+	origin: 'created' | 'accepted' | 'before-trace';
+	/** How its PID can be known: its create, its listener's, or another socket's create (map). */
+	pidSource: 'create' | 'listener' | 'process-map';
+	/** FILETIME decimal strings: the create enter (or accept exit; null before the trace) and the cleanup exit. */
+	opened: string | null;
+	openedIso: string | null;
+	/** Its first event. */
+	firstSeen: string;
 	closed: string | null;
 	closedIso: string | null;
 	bytesSent: number;
@@ -199,8 +214,10 @@ interface Sock {
 	protocol: number;
 	local: string | null;
 	remote: string | null;
-	origin: 'created' | 'accepted';
-	opened: bigint;
+	peers: Map<string, { remote: string; bytesSent: number; bytesReceived: number }>;
+	origin: 'created' | 'accepted' | 'before-trace';
+	opened: bigint | null;
+	firstSeen: bigint;
 	closed: bigint | null;
 	sent: number;
 	received: number;
@@ -211,18 +228,23 @@ interface Sock {
 	legacy: boolean;
 }
 
-/** Code-site ids for the Location field ("Seq" in the AFD messages). */
+/**
+ * Code-site ids for the Location field (enter, exit): the codes Windows logs where a source names
+ * them (real-trace-semantics.md), else small numbers no source lists (unknown Locations).
+ */
 const LOCATION: Record<number, [number, number]> = {
-	1000: [10, 11],
-	1001: [20, 21],
+	1000: [1002, 1012],
+	1001: [2000, 2001],
 	1002: [22, 23],
-	1003: [30, 31],
-	1004: [32, 33],
+	1003: [3047, 3051],
+	1004: [4106, 4109],
 	1007: [34, 35],
 	1009: [36, 37],
-	1018: [40, 41],
+	1013: [3100, 3200],
+	1015: [38, 39],
+	1018: [5023, 41],
 	1024: [44, 45],
-	1030: [50, 51],
+	1030: [7010, 7022],
 	1032: [60, 61],
 	1033: [62, 63],
 	1035: [64, 65],
@@ -232,15 +254,23 @@ const LOCATION: Record<number, [number, number]> = {
 	3006: [84, 85],
 };
 
+/** The header PID/TID an event is logged with. */
+interface Header {
+	pid: number;
+	tid: number;
+}
+
 class Scenario {
 	readonly w: EtlWriter;
+	/** Completions logged in System's context so far (picks its thread without the PRNG). */
+	systemEvents = 0;
 	readonly rng = new Prng(SAMPLE_SEED);
 	readonly procs: Proc[] = [];
 	readonly sockets: Sock[] = [];
 	private nextEndpoint = 0xffffa50c1e2f4010n;
 	private nextEndpoint32 = 0x8b2d7e08n;
 	private nextBuffer = 0x000001d4c8e20000n;
-	private readonly systemThreads: number[] = [88, 92, 104, 112];
+	readonly systemThreads: number[] = [88, 92, 104, 112];
 	/** AFD events per Process field value and per endpoint named (Endpoint / AcceptEndpoint). */
 	readonly perProcess = new Map<bigint, number>();
 	readonly perEndpoint = new Map<bigint, number>();
@@ -338,7 +368,7 @@ class Scenario {
 		time: bigint,
 		id: number,
 		values: PayloadValues,
-		opts: { cpu?: number; transport?: boolean } = {},
+		opts: { cpu?: number; transport?: boolean; header?: Header } = {},
 	): void {
 		const system = opts.transport === true;
 		const bump = (m: Map<bigint, number>, k: bigint): void => {
@@ -359,15 +389,18 @@ class Scenario {
 		this.w.addAfd({
 			cpu: opts.cpu ?? (system ? this.rng.int(0, 3) : this.cpuOf(th)),
 			time,
-			pid: system ? 4 : th.proc.pid,
-			tid: system ? this.rng.pick(this.systemThreads) : th.tid,
+			pid: opts.header?.pid ?? (system ? 4 : th.proc.pid),
+			tid: opts.header?.tid ?? (system ? this.rng.pick(this.systemThreads) : th.tid),
 			id,
 			pointerSize: th.proc.ptr,
 			values: { Process: th.proc.eprocess, ...values },
 		});
 	}
 
-	/** An enter/exit pair; returns the exit time. */
+	/**
+	 * An enter/exit pair; returns the exit time. `exitIn`: the exit is logged at that Location in
+	 * another context (a completion on whatever thread was interrupted); `inner`: events between.
+	 */
 	call(
 		th: Thread,
 		t: bigint,
@@ -375,12 +408,21 @@ class Scenario {
 		id: number,
 		enter: PayloadValues,
 		exit: PayloadValues,
+		o: { exitIn?: { location: number; header: Header }; inner?: (cpu: number) => void } = {},
 	): bigint {
 		const [le, lx] = LOCATION[id] ?? [1, 2];
 		const cpu = this.cpuOf(th);
 		this.afd(th, t, id, { EnterExit: 0, Location: le, ...enter }, { cpu });
 		const te = t + dur;
-		this.afd(th, te, id, { EnterExit: 1, Location: lx, ...exit }, { cpu: this.cpuOf(th) });
+		o.inner?.(cpu);
+		const location = o.exitIn?.location ?? lx;
+		this.afd(
+			th,
+			te,
+			id,
+			{ EnterExit: 1, Location: location, ...exit },
+			{ cpu: this.cpuOf(th), header: o.exitIn?.header },
+		);
 		return te;
 	}
 
@@ -398,8 +440,10 @@ class Scenario {
 			protocol,
 			local: null,
 			remote: null,
+			peers: new Map(),
 			origin: 'created',
 			opened: t,
+			firstSeen: t,
 			closed: null,
 			sent: 0,
 			received: 0,
@@ -447,7 +491,22 @@ class Scenario {
 			BufferLength: len,
 		};
 		s.sent += len;
-		return this.call(th, t, this.delay(0.01, 0.12), 1003, v, { ...v, Status: STATUS_SUCCESS });
+		const dur = this.delay(0.01, 0.12);
+		const te = this.call(
+			th,
+			t,
+			dur,
+			1003,
+			v,
+			{ ...v, Status: STATUS_SUCCESS },
+			{
+				inner: (cpu) => {
+					if (!buffered(len)) nestedSend(this, th, t, t + dur, cpu, v);
+				},
+			},
+		);
+		if (buffered(len)) bufferedCompletion(this, th, te, v);
+		return te;
 	}
 
 	/** A receive posted with `cap` bytes of buffer that completes after `wait` with `len` bytes. */
@@ -479,6 +538,7 @@ class Scenario {
 			1004,
 			{ ...v, BufferLength: cap },
 			{ ...v, BufferLength: len, Status: status },
+			{ exitIn: receiveCompletion(this, wait) },
 		);
 	}
 
@@ -494,6 +554,7 @@ class Scenario {
 				Endpoint: s.endpoint,
 				Status: STATUS_SUCCESS,
 			},
+			{ exitIn: { location: LOCATION[1001]![1], header: systemContext(this) } },
 		);
 		te = this.call(
 			th,
@@ -593,11 +654,14 @@ class Scenario {
 		const any = c.family === AF_INET ? '0.0.0.0:0' : '[::]:0';
 		t = this.bind(th, s, t + this.delay(0.01, 0.03), any, c.local);
 		s.remote = c.server;
+		const peer = { remote: c.server, bytesSent: 0, bytesReceived: 0 };
+		s.peers.set(c.server, peer);
 		for (let q = 0; q < c.queries; q++) {
 			const len = this.rng.int(28, 60);
 			const buf = this.buffer(th.proc);
 			const v = { Endpoint: s.endpoint, BufferCount: 1, Buffer: buf, BufferLength: len };
 			s.sent += len;
+			peer.bytesSent += len;
 			t = this.call(
 				th,
 				t + this.delay(0.02, 0.2),
@@ -617,6 +681,7 @@ class Scenario {
 				Address: c.server,
 			});
 			s.received += answer;
+			peer.bytesReceived += answer;
 			t = this.call(
 				th,
 				t + this.delay(0.01, 0.05),
@@ -649,6 +714,114 @@ class Scenario {
 		this.close(th, s, t + this.delay(0.1, 2));
 		return s;
 	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// Logged the way Windows logs it (real-trace-semantics.md). None of this draws on the PRNG, so the
+// scenario's times, lengths and endpoints are those of the plain enter/exit model.
+
+/** Sends of more than this are buffered by AFD and completed again later (3024). */
+const BUFFERED_SEND = 16_000;
+
+function buffered(len: number): boolean {
+	return len > BUFFERED_SEND;
+}
+
+/** The System context of the next completion logged on an interrupted thread. */
+function systemContext(sc: Scenario): Header {
+	const tid = sc.systemThreads[sc.systemEvents++ % sc.systemThreads.length]!;
+	return { pid: 4, tid };
+}
+
+/** The inner pair of one send: 3056 enter and 3073 exit, on the caller's thread, same length. */
+function nestedSend(
+	sc: Scenario,
+	th: Thread,
+	enter: bigint,
+	exit: bigint,
+	cpu: number,
+	v: PayloadValues,
+): void {
+	sc.afd(th, enter + 1n, 1003, { EnterExit: 0, Location: 3056, ...v }, { cpu });
+	sc.afd(th, exit - 1n, 1003, { EnterExit: 1, Location: 3073, ...v, Status: 0 }, { cpu });
+}
+
+/** AfdRestartBufferSend completing a buffered send again (3024), 5 µs later on a System thread. */
+function bufferedCompletion(sc: Scenario, th: Thread, exit: bigint, v: PayloadValues): void {
+	const header = systemContext(sc);
+	sc.afd(
+		th,
+		exit + 50n,
+		1003,
+		{ EnterExit: 1, Location: 3024, ...v, Status: 0 },
+		{ cpu: header.tid % sc.w.cpus, header },
+	);
+}
+
+/** A receive that waited (over 1 ms) completes in System's context, at 4114; else on the caller's. */
+function receiveCompletion(
+	sc: Scenario,
+	wait: bigint,
+): { location: number; header: Header } | undefined {
+	return wait > 10_000n ? { location: 4114, header: systemContext(sc) } : undefined;
+}
+
+/**
+ * svchost.exe's DNS client socket, open since before the trace (no create, no bind), asking two
+ * DNS servers: SendMessageWithAddress (1013) carries its bytes at the enter, and only some sends
+ * have an exit; ReceiveMessageWithAddress (1015) completes asynchronously (4052) in System's
+ * context. Its PID is learnt from svchost.exe's create of another socket, after its first event.
+ */
+function dnsCacheFromBeforeTrace(sc: Scenario, th: Thread, startMs: number): Sock {
+	const s = sc.newSocket(th, sc.at(startMs), AF_INET, SOCK_DGRAM, IPPROTO_UDP);
+	s.origin = 'before-trace';
+	s.opened = null;
+	s.local = null;
+	const servers = ['192.168.1.1:53', '8.8.8.8:53'];
+	let t = sc.at(startMs);
+	for (let q = 0; q < 4; q++) {
+		const server = servers[q % 2]!;
+		const peer = s.peers.get(server) ?? { remote: server, bytesSent: 0, bytesReceived: 0 };
+		s.peers.set(server, peer);
+		s.remote ??= server;
+		const len = sc.rng.int(30, 60);
+		const v = {
+			Endpoint: s.endpoint,
+			BufferCount: 1,
+			Buffer: sc.buffer(th.proc),
+			BufferLength: len,
+			Address: server,
+		};
+		const [le, lx] = LOCATION[1013]!;
+		sc.afd(th, t, 1013, { EnterExit: 0, Location: le, ...v });
+		if (q % 2 === 1)
+			sc.afd(th, t + sc.delay(0.01, 0.03), 1013, { EnterExit: 1, Location: lx, ...v, Status: 0 });
+		s.sent += len;
+		peer.bytesSent += len;
+		const answer = sc.rng.int(len + 16, len + 200);
+		const rv = { Endpoint: s.endpoint, BufferCount: 1, Buffer: sc.buffer(th.proc) };
+		const [re] = LOCATION[1015]!;
+		sc.afd(th, t + sc.delay(0.04, 0.06), 1015, {
+			EnterExit: 0,
+			Location: re,
+			...rv,
+			BufferLength: 1472,
+		});
+		t += sc.delay(3, 18);
+		const header = systemContext(sc);
+		sc.afd(
+			th,
+			t,
+			1015,
+			{ EnterExit: 1, Location: 4052, ...rv, BufferLength: answer, Status: 0, Address: server },
+			{ cpu: header.tid % sc.w.cpus, header },
+		);
+		s.received += answer;
+		peer.bytesReceived += answer;
+		t += sc.delay(0.5, 4);
+	}
+	sc.close(th, s, t);
+	return s;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1000,6 +1173,9 @@ export function buildSample(): SampleResult {
 		s.state = 'closed';
 	}
 
+	// --- svchost: a DNS client socket from before the trace -------------------------------
+	dnsCacheFromBeforeTrace(sc, svcWorker, 31.7);
+
 	const file = sc.w.finish();
 	const truth = makeTruth(sc, file);
 	return { file, truth, json: `${JSON.stringify(truth, null, '\t')}\n` };
@@ -1042,12 +1218,14 @@ function makeTruth(sc: Scenario, file: EtlFile): SampleTruth {
 			'FILETIME values are decimal strings (100 ns since 1601-01-01 UTC); *Iso fields are the same instants in ISO-8601 with 7 fractional digits.',
 			'Pointers (EPROCESS, endpoints) are lower-case hex strings.',
 			'AFD events: provider e53c6823-7bb8-44bb-90dc-3f86090d48a6, version 0, channel 16, level/opcode/task from schema/winsock-afd.json, keyword = the schema keywords | 0x8000000000000000. EVENT64 (header type 0x13) except legacyapp.exe, whose records are EVENT32 (0x12, 4-byte pointers).',
-			'Modern events (1000+) come in pairs: EnterExit 0 (enter) then 1 (exit) on the same thread; Status is meaningful on the exit. Transport events (3000+), 1032 and 1033 are logged once, with EnterExit 1.',
+			'Modern events (1000+) come in pairs: EnterExit 0 (enter) then 1 (exit); Status is meaningful on the exit. Transport events (3000+), 1032 and 1033 are logged once, with EnterExit 1. Exits of receives that waited over 1 ms (Location 4114), of AfdClose (2001), of buffered sends (3024) and of 1015 (4052) are logged in System (header PID 4, a System thread). 1013 sends have an exit only for some datagrams.',
+			'Each send (1003) of at most 16,000 bytes is nested enter/exit pairs on one thread: 3047 enter, 3056 enter, 3073 exit, 3051 exit, all with the same BufferLength; a larger one is 3047 enter, 3051 exit, then 3024 exit 5 µs later in System (AfdRestartBufferSend).',
 			'Addresses: IPv4 "a.b.c.d:port"; IPv6 "[addr]:port" in RFC 5952 form, "%n" = scope id.',
-			'bytesSent/bytesReceived: sum of BufferLength on successful (Status 0) exit events of 1003/1004/1007/1009, and of legacy send/recv completed events 24/23. Enter events carry the requested length (receives: the buffer capacity); data indications (3003/3004) and dropped datagrams (1033) are not counted.',
-			'Sockets are identified by their Endpoint pointer; accepted sockets by the AcceptEndpoint of the 1024 exit event (they have no create event).',
+			'bytesSent/bytesReceived: what the application sent and read: per send once (the 3051 exit; never 3073 or 3024), per datagram sent once (1007/1013: the enter), BufferLength of successful receive exits (1004/1009/1015), and legacy send/recv completed events 24/23. Receive enters carry the buffer offered; data indications (3003/3004) and dropped datagrams (1033) are not counted.',
+			'Sockets are identified by their Endpoint pointer; accepted sockets by the AcceptEndpoint of the 1024 exit event (they have no create event); one svchost.exe socket was opened before the trace (origin before-trace, opened null) and talks to two DNS servers (peers).',
+			'pidSource: create (its own create event), listener (accepted on a listener), process-map (no create: another socket of the same Process was created).',
 			'Transport-side events (3000+) and the datagram drop (1033) carry header PID 4 (System) and the owning process in their Process field.',
-			'opened: create enter time (accepted sockets: the accept exit); closed: the cleanup (1002 exit, legacy 14) time; null when still open at the end of the trace.',
+			'opened: create enter time (accepted sockets: the accept exit; null before the trace); firstSeen: its first event; closed: the cleanup (1002 exit, legacy 14) time; null when still open at the end of the trace.',
 			'outcome: ok | refused (connect exit STATUS_CONNECTION_REFUSED) | timeout (connect exit STATUS_IO_TIMEOUT) | aborted (1032) | remote-disconnect (3006, then a 0-byte receive).',
 		],
 		generator: {
@@ -1087,7 +1265,10 @@ function makeTruth(sc: Scenario, file: EtlFile): SampleTruth {
 			afdEvents: perProcess.get(p.eprocess) ?? 0,
 		})),
 		sockets: [...sc.sockets]
-			.sort((a, b) => (a.opened < b.opened ? -1 : a.opened > b.opened ? 1 : 0))
+			.sort((a, b) => {
+				const [x, y] = [a.opened ?? a.firstSeen, b.opened ?? b.firstSeen];
+				return x < y ? -1 : x > y ? 1 : 0;
+			})
 			.map((s) => ({
 				pid: s.proc.pid,
 				process: s.proc.name,
@@ -1097,9 +1278,17 @@ function makeTruth(sc: Scenario, file: EtlFile): SampleTruth {
 				protocol: s.protocol,
 				local: s.local,
 				remote: s.remote,
+				peers: [...s.peers.values()],
 				origin: s.origin,
-				opened: s.opened.toString(),
-				openedIso: filetimeToIso(s.opened),
+				pidSource:
+					s.origin === 'created'
+						? ('create' as const)
+						: s.origin === 'accepted'
+							? ('listener' as const)
+							: ('process-map' as const),
+				opened: ft(s.opened),
+				openedIso: iso(s.opened),
+				firstSeen: s.firstSeen.toString(),
 				closed: ft(s.closed),
 				closedIso: iso(s.closed),
 				bytesSent: s.sent,

@@ -61,7 +61,7 @@ describe('sockscope sockets', { timeout: CLI_PROCESS_MS }, () => {
 			expect(row.bytes_sent).toBe(String(t.bytesSent));
 			expect(row.bytes_received).toBe(String(t.bytesReceived));
 			expect(row.error).toBe(t.error ?? '');
-			expect(row.opened).toBe(t.openedIso);
+			expect(row.opened).toBe(t.openedIso ?? '');
 			expect(row.closed).toBe(t.closedIso ?? '');
 		}
 		expect(byEndpoint.get('0xffffa50c1e2f6e10')).toMatchObject({
@@ -96,6 +96,18 @@ describe('sockscope sockets', { timeout: CLI_PROCESS_MS }, () => {
 			origin: 'created',
 		});
 		expect(legacy.connect_ms).toBeGreaterThan(90);
+		// Added keys: how the PID was learnt, and a datagram socket's remotes.
+		expect(legacy.pid_source).toBe('create');
+		const dns = truth.sockets.find((s) => s.origin === 'before-trace')!;
+		const row = lines.find((l) => l.endpoint === dns.endpoint);
+		expect(row).toMatchObject({ pid: dns.pid, pid_source: 'process-map', opened: null });
+		expect(
+			row.peers.map((p: { remote: string; bytes_sent: number; bytes_received: number }) => ({
+				remote: p.remote,
+				bytesSent: p.bytes_sent,
+				bytesReceived: p.bytes_received,
+			})),
+		).toEqual(dns.peers);
 		expect(legacy.story).toMatch(
 			/^legacyapp\.exe \(PID 2222\) connected to 93\.184\.216\.34:80 in/,
 		);

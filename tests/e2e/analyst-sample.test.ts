@@ -38,6 +38,11 @@ const afdName = new Map(
 const nameOf = (r: TruthRecord) =>
 	r.kind === 'event' && r.provider === AFD_PROVIDER ? (afdName.get(r.id) ?? '') : '';
 const count = (test: (r: TruthRecord) => boolean) => records.filter(test).length;
+/** The Process field of a 64-bit AFD enter/exit event (after EnterExit and Location). */
+const processOf = (r: TruthRecord) =>
+	r.pointerSize === 8 && r.payload.length >= 16
+		? new DataView(r.payload.buffer, r.payload.byteOffset, r.payload.length).getBigUint64(8, true)
+		: null;
 const refused = truth.sockets.filter((s) => s.error === 'STATUS_CONNECTION_REFUSED');
 
 let browser: Browser;
@@ -185,8 +190,11 @@ describe('the analyst on the sample', () => {
 		const name = excluded.split('-event:')[1]!;
 		const curl = truth.processes.find((p) => p.name === 'curl.exe')!;
 		const { matched } = await answerFor(page, excluded);
-		// From the truth: curl's AFD events (all logged in its own PID) not of that name.
-		const curlRecords = records.filter((r) => r.provider === AFD_PROVIDER && r.pid === curl.pid);
+		// From the truth: curl's AFD events (its EPROCESS in their Process field: some completions
+		// are logged in System, PID 4) not of that name.
+		const curlRecords = records.filter(
+			(r) => r.provider === AFD_PROVIDER && processOf(r) === BigInt(curl.eprocess),
+		);
 		expect(curlRecords).toHaveLength(curl.afdEvents);
 		expect(matched).toBe(curlRecords.filter((r) => nameOf(r) !== name).length);
 		expect(matched).toBeLessThan(curl.afdEvents);

@@ -88,6 +88,18 @@ describe('the Sockets panel on the sample', () => {
 		await screenshot(page, 'sockets-panel');
 	});
 
+	it("shows how a socket's PID was learnt and a datagram socket's remotes", async () => {
+		const dns = truth.sockets.find((s) => s.peers.length === 2)!;
+		await rowsOf(page).filter({ hasText: dns.endpoint }).click();
+		expect(await page.getByTestId('pid-source').textContent()).toContain(
+			`PID ${dns.pid} from another socket's create`,
+		);
+		const peers = page.getByTestId('socket-peers').locator('tbody tr');
+		expect(await peers.count()).toBe(dns.peers.length);
+		for (const [k, p] of dns.peers.entries())
+			expect(await peers.nth(k).locator('td').first().textContent()).toBe(p.remote);
+	});
+
 	it('goes from the refused-connect finding to its exact events in two clicks', async () => {
 		const finding = page.getByTestId('findings').locator('[data-kind="connect-refused"]');
 		expect(await finding.textContent()).toContain(refused.process);

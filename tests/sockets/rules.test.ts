@@ -1,5 +1,10 @@
 // The tracker's rules where the events leave room, fed through a plain in-memory view.
 import { describe, expect, it } from 'vitest';
+import {
+	AFD_EVENTS,
+	AFD_LOCATIONS,
+	ENTER_EXIT_PHASES,
+} from '../../web/src/generated/afd-semantics.ts';
 import { SocketTracker } from '../../web/src/sockets/tracker.ts';
 import { FIELD_NAMES, type AfdEventView } from '../../web/src/sockets/view.ts';
 
@@ -11,11 +16,15 @@ const CANCELLED = 0xc0000120;
 
 type Fields = Record<string, number | string>;
 
-/** Feeds events given as [id, fields] (EnterExit for 1000+), 1 ms apart, header PID 4120. */
+/**
+ * Feeds events given as [id, fields] (EnterExit for 1000+), 1 ms apart, header PID 4120 on thread
+ * 1 unless the fields say otherwise ($pid, $tid).
+ */
 function track(events: [number, Fields][]): ReturnType<SocketTracker['snapshot']> {
 	const t = new SocketTracker({ origin: 0n });
 	events.forEach(([id, f], index) => {
-		const named: Fields = { Process: P, ...f };
+		const { $pid, $tid, ...rest } = f;
+		const named: Fields = { Process: P, ...rest };
 		// Views are asked for fields by number.
 		const fields = (n: number) => named[FIELD_NAMES[n]!];
 		const v: AfdEventView = {
@@ -23,8 +32,8 @@ function track(events: [number, Fields][]): ReturnType<SocketTracker['snapshot']
 			ticks: (index + 1) * 10_000,
 			id,
 			version: 0,
-			headerPid: 4120,
-			tid: 1,
+			headerPid: typeof $pid === 'number' ? $pid : 4120,
+			tid: typeof $tid === 'number' ? $tid : 1,
 			num: (n) => {
 				const x = fields(n);
 				return typeof x === 'number' ? x : undefined;
@@ -164,5 +173,107 @@ describe('tracker rules', () => {
 			pid: null,
 			process: 'unknown process',
 		});
+	});
+});
+
+describe('Winsock-AFD meaning from the generated tables', () => {
+	const locations = Object.entries(AFD_LOCATIONS).map(([code, l]) => ({
+		code: Number(code),
+		...l,
+	}));
+	const send = (f: Fields = {}) => ({ BufferLength: 10, ...f });
+
+	it('the tables agree with themselves', () => {
+		for (const l of locations) {
+			if (l.bytes === 'count' || l.bytes === 'double-count')
+				expect(l.phase, `${l.code}`).toBe('exit');
+			if (l.bytes === 'outer' || l.bytes === 'inner') expect(l.phase, `${l.code}`).toBe('enter');
+		}
+		for (const [id, m] of Object.entries(AFD_EVENTS)) {
+			if (m.nests) expect(m.role, id).toBe('send');
+			if (m.role === 'send' && m.datagram) expect(m.bytes, id).toBe('enter');
+			if (m.role === 'receive') expect(m.bytes, id).toBe('exit');
+		}
+		expect(ENTER_EXIT_PHASES.slice(0, 2)).toEqual(['enter', 'exit']);
+	});
+
+	it('a send exit at a double-counting Location is never counted, at a counting one always', () => {
+		const outer = locations.find((l) => l.bytes === 'outer')!.code;
+		for (const l of locations.filter((l) => l.bytes === 'double-count')) {
+			const [s] = track([
+				...create(),
+				[1003, enter(send({ Location: outer }))],
+				[1003, exit(send({ Location: 1 }))],
+				[1003, exit(send({ Location: l.code, $tid: 9 }))],
+			]).sockets;
+			expect([l.code, s!.bytesSent, s!.sends]).toEqual([l.code, 10, 1]);
+		}
+		for (const l of locations.filter((l) => l.bytes === 'count')) {
+			// Two enters on one thread and its exit inside them: counted all the same.
+			const [s] = track([
+				...create(),
+				[1003, enter(send({ Location: 1 }))],
+				[1003, enter(send({ Location: 1, BufferLength: 4 }))],
+				[1003, exit(send({ Location: l.code, BufferLength: 4 }))],
+				[1003, exit(send({ Location: 2 }))],
+			]).sockets;
+			expect([l.code, s!.bytesSent, s!.nestedSendExits]).toEqual([l.code, 14, 0]);
+		}
+	});
+
+	it('unknown Locations: nesting is per thread; sends on two threads are two sends', () => {
+		const [s] = track([
+			...create(),
+			[1003, enter(send({ Location: 1, $tid: 1 }))],
+			[1003, enter(send({ Location: 1, $tid: 2 }))],
+			[1003, exit(send({ Location: 2, $tid: 2 }))],
+			[1003, exit(send({ Location: 2, $tid: 1 }))],
+		]).sockets;
+		expect(s).toMatchObject({ sends: 2, bytesSent: 20, sendsPosted: 2, nestedSendExits: 0 });
+	});
+
+	it('EnterExit 2-4 are completions: counted, not requests, and their header PID teaches nothing', () => {
+		const { sockets } = track([
+			[1003, { EnterExit: 3, Endpoint: E, Location: 1, BufferLength: 7, Status: 0, $pid: 900 }],
+			[1004, { EnterExit: 4, Endpoint: E, Location: 1, BufferLength: 9, Status: 0, $pid: 900 }],
+		]);
+		expect(sockets[0]).toMatchObject({
+			sends: 1,
+			bytesSent: 7,
+			sendsPosted: 0,
+			receives: 1,
+			bytesReceived: 9,
+			pid: null,
+			pidSource: null,
+		});
+	});
+
+	it('datagram sends: an exit without its enter counts; a failed exit takes back its enter', () => {
+		const to = (f: Fields) => ({ BufferLength: 30, Address: '10.0.0.53:53', ...f });
+		const [before] = track([[1013, exit(to({ Location: 3200 }))]]).sockets;
+		expect(before).toMatchObject({ sends: 1, bytesSent: 30, type: 2, origin: 'before-trace' });
+		expect(before!.peers).toMatchObject([{ remote: '10.0.0.53:53', datagramsSent: 1 }]);
+		const [failed] = track([
+			[1013, enter(to({ Location: 3100 }))],
+			[1013, enter(to({ Location: 3100, BufferLength: 20, $tid: 2 }))],
+			[1013, exit(to({ Location: 3200, Status: 0xc0000236 }))],
+			[1013, exit(to({ Location: 3200, BufferLength: 20, $tid: 2 }))],
+		]).sockets;
+		expect(failed).toMatchObject({ sends: 1, bytesSent: 20, sendFailures: 1 });
+		expect(failed!.peers).toMatchObject([{ bytesSent: 20, datagramsSent: 1 }]);
+	});
+
+	it('the header PID: a guess at an unknown Location gives way to a reliable one; PID 4 never counts', () => {
+		const reliable = locations.find((l) => l.pid === 'reliable' && l.phase === 'enter')!.code;
+		const close = locations.find((l) => l.pid === 'reliable-unless-system')!.code;
+		const guess = track([[1004, enter({ Location: 1, BufferLength: 5, $pid: 300 })]]).sockets[0]!;
+		expect([guess.pid, guess.pidSource]).toEqual([300, 'caller-header']);
+		const known = track([
+			[1004, enter({ Location: 1, BufferLength: 5, $pid: 300 })],
+			[1003, enter({ Location: reliable, BufferLength: 5, $pid: 301 })],
+		]).sockets[0]!;
+		expect([known.pid, known.pidSource]).toEqual([301, 'reliable-location']);
+		const system = track([[1001, enter({ Location: close, $pid: 4 })]]).sockets[0]!;
+		expect(system.pid).toBeNull();
 	});
 });

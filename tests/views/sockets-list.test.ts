@@ -15,6 +15,7 @@ function socket(over: Partial<SocketSummary> & { key: string }): SocketSummary {
 	const mark = (ticks: number, index: number) => ({ ticks, filetime: '0', iso: null, index });
 	return {
 		pid: 10,
+		pidSource: 'create',
 		process: 'app.exe',
 		eprocess: null,
 		endpoint: '0xffff0001',
@@ -55,6 +56,9 @@ function socket(over: Partial<SocketSummary> & { key: string }): SocketSummary {
 		bytesReceivePosted: 8192,
 		sendFailures: 0,
 		receiveFailures: 0,
+		nestedSendExits: 0,
+		nestedSendBytes: 0,
+		peers: [],
 		indications: 0,
 		bytesIndicated: 0,
 		datagramsDropped: 0,

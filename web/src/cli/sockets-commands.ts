@@ -90,6 +90,17 @@ export async function socketsCommand(
 					origin: s.origin,
 					events: s.eventCount,
 					first_event: s.firstEvent.index,
+					pid_source: s.pidSource,
+					peers: s.peers.map((p) => ({
+						remote: p.remote,
+						bytes_sent: p.bytesSent,
+						bytes_received: p.bytesReceived,
+						datagrams_sent: p.datagramsSent,
+						datagrams_received: p.datagramsReceived,
+						first: p.first.iso,
+						last: p.last.iso,
+					})),
+					nested_send_exits: s.nestedSendExits,
 					story: storyOf(s),
 				}),
 			);

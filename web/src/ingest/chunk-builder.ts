@@ -3,6 +3,7 @@
 // schema interpreter's field table by field name.
 import { FieldOut, FieldType, PayloadLayout, RecordKind, RecordOut } from '../generated/layouts.ts';
 import { EVENT_SCHEMAS, PROVIDERS } from '../generated/schemas.ts';
+import { AFD_EVENTS, AFD_LOCATIONS } from '../generated/afd-semantics.ts';
 import {
 	AF_INET,
 	AF_INET6,
@@ -21,6 +22,8 @@ import {
 	COLUMN_NAMES,
 	FLAG_BYTES,
 	FLAG_ENTER,
+	FLAG_NOT_TRANSFER,
+	FLAG_TRANSFER_AT_ENTER,
 	FLAG_ERROR,
 	FLAG_EXIT,
 	FLAG_STATUS,
@@ -53,6 +56,9 @@ interface SocketFields {
 	port: number;
 	family: number;
 	enterExit: number;
+	location: number;
+	/** The phase whose bytes are the transfer (AFD enter/exit events; null: not a transfer). */
+	bytesAt: 'enter' | 'exit' | null;
 	/** Bind events name the local address; every other address is the peer's. */
 	local: boolean;
 }
@@ -69,6 +75,8 @@ const SOCKET_FIELDS: SocketFields[] = EVENT_SCHEMAS.map((s) => {
 		port: at('Port'),
 		family: at('AddressFamily'),
 		enterExit: at('EnterExit'),
+		location: at('Location'),
+		bytesAt: s.provider === AFD_CODE ? (AFD_EVENTS[s.id]?.bytes ?? null) : null,
 		local: /bind/i.test(s.name) || /^bind/i.test(s.label ?? ''),
 	};
 });
@@ -272,6 +280,14 @@ export class ChunkBuilder {
 		if (present(b, start, s.bytes)) {
 			c.bytes[r] = num(b, start, s.bytes);
 			flags |= FLAG_BYTES;
+			if (s.bytesAt === 'enter')
+				flags |= flags & FLAG_ENTER ? FLAG_TRANSFER_AT_ENTER : FLAG_NOT_TRANSFER;
+			else if (
+				s.bytesAt === 'exit' &&
+				present(b, start, s.location) &&
+				AFD_LOCATIONS[num(b, start, s.location)]?.bytes === 'double-count'
+			)
+				flags |= FLAG_NOT_TRANSFER;
 		}
 		if (present(b, start, s.family)) c.family[r] = num(b, start, s.family);
 		if (present(b, start, s.address)) {

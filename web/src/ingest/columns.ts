@@ -83,6 +83,14 @@ export const FLAG_ERROR = 2;
 export const FLAG_ENTER = 4;
 export const FLAG_EXIT = 8;
 export const FLAG_BYTES = 16;
+/**
+ * The row's bytes are not a transfer of their own although it is a completion: a datagram send's
+ * exit (its enter carries the bytes) or an exit at a Location that counts a send again (3073,
+ * 3024). From schema/winsock-semantics.json; chunks stored without it count as before.
+ */
+export const FLAG_NOT_TRANSFER = 32;
+/** An enter whose bytes are the transfer (a datagram send, whose exit is optional). */
+export const FLAG_TRANSFER_AT_ENTER = 64;
 
 type ArrayOf<T extends ColumnType> = T extends 'f64'
 	? Float64Array

@@ -10,6 +10,8 @@ import { explainStatus } from '../decoder/status.ts';
 import {
 	FLAG_BYTES,
 	FLAG_ENTER,
+	FLAG_NOT_TRANSFER,
+	FLAG_TRANSFER_AT_ENTER,
 	FLAG_ERROR,
 	FLAG_STATUS,
 	NO_PID,
@@ -84,9 +86,16 @@ export function transferDirection(t: EventType | undefined): Direction | null {
 	return null;
 }
 
-/** Whether a row of a transfer event counts: it completed (no enter) and did not fail. */
+/**
+ * Whether a row of a transfer event counts: it did not fail, and it is the phase that carries the
+ * bytes (a completion, or a datagram send's enter) and not a completion that counts a send again
+ * (Location 3073, 3024). Per event: exits nested at unknown Locations are left to the tracker.
+ */
 export function countsAsTransfer(flags: number): boolean {
-	return (flags & FLAG_BYTES) !== 0 && (flags & (FLAG_ENTER | FLAG_ERROR)) === 0;
+	if ((flags & FLAG_BYTES) === 0 || (flags & FLAG_ERROR) !== 0) return false;
+	return flags & FLAG_ENTER
+		? (flags & FLAG_TRANSFER_AT_ENTER) !== 0
+		: (flags & FLAG_NOT_TRANSFER) === 0;
 }
 
 const quote = (s: string) => (/[\s()"]/.test(s) ? `"${s}"` : s);

@@ -1,5 +1,7 @@
 // Conversations: the sockets of one process with one remote address:port, with their connects,
-// failures, bytes each way, and connect latency (percentiles and a histogram).
+// failures, bytes each way, and connect latency (percentiles and a histogram). A datagram socket
+// that exchanged datagrams with several remotes (a DNS client asking two servers) takes part in one
+// conversation per remote, with that remote's bytes.
 import { protocolLabel } from './format.ts';
 import type { SocketSummary } from './socket.ts';
 
@@ -71,17 +73,54 @@ export function bucketOf(ms: number): number {
 	return LATENCY_BUCKETS_MS.findIndex((b) => ms < b);
 }
 
+/** One socket's part in a conversation: its traffic with that remote. */
+interface Part {
+	readonly s: SocketSummary;
+	readonly remote: string;
+	readonly bytesSent: number;
+	readonly bytesReceived: number;
+	readonly firstTicks: number;
+	readonly lastTicks: number;
+}
+
+/** A socket's parts: one per remote of its datagrams, else one with its remote (if it has one). */
+function partsOf(s: SocketSummary): Part[] {
+	if (s.peers.length > 0)
+		return s.peers.map((p) => ({
+			s,
+			remote: p.remote,
+			bytesSent: p.bytesSent,
+			bytesReceived: p.bytesReceived,
+			firstTicks: p.first.ticks,
+			lastTicks: p.last.ticks,
+		}));
+	if (s.remote === null) return [];
+	return [
+		{
+			s,
+			remote: s.remote,
+			bytesSent: s.bytesSent,
+			bytesReceived: s.bytesReceived,
+			firstTicks: s.firstEvent.ticks,
+			lastTicks: s.lastEvent.ticks,
+		},
+	];
+}
+
 /** Groups sockets that have a remote address; listening sockets have none and are left out. */
 export function conversationsOf(sockets: readonly SocketSummary[]): Conversation[] {
-	const groups = new Map<string, SocketSummary[]>();
+	const groups = new Map<string, Part[]>();
 	for (const s of sockets) {
-		if (s.remote === null || s.listening) continue;
-		const key = `${s.pid ?? s.eprocess ?? '?'}|${s.remote}`;
-		let g = groups.get(key);
-		if (!g) groups.set(key, (g = []));
-		g.push(s);
+		if (s.listening) continue;
+		for (const part of partsOf(s)) {
+			const key = `${s.pid ?? s.eprocess ?? '?'}|${part.remote}`;
+			let g = groups.get(key);
+			if (!g) groups.set(key, (g = []));
+			g.push(part);
+		}
 	}
-	return [...groups.entries()].map(([key, list]) => {
+	return [...groups.entries()].map(([key, parts]) => {
+		const list = parts.map((p) => p.s);
 		// connect() on a datagram socket only sets its default peer: no handshake to time.
 		const ms = list
 			.filter((s) => s.type !== SOCK_DGRAM)
@@ -97,7 +136,7 @@ export function conversationsOf(sockets: readonly SocketSummary[]): Conversation
 			key,
 			pid: first.pid,
 			process: first.process,
-			remote: first.remote!,
+			remote: parts[0]!.remote,
 			protocol: [...new Set(list.map((s) => protocolLabel(s.type, s.protocol)))].join('+'),
 			direction: inbound && outbound ? 'both' : inbound ? 'inbound' : 'outbound',
 			sockets: list.map((s) => s.key),
@@ -108,8 +147,8 @@ export function conversationsOf(sockets: readonly SocketSummary[]): Conversation
 			failed: list.filter((s) => s.state === 'failed').length,
 			aborted: list.filter((s) => s.state === 'aborted').length,
 			open: list.filter((s) => s.state === 'open at end of trace').length,
-			bytesSent: list.reduce((n, s) => n + s.bytesSent, 0),
-			bytesReceived: list.reduce((n, s) => n + s.bytesReceived, 0),
+			bytesSent: parts.reduce((n, p) => n + p.bytesSent, 0),
+			bytesReceived: parts.reduce((n, p) => n + p.bytesReceived, 0),
 			latency: ms.length
 				? {
 						count: ms.length,
@@ -121,8 +160,8 @@ export function conversationsOf(sockets: readonly SocketSummary[]): Conversation
 					}
 				: null,
 			histogram,
-			firstTicks: list.reduce((t, s) => Math.min(t, s.firstEvent.ticks), Infinity),
-			lastTicks: list.reduce((t, s) => Math.max(t, s.lastEvent.ticks), -Infinity),
+			firstTicks: parts.reduce((t, p) => Math.min(t, p.firstTicks), Infinity),
+			lastTicks: parts.reduce((t, p) => Math.max(t, p.lastTicks), -Infinity),
 		};
 	});
 }

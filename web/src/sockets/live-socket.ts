@@ -12,7 +12,7 @@ import { explainStatus } from '../decoder/status.ts';
 import { filetimeToIso } from '../decoder/time.ts';
 import { IndexList } from './index-list.ts';
 import type { RateWindow } from './rate-window.ts';
-import type { ProcessTable } from './processes.ts';
+import type { PidSource, ProcessTable } from './processes.ts';
 import {
 	STATE_OPEN,
 	type AbortInfo,
@@ -20,6 +20,8 @@ import {
 	type DropReason,
 	type EndedBy,
 	type OptionChange,
+	type PeerFlow,
+	type SocketPidSource,
 	type SocketError,
 	type SocketOrigin,
 	type SocketState,
@@ -54,6 +56,17 @@ interface ConnectState {
 	failedAfterMs: number | null;
 	status: number | null;
 	end: Mark | null;
+}
+
+/** One remote's datagrams, while the trace streams by. */
+export interface PeerState {
+	remote: string;
+	bytesSent: number;
+	bytesReceived: number;
+	datagramsSent: number;
+	datagramsReceived: number;
+	first: Mark;
+	last: Mark;
 }
 
 /** One family's view of a socket. */
@@ -91,6 +104,42 @@ export class Tally {
 	};
 	/** Recent tiny sends, made on the first one. */
 	tinyRate: RateWindow | null = null;
+	/** Send exits not counted again because they were nested (see SocketSummary.nestedSendExits). */
+	nestedSendExits = 0;
+	nestedSendBytes = 0;
+	/** Datagram sends counted at their enter: their exits are then not counted. */
+	datagramSendEnters = 0;
+	/** Datagrams per remote, in order of their first. */
+	peers: Map<string, PeerState> | null = null;
+	datagrams = 0;
+
+	/** A datagram to (`sent`) or from a remote; `sign` -1 takes back one counted at a failed send. */
+	datagram(remote: string, sent: boolean, bytes: number, at: Mark, sign = 1): void {
+		this.peers ??= new Map();
+		let p = this.peers.get(remote);
+		if (!p) {
+			if (sign < 0) return;
+			p = {
+				remote,
+				bytesSent: 0,
+				bytesReceived: 0,
+				datagramsSent: 0,
+				datagramsReceived: 0,
+				first: at,
+				last: at,
+			};
+			this.peers.set(remote, p);
+		}
+		if (sent) {
+			p.bytesSent += sign * bytes;
+			p.datagramsSent += sign;
+		} else {
+			p.bytesReceived += sign * bytes;
+			p.datagramsReceived += sign;
+		}
+		this.datagrams += sign;
+		if (sign > 0) p.last = at;
+	}
 }
 
 function statusName(status: number): string {
@@ -101,6 +150,14 @@ function statusName(status: number): string {
 export function isFailure(status: number): boolean {
 	return status >>> 30 === 3;
 }
+
+/** A socket's PID source when it comes from the EPROCESS → PID map. */
+const MAP_SOURCE: Readonly<Record<PidSource, SocketPidSource>> = {
+	'afd-create': 'process-map',
+	mof: 'kernel-process',
+	'reliable-location': 'reliable-location',
+	header: 'caller-header',
+};
 
 /** Which family's numbers to report for one class of counter: the one that saw more. */
 function pick(t: readonly [Tally, Tally], weight: (t: Tally) => number[]): Tally {
@@ -115,8 +172,15 @@ export class LiveSocket {
 	readonly generation: number;
 	origin: SocketOrigin;
 	eprocess: string | null;
-	/** From the create event (UserModePid / ProcessId). */
+	/** From the create event (UserModePid / ProcessId), or the listener's for an accepted socket. */
 	pid: number | null = null;
+	pidSource: 'create' | 'listener' | null = null;
+	/** Unfinished nested sends (1003) by thread: the depth of enters without their exit. */
+	sendDepth: Map<number, number> | null = null;
+	/** Per thread, the last datagram send counted at its enter and not yet exited. */
+	datagramInFlight: Map<number, { bytes: number; remote: string | null }> | null = null;
+	/** Legacy: the address of the last sendto posted (21/22), for its completion (28). */
+	lastSendTo: string | null = null;
 	family: number | null = null;
 	type: number | null = null;
 	protocol: number | null = null;
@@ -292,6 +356,24 @@ export class LiveSocket {
 					errors.find((e) => e.status !== STATUS_CANCELLED)?.name ??
 					null);
 		const pid = this.pid ?? processes.pidOf(this.eprocess, this.first.ticks);
+		const pidSource: SocketPidSource | null =
+			this.pid !== null
+				? this.pidSource
+				: pid === null
+					? null
+					: MAP_SOURCE[processes.sourceOf(this.eprocess, this.first.ticks)!];
+		const flows = pick(t, (x) => [x.datagrams]).peers;
+		const peers: PeerFlow[] = [...(flows?.values() ?? [])]
+			.filter((p) => p.datagramsSent + p.datagramsReceived > 0)
+			.map((p) => ({
+				remote: p.remote,
+				bytesSent: p.bytesSent,
+				bytesReceived: p.bytesReceived,
+				datagramsSent: p.datagramsSent,
+				datagramsReceived: p.datagramsReceived,
+				first: timeMark(origin, p.first),
+				last: timeMark(origin, p.last),
+			}));
 		const dropReasons: DropReason[] = [...(drop.dropReasons ?? [])]
 			.sort((a, b) => a[0] - b[0])
 			.map(([reason, r]) => ({
@@ -303,6 +385,7 @@ export class LiveSocket {
 		return {
 			key: this.key,
 			pid,
+			pidSource,
 			process: processes.label(pid, this.first.ticks),
 			eprocess: this.eprocess,
 			endpoint: this.endpoint,
@@ -339,6 +422,9 @@ export class LiveSocket {
 			bytesReceivePosted: recv.bytesReceivePosted,
 			sendFailures: send.sendFailures,
 			receiveFailures: recv.receiveFailures,
+			nestedSendExits: send.nestedSendExits,
+			nestedSendBytes: send.nestedSendBytes,
+			peers,
 			indications: ind.indications,
 			bytesIndicated: ind.bytesIndicated,
 			datagramsDropped: drop.dropped,

@@ -2,8 +2,9 @@
 // (ProcessStart 1, ProcessStop 2, ProcessRundown 15) or the NT kernel logger's Process events
 // (MOF Start/End/DCStart/DCEnd/Defunct) in the same trace; a PID with neither is shown as `PID n`.
 // AFD names a process only by its EPROCESS address; the PID comes from socket creation events
-// (UserModePid / ProcessId), MOF UniqueProcessKey, or, weakest, the header PID of events the
-// application itself caused.
+// (UserModePid / ProcessId, which overwrite: a new process may get a dead one's EPROCESS), MOF
+// UniqueProcessKey, the header PID at a Location where it is known to be the caller's, or,
+// weakest, the header PID of an application call's enter at a Location not known either way.
 import type { ProcessEventView } from './view.ts';
 
 export interface ProcessInfo {
@@ -24,13 +25,18 @@ export interface ProcessInfo {
 
 type MutableInfo = { -readonly [K in keyof ProcessInfo]: ProcessInfo[K] };
 
-/** How a PID was learned for an EPROCESS: creation events and kernel events are trusted. */
-export type PidSource = 'afd-create' | 'mof' | 'header';
+/**
+ * How a PID was learned for an EPROCESS. Trusted: a socket's create, the kernel logger's process
+ * events, the header PID at a reliable Location. Weak: the header PID of a call's enter at an
+ * unknown Location (kept only until a trusted source speaks).
+ */
+export type PidSource = 'afd-create' | 'mof' | 'reliable-location' | 'header';
 
 interface PidMapping {
 	pid: number;
 	ticks: number;
 	strong: boolean;
+	source: PidSource;
 }
 
 interface Parsed {
@@ -41,6 +47,13 @@ interface Parsed {
 	eprocess: string | null;
 	kind: 'start' | 'stop' | 'rundown';
 }
+
+const RANK: Readonly<Record<PidSource, number>> = {
+	header: 0,
+	'reliable-location': 1,
+	mof: 2,
+	'afd-create': 3,
+};
 
 /** Start events of two providers for one process are this close (1 s, in 100 ns ticks). */
 const SAME_START_TICKS = 10_000_000;
@@ -213,8 +226,17 @@ export class ProcessTable {
 			for (const w of weak) list.splice(list.indexOf(w), 1);
 		}
 		const last = list.at(-1);
-		if (last && last.pid === pid) return;
-		list.push({ pid, ticks, strong });
+		if (last && last.pid === pid) {
+			// The same PID from a better source (a create confirming a reliable Location).
+			if (RANK[source] > RANK[last.source]) last.source = source;
+			return;
+		}
+		list.push({ pid, ticks, strong, source });
+	}
+
+	/** How the PID that pidOf gives was learned. */
+	sourceOf(eprocess: string | null, ticks: number): PidSource | null {
+		return this.#mapping(eprocess, ticks)?.source ?? null;
 	}
 
 	/** Whether a PID is known for this EPROCESS from a trusted source. */
@@ -224,10 +246,15 @@ export class ProcessTable {
 
 	/** The PID of an EPROCESS at a time: the mapping in force then, else the first one learned. */
 	pidOf(eprocess: string | null, ticks: number): number | null {
+		return this.#mapping(eprocess, ticks)?.pid ?? null;
+	}
+
+	/** The mapping in force at a time, else (a socket older than any mapping) the first one. */
+	#mapping(eprocess: string | null, ticks: number): PidMapping | null {
 		if (!eprocess) return null;
 		const list = this.#pids.get(eprocess);
 		if (!list?.length) return null;
-		return (list.findLast((m) => m.ticks <= ticks) ?? list[0]!).pid;
+		return list.findLast((m) => m.ticks <= ticks) ?? list[0]!;
 	}
 
 	/** The process a PID named at a time (PIDs are reused), or null when no event named it. */

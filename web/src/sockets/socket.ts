@@ -90,10 +90,42 @@ export interface DropReason {
 	readonly bytes: number;
 }
 
+/**
+ * How the socket's PID was learnt. AFD names a process by its EPROCESS address (the Process
+ * field); header PIDs are often a kernel or worker context's and are trusted only where noted.
+ */
+export type SocketPidSource =
+	/** Its own create event's ProcessId (AfdCreate) or UserModePid (legacy 1). */
+	| 'create'
+	/** Another socket's create named the same Process (a socket from before the trace, back-filled). */
+	| 'process-map'
+	/** The header PID of an event naming its Process at a Location where that PID is the caller's. */
+	| 'reliable-location'
+	/** The kernel logger's process events, which give each process's EPROCESS. */
+	| 'kernel-process'
+	/** Accepted on a listening socket whose PID was known. */
+	| 'listener'
+	/** Weakest: the header PID of an application call's enter at a Location not known either way. */
+	| 'caller-header';
+
+/** The datagrams one socket exchanged with one remote address. */
+export interface PeerFlow {
+	/** 'a.b.c.d:port' / '[v6]:port'. */
+	readonly remote: string;
+	readonly bytesSent: number;
+	readonly bytesReceived: number;
+	readonly datagramsSent: number;
+	readonly datagramsReceived: number;
+	readonly first: TimeMark;
+	readonly last: TimeMark;
+}
+
 export interface SocketSummary {
 	/** `endpoint#generation`: unique in the trace. */
 	readonly key: string;
 	readonly pid: number | null;
+	/** How the PID was learnt (null when it is unknown). */
+	readonly pidSource: SocketPidSource | null;
 	/** Image name, or `PID n` when the trace names no process for the PID. */
 	readonly process: string;
 	/** The EPROCESS address from the events' Process field. */
@@ -138,6 +170,15 @@ export interface SocketSummary {
 	readonly bytesReceivePosted: number;
 	readonly sendFailures: number;
 	readonly receiveFailures: number;
+	/**
+	 * Send exits at Locations not known either way that came inside an unfinished send of the same
+	 * socket on the same thread: taken as the inner part of one nested send and not counted again
+	 * (a guess the figures rest on), and their bytes.
+	 */
+	readonly nestedSendExits: number;
+	readonly nestedSendBytes: number;
+	/** Datagram sockets: the datagrams per remote address, in order of their first datagram. */
+	readonly peers: readonly PeerFlow[];
 	/** Data the transport indicated (37-39, 3003/3004): the same bytes as the receives, kept apart. */
 	readonly indications: number;
 	readonly bytesIndicated: number;

@@ -3,7 +3,7 @@
 import { explainStatus } from '../decoder/status.ts';
 import { formatBytes } from '../lib/format-size.ts';
 import { formatDuration, protocolLabel, ticksToMs } from './format.ts';
-import type { SocketSummary } from './socket.ts';
+import type { SocketPidSource, SocketSummary } from './socket.ts';
 
 const REFUSED = new Set(['STATUS_CONNECTION_REFUSED', 'STATUS_REMOTE_NOT_LISTENING']);
 const TIMED_OUT = new Set(['STATUS_IO_TIMEOUT', 'STATUS_TIMEOUT']);
@@ -45,6 +45,14 @@ function opening(s: SocketSummary): string {
 	}
 	if (c?.outcome === 'pending') return `${who(s)} was connecting to ${to}`;
 	if (early) return `${who(s)} used a ${kind}${s.remote ? ` to ${s.remote}` : ''} ${since}`;
+	if (s.peers.length > 1) {
+		const each = s.peers.map(
+			(p) =>
+				`${p.remote} (sent ${formatBytes(p.bytesSent)}, received ${formatBytes(p.bytesReceived)})`,
+		);
+		const from = s.local ? ` from ${s.local}` : '';
+		return `${who(s)} exchanged datagrams with ${s.peers.length} remotes${from}: ${each.slice(0, -1).join(', ')} and ${each.at(-1)}`;
+	}
 	if (s.type === 2 && s.remote)
 		return `${who(s)} exchanged datagrams with ${s.remote}${s.local ? ` from ${s.local}` : ''}`;
 	if (s.error && s.local === null && s.errors.some((e) => e.op === 'bind'))
@@ -77,11 +85,20 @@ function ending(s: SocketSummary): string {
 	}
 }
 
+/** When the sent figure rests on taking exits at unknown Locations as parts of nested sends. */
+function nested(s: SocketSummary): string {
+	if (s.nestedSendExits === 0) return '';
+	return ` (assuming ${plural(s.nestedSendExits, 'send completion')} at an unknown Location inside an unfinished send ${s.nestedSendExits === 1 ? 'was' : 'were'} part of it: ${formatBytes(s.nestedSendBytes)} not counted again)`;
+}
+
 export function storyOf(s: SocketSummary): string {
 	const parts = [opening(s)];
 	const data = s.sends + s.receives > 0 || s.bytesSent + s.bytesReceived > 0;
 	if (data)
-		parts.push(`sent ${formatBytes(s.bytesSent)}`, `received ${formatBytes(s.bytesReceived)}`);
+		parts.push(
+			`sent ${formatBytes(s.bytesSent)}${nested(s)}`,
+			`received ${formatBytes(s.bytesReceived)}`,
+		);
 	if (s.datagramsDropped > 0)
 		parts.push(
 			`${plural(s.datagramsDropped, 'datagram')} dropped (${s.dropReasons.map((r) => r.name).join('; ')})`,
@@ -90,4 +107,20 @@ export function storyOf(s: SocketSummary): string {
 	const end = ending(s);
 	if (end) parts.push(end);
 	return parts.join(', ');
+}
+
+const PID_SOURCES: Readonly<Record<SocketPidSource, string>> = {
+	create: 'from its create event',
+	'process-map': "from another socket's create in the same process (the same Process address)",
+	'reliable-location': "from an event header at a Location where it is the caller's",
+	'kernel-process': "from the kernel logger's process events",
+	listener: 'from the listening socket it was accepted on',
+	'caller-header': 'guessed from the header of an application call at an unknown Location',
+};
+
+/** How the socket's PID was learnt, as a sentence for its details. */
+export function pidSourceText(s: SocketSummary): string {
+	if (s.pid === null || s.pidSource === null)
+		return 'PID unknown: no create or trusted event names its process';
+	return `PID ${s.pid} ${PID_SOURCES[s.pidSource]}`;
 }

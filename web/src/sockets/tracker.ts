@@ -3,10 +3,16 @@
 // Identity. A socket is its Endpoint address plus a generation: AFD reuses endpoint memory after
 // cleanup, so the n-th socket seen on one address is generation n (counted per address, whatever
 // the process). Live sockets are found by Endpoint alone, which the kernel never shares between
-// two live sockets. The owning process is the Process field (EPROCESS); the header PID is not
-// trusted (transport-side events are logged in System, PID 4). PIDs come from the create event
-// (UserModePid / ProcessId), else from the process table (kernel MOF events, or the header PID
-// of calls the application made itself: enter events and legacy "posted" events).
+// two live sockets. The owning process is the Process field (EPROCESS); the header PID is often
+// a kernel or worker context's. PIDs come from the create event (UserModePid / ProcessId, which
+// also teaches the EPROCESS → PID map and overwrites it: a new process may get a dead one's
+// EPROCESS), else from that map at the socket's first event (or, for a socket older than every
+// mapping, the first one learned: back-fill), which kernel MOF process events and header PIDs at
+// Locations where they are the caller's also teach. A header PID at a Location known to be
+// unreliable, or at or below the System PID, teaches nothing; at a Location not known either way
+// the enter of an application call (legacy: a posted request) gives a weak guess that any trusted
+// source replaces. What each event id and Location means comes from the generated tables
+// (schema/winsock-semantics.json → generated/afd-semantics.ts).
 //
 // Lifecycle: create (1, 1000) → bind (2/3, 1029/1030) → connect (4/5 → 6, 1017-1021) or listen
 // (1037, or connections indicated on it: 35/36, 3000/3001) and accept (15/16, 1023-1027) → data
@@ -14,10 +20,14 @@
 // and peer disconnects (41, 3006) are recorded as they come.
 //
 // Rules where the events leave room:
-// - Enter/exit events: the exit's Status is the outcome and its BufferLength the bytes; the enter
-//   counts as "posted" with the requested length. An exit with STATUS_PENDING is neither
-//   completed nor failed. A connect enter starts the latency clock, its exit (or legacy 6) stops
-//   it. Events with no EnterExit field count as exits.
+// - Enter/exit events: the exit's Status is the outcome. Bytes are in the phase the table names:
+//   receives at the exit (the enter is the buffer offered: "posted"); AfdSend at the exit, once
+//   per call (see #streamSend: nested pairs, buffered completions, unknown Locations); datagram
+//   sends at the enter (their exit is optional, see #datagramSend). An exit with STATUS_PENDING is
+//   neither completed nor failed. A connect enter starts the latency clock, its exit (or legacy 6)
+//   stops it. Events with no EnterExit field, and EnterExit 2-4, count as exits (never as calls).
+// - Datagram sockets keep their bytes per remote (the address of each datagram, else the socket's
+//   remote); a socket whose create is missing is SOCK_DGRAM when it logs datagram-only events.
 // - Legacy 18-22 are posted operations, 23-28 completions (bytes), 9-12 failures.
 // - Data indications (37-39, 3003/3004) are counted apart and never as received bytes.
 // - Legacy and enter/exit events of one operation: see live-socket.ts (per class of counter the
@@ -36,6 +46,13 @@
 //   any other reason an AFD abort; legacy 7 is AFD's, 8 the transport's.
 // - I/O after close: an application request (an enter event, a legacy posted event, bind,
 //   connect, option) on a socket after its closesocket; completions of earlier requests are not.
+import {
+	AFD_EVENTS,
+	AFD_LOCATIONS,
+	ENTER_EXIT_PHASES,
+	SYSTEM_PID,
+	type AfdLocation,
+} from '../generated/afd-semantics.ts';
 import { EVENT_MAPS } from '../generated/schemas.ts';
 import {
 	isFailure,
@@ -114,12 +131,12 @@ const CLOSE_BITS: Readonly<Record<number, readonly [number, number]>> = {
 	1002: [16, 32],
 };
 
-// What an event id is, as bits in a table by id: set lookups per event cost more than the rest
-// of the tracker's work on a data event.
+// What an event id is, as bits in a table by id (from the generated AFD_EVENTS, plus the legacy
+// requests): set lookups per event cost more than the rest of the tracker's work on a data event.
 const SEND = 1;
 const RECEIVE = 2;
 const CONNECT = 4;
-/** Enter events of calls the application makes (their header PID is the caller's). */
+/** Enter events of calls the application makes (their thread is the caller's). */
 const APP_CALL = 8;
 /** Enter events of application I/O requests (what may come after closesocket by mistake). */
 const APP_IO = 16;
@@ -127,26 +144,26 @@ const APP_IO = 16;
 const LEGACY_REQUEST = 32;
 /** Close or cleanup events: CLOSE_BITS has them. */
 const CLOSING = 64;
+/** Events only datagram sockets log. */
+const DATAGRAM = 128;
 const ID_BITS = new Uint8Array(4096);
+for (const [key, m] of Object.entries(AFD_EVENTS)) {
+	const id = Number(key);
+	const role = m.role;
+	ID_BITS[id] =
+		(role === 'send' ? SEND : 0) |
+		(role === 'receive' ? RECEIVE : 0) |
+		(role === 'connect' ? CONNECT : 0) |
+		(m.call ? APP_CALL : 0) |
+		(m.call && role !== 'create' && role !== 'close' ? APP_IO : 0) |
+		(m.datagram ? DATAGRAM : 0);
+}
 const setBits = (bit: number, ids: readonly number[]) => ids.forEach((id) => (ID_BITS[id]! |= bit));
-setBits(SEND, [1003, 1005, 1007, 1011, 1013]);
-setBits(RECEIVE, [1004, 1006, 1009, 1012, 1015]);
-setBits(CONNECT, [1017, 1018, 1020, 1021]);
-setBits(
-	APP_CALL,
-	[
-		1000, 1001, 1003, 1004, 1005, 1006, 1007, 1009, 1011, 1012, 1013, 1015, 1017, 1018, 1020, 1021,
-		1023, 1024, 1026, 1027, 1029, 1030, 1035, 1036, 1037,
-	],
-);
-setBits(
-	APP_IO,
-	[...ID_BITS.keys()].filter((id) => ID_BITS[id]! & APP_CALL && id !== 1000 && id !== 1001),
-);
 setBits(LEGACY_REQUEST, [2, 3, 4, 5, 15, 16, 18, 19, 20, 21, 22, 29, 32]);
 setBits(CLOSING, Object.keys(CLOSE_BITS).map(Number));
 /** The bits of an event id (ids past the table: none). */
 const bitsOf = (id: number): number => (id < 4096 ? ID_BITS[id]! : 0);
+const SOCK_DGRAM = 2;
 /** Abort reasons that the transport indicated (AFD_ABORT_ValueMap). */
 const TRANSPORT_ABORT_REASONS = new Set([4, 18]);
 const MAX_POLL_EVENTS = 64;
@@ -216,13 +233,14 @@ export class SocketTracker {
 		if (ticks > this.#end) this.#end = ticks;
 		const fam: Family = id >= 1000 ? MODERN : LEGACY;
 		const kind = bitsOf(id);
-		const exit = fam === LEGACY || (v.num(F.EnterExit) ?? 1) === 1;
+		// EnterExit 2-4 (AFD internal, TCP/IP-caused, AFD-caused) are completions, never calls.
+		const phase = fam === MODERN ? v.num(F.EnterExit) : undefined;
+		const exit = phase === undefined || (ENTER_EXIT_PHASES[phase] ?? 'exit') === 'exit';
+		const location = fam === MODERN ? v.num(F.Location) : undefined;
+		const loc = location === undefined ? undefined : AFD_LOCATIONS[location];
 		const eprocess = nonZero(v.ptr(F.Process));
-		if (eprocess && v.headerPid !== null && v.headerPid > 4) {
-			if ((fam === MODERN && !exit && kind & APP_CALL) || (fam === LEGACY && id >= 18 && id <= 22))
-				if (!this.processes.hasStrongPid(eprocess))
-					this.processes.learnPid(eprocess, v.headerPid, ticks, 'header');
-		}
+		if (eprocess && v.headerPid !== null && v.headerPid > SYSTEM_PID)
+			this.#headerPid(eprocess, v.headerPid, ticks, fam, exit, kind, id, loc);
 		if (id === 30) return this.#poll(eprocess, ticks, index);
 		if (id === 1 || id === 1000) return this.#create(v, fam, exit, eprocess);
 		if (id === 1024 || id === 1027) return this.#acceptWithEndpoint(v, exit, eprocess);
@@ -239,7 +257,33 @@ export class SocketTracker {
 		// Close events and a legacy accept naming the accepted socket are not "doing something".
 		if (!bit && id !== 15 && id !== 16) s.activity++;
 		if (fam === LEGACY) this.#legacy(v, s, t);
-		else this.#modern(v, s, t, exit, kind);
+		else this.#modern(v, s, t, exit, kind, loc);
+	}
+
+	/**
+	 * What a header PID (above the System PID) teaches about an EPROCESS: at a Location where it is
+	 * the caller's, the PID (unless a create or the kernel already said); at a Location where it is
+	 * not, nothing; at a Location not known either way, a weak guess when the event is the enter of
+	 * an application call (legacy: a posted request), kept only until a trusted source speaks.
+	 */
+	#headerPid(
+		eprocess: string,
+		pid: number,
+		ticks: number,
+		fam: Family,
+		exit: boolean,
+		kind: number,
+		id: number,
+		loc: AfdLocation | undefined,
+	): void {
+		if (this.processes.hasStrongPid(eprocess)) return;
+		if (loc) {
+			if (loc.pid === 'reliable' || loc.pid === 'reliable-unless-system')
+				this.processes.learnPid(eprocess, pid, ticks, 'reliable-location');
+			return;
+		}
+		if ((fam === MODERN && !exit && kind & APP_CALL) || (fam === LEGACY && id >= 18 && id <= 22))
+			this.processes.learnPid(eprocess, pid, ticks, 'header');
 	}
 
 	#mark(v: AfdEventView): Mark {
@@ -298,7 +342,10 @@ export class SocketTracker {
 		s.protocol ??= v.num(F.Protocol) ?? null;
 		const pid = v.num(fam === MODERN ? F.ProcessId : F.UserModePid);
 		if (pid !== undefined && pid > 0) {
-			s.pid ??= pid;
+			if (s.pid === null) {
+				s.pid = pid;
+				s.pidSource = 'create';
+			}
 			if (eprocess) this.processes.learnPid(eprocess, pid, v.ticks, 'afd-create');
 		}
 		const status = fam === MODERN && exit ? v.num(F.Status) : undefined;
@@ -347,7 +394,10 @@ export class SocketTracker {
 			case 22:
 				t.sendsPosted++;
 				t.bytesSendPosted += v.num(F.BufferLength) ?? 0;
-				if (id !== 18) this.#peer(s, legacyAddress(v));
+				if (id !== 18) {
+					s.lastSendTo = legacyAddress(v) ?? null;
+					this.#peer(s, s.lastSendTo ?? undefined);
+				}
 				return;
 			case 19:
 			case 20:
@@ -356,16 +406,27 @@ export class SocketTracker {
 				return;
 			case 23:
 			case 26:
-			case 27:
+			case 27: {
+				const bytes = v.num(F.BufferLength) ?? 0;
+				const from = id === 23 ? undefined : legacyAddress(v);
 				t.receives++;
-				t.bytesReceived += v.num(F.BufferLength) ?? 0;
-				if (id !== 23) this.#peer(s, legacyAddress(v));
+				t.bytesReceived += bytes;
+				this.#peer(s, from);
+				const remote = id !== 23 || s.type === SOCK_DGRAM ? (from ?? s.remote) : null;
+				if (remote) t.datagram(remote, false, bytes, this.#mark(v));
 				s.transferred(LEGACY, v.ticks, v.index);
 				return;
+			}
 			case 24:
 			case 25:
-			case 28:
-				return this.#sent(s, t, v, v.num(F.BufferLength) ?? 0);
+			case 28: {
+				const bytes = v.num(F.BufferLength) ?? 0;
+				this.#sent(s, t, v, bytes);
+				const remote =
+					id === 28 ? (s.lastSendTo ?? s.remote) : s.type === SOCK_DGRAM ? s.remote : null;
+				if (remote) t.datagram(remote, true, bytes, this.#mark(v));
+				return;
+			}
 			case 29:
 				return s.option(LEGACY, this.#mark(v), v.num(F.Option) ?? 0, v.num(F.Value) ?? 0, null);
 			case 31: {
@@ -393,23 +454,28 @@ export class SocketTracker {
 		}
 	}
 
-	#modern(v: AfdEventView, s: LiveSocket, t: Tally, exit: boolean, kind: number): void {
+	#modern(
+		v: AfdEventView,
+		s: LiveSocket,
+		t: Tally,
+		exit: boolean,
+		kind: number,
+		loc: AfdLocation | undefined,
+	): void {
 		const id = v.id;
 		const status = exit ? (v.num(F.Status) ?? 0) : 0;
-		if (kind & SEND) {
-			if (id === 1007 || id === 1013) this.#peer(s, v.text(F.Address));
-			if (!exit) {
-				t.sendsPosted++;
-				t.bytesSendPosted += v.num(F.BufferLength) ?? 0;
-			} else if (status === STATUS_PENDING) return;
-			else if (isFailure(status)) {
-				t.sendFailures++;
-				s.error(MODERN, this.#mark(v), 'send', status);
-			} else this.#sent(s, t, v, v.num(F.BufferLength) ?? 0);
-			return;
-		}
-		if (kind & RECEIVE) {
-			if (id === 1009 || id === 1015) this.#peer(s, v.text(F.Address));
+		// A socket whose create is not in the trace shows its type by its datagram events.
+		if (kind & DATAGRAM && s.type === null) s.type = SOCK_DGRAM;
+		if (kind & (SEND | RECEIVE)) {
+			const m = AFD_EVENTS[id]!;
+			const address = m.address === (exit ? 'exit' : 'enter') ? v.text(F.Address) : undefined;
+			this.#peer(s, address);
+			const remote = s.type === SOCK_DGRAM || kind & DATAGRAM ? (address ?? s.remote) : null;
+			if (kind & SEND) {
+				if (m.bytes === 'enter') this.#datagramSend(v, s, t, exit, status, remote);
+				else this.#streamSend(v, s, t, exit, status, remote, m.nests, loc);
+				return;
+			}
 			if (!exit) {
 				t.receivesPosted++;
 				t.bytesReceivePosted += v.num(F.BufferLength) ?? 0;
@@ -418,8 +484,10 @@ export class SocketTracker {
 				t.receiveFailures++;
 				s.error(MODERN, this.#mark(v), 'receive', status);
 			} else {
+				const bytes = v.num(F.BufferLength) ?? 0;
 				t.receives++;
-				t.bytesReceived += v.num(F.BufferLength) ?? 0;
+				t.bytesReceived += bytes;
+				if (remote) t.datagram(remote, false, bytes, this.#mark(v));
 				s.transferred(MODERN, v.ticks, v.index);
 			}
 			return;
@@ -485,6 +553,94 @@ export class SocketTracker {
 				s.peerDisconnect ??= this.#mark(v);
 				return;
 		}
+	}
+
+	/**
+	 * A send whose bytes are at the exit (AfdSend). One call may be logged as nested enter/exit
+	 * pairs on one thread (3047 → 3056 → 3073 → 3051) and a buffered send completes again later
+	 * (3024): an exit at a double-counting Location is never counted, one at a counting Location
+	 * always; at a Location not known either way, nesting decides: an exit inside an unfinished
+	 * send of the same socket on the same thread is the inner part of one call, not counted again
+	 * (and the socket says that its figure rests on that guess). The outermost enter is the request.
+	 */
+	#streamSend(
+		v: AfdEventView,
+		s: LiveSocket,
+		t: Tally,
+		exit: boolean,
+		status: number,
+		remote: string | null,
+		nests: boolean,
+		loc: AfdLocation | undefined,
+	): void {
+		const tid = v.tid ?? -1;
+		const depth = nests ? (s.sendDepth?.get(tid) ?? 0) : 0;
+		if (!exit) {
+			if (nests) (s.sendDepth ??= new Map()).set(tid, depth + 1);
+			if (depth > 0) return;
+			t.sendsPosted++;
+			t.bytesSendPosted += v.num(F.BufferLength) ?? 0;
+			return;
+		}
+		if (depth > 0) s.sendDepth!.set(tid, depth - 1);
+		if (status === STATUS_PENDING || loc?.bytes === 'double-count') return;
+		if (depth > 1 && loc?.bytes !== 'count') {
+			t.nestedSendExits++;
+			t.nestedSendBytes += v.num(F.BufferLength) ?? 0;
+			return;
+		}
+		if (isFailure(status)) {
+			t.sendFailures++;
+			s.error(MODERN, this.#mark(v), 'send', status);
+			return;
+		}
+		const bytes = v.num(F.BufferLength) ?? 0;
+		this.#sent(s, t, v, bytes);
+		if (remote) t.datagram(remote, true, bytes, this.#mark(v));
+	}
+
+	/**
+	 * A datagram send whose bytes are at the enter (SendMessageWithAddress): its exit is optional.
+	 * The exit counts only on a socket whose datagram-send enters are not in the trace; a failed
+	 * exit takes back the datagram its thread's enter counted.
+	 */
+	#datagramSend(
+		v: AfdEventView,
+		s: LiveSocket,
+		t: Tally,
+		exit: boolean,
+		status: number,
+		remote: string | null,
+	): void {
+		const tid = v.tid ?? -1;
+		const bytes = v.num(F.BufferLength) ?? 0;
+		if (!exit) {
+			t.sendsPosted++;
+			t.bytesSendPosted += bytes;
+			t.datagramSendEnters++;
+			this.#sent(s, t, v, bytes);
+			if (remote) t.datagram(remote, true, bytes, this.#mark(v));
+			(s.datagramInFlight ??= new Map()).set(tid, { bytes, remote });
+			return;
+		}
+		const inFlight = s.datagramInFlight?.get(tid);
+		s.datagramInFlight?.delete(tid);
+		if (status === STATUS_PENDING) return;
+		if (isFailure(status)) {
+			t.sendFailures++;
+			s.error(MODERN, this.#mark(v), 'send', status);
+			if (!inFlight) return;
+			t.sends--;
+			t.bytesSent -= inFlight.bytes;
+			if (inFlight.remote) t.datagram(inFlight.remote, true, inFlight.bytes, this.#mark(v), -1);
+			return;
+		}
+		if (t.datagramSendEnters > 0) return;
+		this.#sent(s, t, v, bytes);
+		// Its enter, which has the address by the table, is not in the trace: the exit's, if any.
+		const to = v.text(F.Address) ?? remote;
+		this.#peer(s, to ?? undefined);
+		if (to) t.datagram(to, true, bytes, this.#mark(v));
 	}
 
 	/** Bind outcome: the bound local address on success. */
@@ -621,7 +777,10 @@ export class SocketTracker {
 		if (listener && listener !== a) {
 			a.listener ??= listener;
 			a.eprocess ??= listener.eprocess;
-			a.pid ??= listener.pid;
+			if (a.pid === null && listener.pid !== null) {
+				a.pid = listener.pid;
+				a.pidSource = 'listener';
+			}
 			a.family ??= listener.family;
 			a.type ??= listener.type;
 			a.protocol ??= listener.protocol;

@@ -10,6 +10,7 @@
  */
 export const FIELD_NAMES = [
 	'EnterExit',
+	'Location',
 	'Process',
 	'Endpoint',
 	'Status',
@@ -49,7 +50,10 @@ export interface AfdEventView {
 	readonly ticks: number;
 	readonly id: number;
 	readonly version: number;
-	/** The header's PID: not reliable for AFD (transport-side events are logged in PID 4). */
+	/**
+	 * The header's PID: the caller's only at some Locations (see generated/afd-semantics.ts);
+	 * completions are logged in whatever context they ran in, often System (PID 4).
+	 */
 	readonly headerPid: number | null;
 	readonly tid: number | null;
 	/** A numeric field (integers, NTSTATUS, booleans as 0/1, pointers below 2^53); `field`: F.… */
