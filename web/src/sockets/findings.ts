@@ -3,6 +3,7 @@
 import { explainStatus } from '../decoder/status.ts';
 import { formatBytes } from '../lib/format-size.ts';
 import { formatDuration, ticksToMs } from './format.ts';
+import { namedEndpoint } from './names.ts';
 import type { SocketSummary } from './socket.ts';
 import type { PollActivity, TrackedTrace } from './tracker.ts';
 
@@ -20,7 +21,9 @@ export type FindingKind =
 	| 'busy-poll'
 	| 'port-exhaustion'
 	| 'address-in-use'
-	| 'bind-failed';
+	| 'bind-failed'
+	| 'tcp-connect-failed'
+	| 'syn-retransmits';
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -219,6 +222,18 @@ function describe(g: Group, t: TrackedTrace): [string, Severity, string] {
 				'warning',
 				`${plural(n, 'bind')} by ${g.subject} failed (${statuses}). ${why}`,
 			];
+		case 'tcp-connect-failed':
+			return [
+				`TCP connect failed: ${g.subject}`,
+				'warning',
+				`${plural(n, 'connect')} failed in TCP/IP (${g.subject}), as Microsoft-Windows-TCPIP logged ${n === 1 ? 'it' : 'them'}${statuses ? ` (${statuses})` : ''}.`,
+			];
+		case 'syn-retransmits':
+			return [
+				`SYN retransmissions: ${g.subject}`,
+				'warning',
+				`TCP/IP retransmitted the SYN ${plural(n, 'time')} on ${plural(g.sockets.size, 'socket')} (${g.subject}): the peer did not answer at once; it may be slow, overloaded, or behind a firewall that drops packets.`,
+			];
 	}
 }
 
@@ -234,7 +249,7 @@ export function findingsOf(t: TrackedTrace, options: FindingOptions = {}): Findi
 	const failedConnects = new Map<string, SocketSummary[]>();
 	for (const s of t.sockets) {
 		const who = whoOf(s);
-		const peer = `${who} → ${s.remote ?? 'unknown peer'}`;
+		const peer = `${who} → ${namedEndpoint(s.remoteName, s.remote)}`;
 		const c = s.connect;
 		if (c?.outcome === 'failed' && c.status !== null) {
 			const name = c.statusName ?? '';
@@ -275,6 +290,13 @@ export function findingsOf(t: TrackedTrace, options: FindingOptions = {}): Findi
 			groups.add('io-after-close', who, s, [...s.ioAfterCloseEvents], s.ioAfterClose);
 		if (s.tinySendStorm !== null)
 			groups.add('tiny-send-storm', who, s, [s.tinySendStorm], s.tinySends);
+		const tcp = s.tcp;
+		if (tcp?.result === 'failed' && tcp.failure !== null) {
+			const g = groups.add('tcp-connect-failed', `${peer}: ${tcp.failure}`, s, tcp.events);
+			if (tcp.status) g.statuses.add(tcp.status);
+		}
+		if (tcp && tcp.synRetransmits > 0)
+			groups.add('syn-retransmits', peer, s, tcp.events, tcp.synRetransmits);
 	}
 	for (const list of failedConnects.values()) {
 		if (list.length < retryMin) continue;
@@ -282,7 +304,7 @@ export function findingsOf(t: TrackedTrace, options: FindingOptions = {}): Findi
 		for (const x of list)
 			groups.add(
 				'retry-storm',
-				`${whoOf(s)} → ${s.remote ?? 'unknown peer'}`,
+				`${whoOf(s)} → ${namedEndpoint(s.remoteName, s.remote)}`,
 				x,
 				[x.connect!.endIndex].filter((i): i is number => i !== null),
 			);
