@@ -219,3 +219,138 @@ export function tcpValues(
 	if (ev.fields.some((f) => f.name === 'Tcb')) values.Tcb = 0xffffb30012340000n;
 	return { ...values, ...extra };
 }
+
+/** Where and by whom a DNS/TCPIP event is logged (header PIDs of these are not trusted). */
+export interface NetAt {
+	readonly time: bigint;
+	readonly pid: number;
+	readonly tid?: number;
+	readonly cpu?: number;
+}
+
+interface Writer {
+	addEvent(e: EventInput): number;
+}
+
+const base = (at: NetAt) => ({ cpu: at.cpu ?? 0, time: at.time, pid: at.pid, tid: at.tid ?? 1 });
+
+/**
+ * A DNS lookup as the client logs it: 3006 (query started) then 3008 with the results; returns
+ * the add index of the 3008 (the answer). `gapTicks` separates the two.
+ */
+export function addDnsLookup(
+	w: Writer,
+	at: NetAt,
+	name: string,
+	items: readonly DnsItem[],
+	o: { status?: number; type?: number; gapTicks?: bigint } = {},
+): number {
+	const type = o.type ?? 1;
+	const gap = o.gapTicks ?? 20_000n;
+	w.addEvent(
+		netEvent('dns', {
+			...base(at),
+			time: at.time - gap,
+			id: 3006,
+			values: { QueryName: name, QueryType: type, IsNetworkQuery: 1 },
+		}),
+	);
+	return w.addEvent(
+		netEvent('dns', {
+			...base(at),
+			id: 3008,
+			values: dnsAnswerValues(name, items, o.status ?? 0, type),
+		}),
+	);
+}
+
+/** A getaddrinfo result (NameResolution 1001): node name, status, `Result` as addresses with ';'. */
+export function addGaiResult(
+	w: Writer,
+	at: NetAt,
+	node: string,
+	addresses: readonly string[],
+	status = 0,
+): number {
+	return w.addEvent(
+		netEvent('nameres', {
+			...base(at),
+			id: 1001,
+			values: { NodeName: node, Status: status, Result: addresses.map((a) => `${a};`).join('') },
+		}),
+	);
+}
+
+/** How a scripted TCP connect ends. */
+export interface TcpScript {
+	/** SYN retransmissions (1186 each, RexmitCount 1..n) before the outcome. */
+	readonly synRetransmits?: number;
+	/** 'connected' (1033 status 0), a failure event id (1018–1021, 1034, 1183 refused), or 'timeout' (1045). */
+	readonly outcome: 'connected' | 'timeout' | 1018 | 1019 | 1020 | 1021 | 1034 | 1183;
+	/** NTSTATUS of a failure (1018–1021, 1034, 1045). */
+	readonly status?: number;
+	/** Data retransmissions (1187) after connecting. */
+	readonly dataRetransmits?: number;
+	/** Ticks between consecutive events (default 1 ms). */
+	readonly stepTicks?: bigint;
+	/** The PID in the payload's ProcessId. */
+	readonly processId?: number;
+}
+
+/**
+ * A TCP connect as TCPIP logs it: 1002 request, 1031 proceeding, SYN retransmissions, then the
+ * outcome. Returns the add indexes of the events, in order.
+ */
+export function addTcpConnect(
+	w: Writer,
+	at: NetAt,
+	local: string,
+	remote: string,
+	s: TcpScript,
+): number[] {
+	const step = s.stepTicks ?? 10_000n;
+	let t = at.time;
+	const adds: number[] = [];
+	const pid = s.processId ?? 0;
+	const add = (id: number, extra: PayloadValues = {}) => {
+		adds.push(
+			w.addEvent(
+				netEvent('tcpip', {
+					...base(at),
+					time: t,
+					id,
+					values: tcpValues(id, local, remote, extra),
+				}),
+			),
+		);
+		t += step;
+	};
+	add(1002, { NewState: 2, RexmitCount: 0 });
+	add(1031, { Status: 0, ProcessId: pid });
+	for (let k = 1; k <= (s.synRetransmits ?? 0); k++) add(1186, { NewState: 2, RexmitCount: k });
+	if (s.outcome === 'connected') {
+		add(1033, { Status: 0, ProcessId: pid });
+		for (let k = 1; k <= (s.dataRetransmits ?? 0); k++) add(1187, { NewState: 4, RexmitCount: k });
+	} else if (s.outcome === 'timeout') add(1045, { Status: s.status ?? 0xc00000b5, ProcessId: pid });
+	else if (s.outcome === 1183) add(1183, { NewState: 0, RexmitCount: 0 });
+	else add(s.outcome, { Status: s.status ?? 0xc000023c, ProcessId: pid });
+	return adds;
+}
+
+/** A connection rundown (1300): a connection open when the session started, with its own Pid. */
+export function addTcpRundown(
+	w: Writer,
+	at: NetAt,
+	local: string,
+	remote: string,
+	pid: number,
+	state = 5,
+): number {
+	return w.addEvent(
+		netEvent('tcpip', {
+			...base(at),
+			id: 1300,
+			values: tcpValues(1300, local, remote, { State: state, Pid: pid }),
+		}),
+	);
+}
