@@ -39,6 +39,8 @@ export interface Conversation {
 	readonly pid: number | null;
 	readonly process: string;
 	readonly remote: string;
+	/** The name the process looked up for the remote (its latest socket's), when known. */
+	readonly remoteName: string | null;
 	/** 'TCP', 'UDP', … of its sockets (joined with '+' when they differ). */
 	readonly protocol: string;
 	/** Whether its sockets connected out, were accepted in, or both. */
@@ -98,6 +100,7 @@ export function conversationsOf(sockets: readonly SocketSummary[]): Conversation
 			pid: first.pid,
 			process: first.process,
 			remote: first.remote!,
+			remoteName: list.reduce<string | null>((n, s) => s.remoteName ?? n, null),
 			protocol: [...new Set(list.map((s) => protocolLabel(s.type, s.protocol)))].join('+'),
 			direction: inbound && outbound ? 'both' : inbound ? 'inbound' : 'outbound',
 			sockets: list.map((s) => s.key),
