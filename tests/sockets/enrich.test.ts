@@ -63,6 +63,13 @@ const CONNS: Conn[] = [
 		afdStatus: 0xc000023c,
 	},
 	{ ms: 160, local: '10.0.0.5:51004', remote: '[2001:db8::44]:443', tcp: { outcome: 'connected' } },
+	// Connected, but only after two SYN retransmissions.
+	{
+		ms: 180,
+		local: '10.0.0.5:51005',
+		remote: '198.51.100.20:8443',
+		tcp: { outcome: 'connected', synRetransmits: 2 },
+	},
 ];
 
 /** The name a socket should show: the latest successful lookup holding its address before it. */
@@ -141,13 +148,22 @@ describe('sockets named by DNS and told their TCP outcome', async () => {
 		expect(storyOf(slow)).toContain('SYN retransmitted 3 times before the timeout');
 		expect(storyOf(byRemote.get('203.0.113.77:80')!)).toContain('TCP connect failed: no route');
 		const findings = findingsOf(tracked);
-		const tcp = findings.filter((f) => f.kind === 'tcp-connect-failed').map((f) => f.subject);
-		expect(tcp.sort()).toEqual([
-			'agent.exe (PID 4120) → 203.0.113.77:80: no route',
-			'agent.exe (PID 4120) → down.example.net (203.0.113.9:8443): timed out',
+		// The AFD side shows these failures already: their findings carry what TCP/IP logged.
+		expect(findings.some((f) => f.kind === 'tcp-connect-failed')).toBe(false);
+		const timeout = findings.find((f) => f.kind === 'connect-timeout')!;
+		expect(timeout.subject).toBe('agent.exe (PID 4120) → down.example.net (203.0.113.9:8443)');
+		expect(timeout.explanation).toContain(
+			'TCP/IP logged: TCP connect failed: timed out, SYN retransmitted 3 times before the timeout.',
+		);
+		const noRoute = findings.find((f) => f.kind === 'connect-failed')!;
+		expect(noRoute.explanation).toContain('TCP connect failed: no route');
+		// A connect that succeeded after SYN retransmissions is a finding of its own.
+		const syn = findings.filter((f) => f.kind === 'syn-retransmits');
+		const slowOk = byRemote.get('198.51.100.20:8443')!;
+		expect(syn.map((f) => [f.subject, f.count, f.sockets])).toEqual([
+			['agent.exe (PID 4120) → api.example.com (198.51.100.20:8443)', 2, [slowOk.key]],
 		]);
-		const syn = findings.find((f) => f.kind === 'syn-retransmits')!;
-		expect(syn.count).toBe(3);
-		expect(syn.sockets).toEqual([slow.key]);
+		// Its events are the socket's own, so a finding leads to events that name the socket.
+		for (const e of syn[0]!.events) expect(slowOk.events).toContain(e);
 	});
 });

@@ -68,6 +68,8 @@ interface Group {
 	list: SocketSummary[];
 	extra: number;
 	statuses: Set<number>;
+	/** What TCP/IP logged for the sockets (TcpOutcome.text), when the trace has it. */
+	tcp: Set<string>;
 }
 
 function plural(n: number, one: string, many = `${one}s`): string {
@@ -105,6 +107,7 @@ class Groups {
 				list: [],
 				extra: 0,
 				statuses: new Set(),
+				tcp: new Set(),
 			};
 			this.#map.set(id, g);
 		}
@@ -128,8 +131,21 @@ function span(list: readonly SocketSummary[]): string {
 	return formatDuration(ticksToMs(last - first));
 }
 
-/** Title, severity and explanation of a group. */
+/** The socket's own connect events (findings lead to events that name the socket). */
+function socketLinks(s: SocketSummary): number[] {
+	const c = s.connect;
+	const links = [c?.startIndex ?? null, c?.endIndex ?? null].filter((x): x is number => x !== null);
+	return links.length ? links : [s.firstEvent.index];
+}
+
+/** Title, severity and explanation of a group, with what TCP/IP logged for connect failures. */
 function describe(g: Group, t: TrackedTrace): [string, Severity, string] {
+	const [title, severity, text] = describeAfd(g, t);
+	const tcp = [...g.tcp];
+	return [title, severity, tcp.length ? `${text} TCP/IP logged: ${tcp.join('; ')}.` : text];
+}
+
+function describeAfd(g: Group, t: TrackedTrace): [string, Severity, string] {
 	const n = g.count;
 	const statuses = [...g.statuses].map(statusText).join('; ');
 	const why = [...g.statuses].map((x) => explainStatus(x).explanation).join(' ');
@@ -260,7 +276,9 @@ export function findingsOf(t: TrackedTrace, options: FindingOptions = {}): Findi
 					: TIMEOUT.has(name)
 						? 'connect-timeout'
 						: 'connect-failed';
-				groups.add(kind, peer, s, links).statuses.add(c.status);
+				const g = groups.add(kind, peer, s, links);
+				g.statuses.add(c.status);
+				if (s.tcp?.text) g.tcp.add(s.tcp.text);
 			}
 			const key = `${s.pid ?? s.eprocess}|${s.remote}`;
 			failedConnects.set(key, [...(failedConnects.get(key) ?? []), s]);
@@ -291,12 +309,13 @@ export function findingsOf(t: TrackedTrace, options: FindingOptions = {}): Findi
 		if (s.tinySendStorm !== null)
 			groups.add('tiny-send-storm', who, s, [s.tinySendStorm], s.tinySends);
 		const tcp = s.tcp;
-		if (tcp?.result === 'failed' && tcp.failure !== null) {
-			const g = groups.add('tcp-connect-failed', `${peer}: ${tcp.failure}`, s, tcp.events);
+		if (tcp?.result === 'failed' && tcp.failure !== null && c?.outcome !== 'failed') {
+			// TCP/IP saw a connect fail that the AFD events do not show (e.g. their events are missing).
+			const g = groups.add('tcp-connect-failed', `${peer}: ${tcp.failure}`, s, socketLinks(s));
 			if (tcp.status) g.statuses.add(tcp.status);
 		}
-		if (tcp && tcp.synRetransmits > 0)
-			groups.add('syn-retransmits', peer, s, tcp.events, tcp.synRetransmits);
+		if (tcp && tcp.synRetransmits > 0 && tcp.result !== 'failed')
+			groups.add('syn-retransmits', peer, s, socketLinks(s), tcp.synRetransmits);
 	}
 	for (const list of failedConnects.values()) {
 		if (list.length < retryMin) continue;
