@@ -19,6 +19,7 @@
 // - legacyapp.exe (2222): the legacy events 1, 2, 4, 6, 18, 24, 23, 13, 14 in EVENT32 records
 //   (4-byte pointers).
 
+import { addSampleNetEvents } from './sample-net.ts';
 import { readFileSync } from 'node:fs';
 import { filetimeFromIso, filetimeToIso } from './bytes.ts';
 import {
@@ -1000,6 +1001,7 @@ export function buildSample(): SampleResult {
 		s.state = 'closed';
 	}
 
+	addSampleNetEvents(sc.w, (ms) => sc.at(ms));
 	const file = sc.w.finish();
 	const truth = makeTruth(sc, file);
 	return { file, truth, json: `${JSON.stringify(truth, null, '\t')}\n` };

@@ -86,7 +86,12 @@ function ending(s: SocketSummary): string {
 export function storyOf(s: SocketSummary): string {
 	const parts = [opening(s)];
 	// What TCP/IP itself logged: the reason a connect failed, retransmissions, a reset.
-	if (s.tcp && s.tcp.text && s.tcp.result !== 'existing') parts.push(s.tcp.text);
+	const tcp = s.tcp;
+	if (
+		tcp &&
+		(tcp.result === 'failed' || tcp.synRetransmits + tcp.dataRetransmits > 0 || tcp.ended !== null)
+	)
+		parts.push(tcp.text);
 	const data = s.sends + s.receives > 0 || s.bytesSent + s.bytesReceived > 0;
 	if (data)
 		parts.push(`sent ${formatBytes(s.bytesSent)}`, `received ${formatBytes(s.bytesReceived)}`);
