@@ -168,8 +168,8 @@ export class BufferFeeder {
 	readonly #guidOf: (providerIndex: number) => string | null;
 	readonly #afd = new BufferAfdView();
 	readonly #sockets: boolean;
-	/** Collects what other providers say about the sockets (enrich.ts); null to skip them. */
-	readonly net: NetCollector | null;
+	/** Collects what other providers say about the sockets (enrich.ts). */
+	readonly net = new NetCollector();
 
 	/**
 	 * `guidOf`: provider index → GUID (record-json.ts ProviderTable.guid). `sockets` false feeds
@@ -183,7 +183,6 @@ export class BufferFeeder {
 	) {
 		this.#tracker = tracker;
 		this.#sockets = sockets;
-		this.net = sockets ? new NetCollector() : null;
 		this.#clock = new Clock(origin);
 		this.#guidOf = guidOf;
 	}
@@ -192,14 +191,14 @@ export class BufferFeeder {
 	feed(buf: DecodedBuffer, i: number, index: number): void {
 		const kind = buf.u8(i, RecordOut.kind);
 		if (buf.u8(i, RecordOut.layout) === PayloadLayout.schema) {
-			if (!this.#sockets) return;
 			const schemaIndex = buf.u16(i, RecordOut.schemaIndex);
 			if (EVENT_SCHEMAS[schemaIndex]?.provider !== AFD_CODE) {
-				// DNS-Client, TCPIP, NameResolution: names and TCP outcomes, joined after tracking.
-				if (this.net && isNetSchema(schemaIndex))
-					this.net.feed(buf, i, index, this.#clock.ticks(buf, i));
+				// DNS-Client, TCPIP, NameResolution: names and TCP outcomes, joined after tracking
+				// (names also for the `host:` filter when only process events are followed).
+				if (isNetSchema(schemaIndex)) this.net.feed(buf, i, index, this.#clock.ticks(buf, i));
 				return;
 			}
+			if (!this.#sockets) return;
 			this.#afd.set(buf, i, index, this.#clock.ticks(buf, i));
 			this.#tracker.afd(this.#afd);
 			return;

@@ -22,5 +22,5 @@ export async function trackTrace(
 	const feeder = new BufferFeeder(tracker, origin, (p) => providers.guid(p));
 	let index = 0;
 	await mergeRecords(trace, buffers, (b, i) => feeder.feed(b, i, index++), onBuffer);
-	return enrich(tracker.snapshot(), feeder.net!);
+	return enrich(tracker.snapshot(), feeder.net);
 }
