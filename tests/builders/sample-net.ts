@@ -13,7 +13,11 @@ import type { EtlWriter } from './etl-writer.ts';
 
 const CHROME = 4120;
 const CURL = 5200;
-/** DNS-Client logs the client's answer in the client; TCP/IP often in the System process. */
+/**
+ * Header PIDs, which Sockscope does not trust for these providers: the DNS Client service
+ * (svchost) for DNS-Client and getaddrinfo events, System for TCP/IP (its payload names the PID).
+ */
+const DNSCACHE = 1880;
 const SYSTEM = 4;
 const LOCAL_V4 = '192.168.1.23';
 const LOCAL_V6 = '2001:db8:1::23';
@@ -62,24 +66,24 @@ const CONNECTS: { ms: number; local: string; remote: string; rtt: number }[] = [
 
 export function addSampleNetEvents(w: EtlWriter, at: (ms: number) => bigint): void {
 	for (const l of LOOKUPS)
-		addDnsLookup(w, { time: at(l.ms), pid: CHROME, tid: 4188 }, l.name, l.items, {
+		addDnsLookup(w, { time: at(l.ms), pid: DNSCACHE, tid: 1912 }, l.name, l.items, {
 			type: l.type ?? 1,
 		});
 	for (const c of CONNECTS)
-		addTcpConnect(w, { time: at(c.ms + 0.3), pid: CHROME, tid: 4160 }, c.local, c.remote, {
+		addTcpConnect(w, { time: at(c.ms + 0.3), pid: SYSTEM }, c.local, c.remote, {
 			outcome: 'connected',
 			processId: CHROME,
 			stepTicks: BigInt(Math.round(c.rtt * 5000)),
 		});
 	// curl connects to IP literals: getaddrinfo resolves them to themselves (no name).
-	addGaiResult(w, { time: at(897.2), pid: CURL, tid: 5204 }, '10.0.0.5', ['10.0.0.5']);
+	addGaiResult(w, { time: at(897.2), pid: DNSCACHE, tid: 1912 }, '10.0.0.5', ['10.0.0.5']);
 	addTcpConnect(w, { time: at(897.5), pid: SYSTEM }, `${LOCAL_V4}:51239`, '10.0.0.5:8081', {
 		outcome: 1183,
 		synRetransmits: 2,
 		stepTicks: 3_300_000n,
 		processId: CURL,
 	});
-	addGaiResult(w, { time: at(2041.4), pid: CURL, tid: 5204 }, '203.0.113.9', ['203.0.113.9']);
+	addGaiResult(w, { time: at(2041.4), pid: DNSCACHE, tid: 1912 }, '203.0.113.9', ['203.0.113.9']);
 	addTcpConnect(w, { time: at(2041.8), pid: SYSTEM }, `${LOCAL_V4}:51240`, '203.0.113.9:443', {
 		outcome: 'timeout',
 		synRetransmits: 2,
