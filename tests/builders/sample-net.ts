@@ -23,7 +23,7 @@ const LOCAL_V4 = '192.168.1.23';
 const LOCAL_V6 = '2001:db8:1::23';
 
 /** Chrome's lookups: when (ms), what, and the answer. */
-const LOOKUPS: { ms: number; name: string; items: DnsItem[]; type?: number }[] = [
+export const SAMPLE_LOOKUPS: { ms: number; name: string; items: DnsItem[]; type?: number }[] = [
 	{ ms: 169.8, name: 'www.google.com', items: [{ address: '142.250.74.78' }] },
 	{
 		ms: 185.2,
@@ -65,7 +65,7 @@ const CONNECTS: { ms: number; local: string; remote: string; rtt: number }[] = [
 ];
 
 export function addSampleNetEvents(w: EtlWriter, at: (ms: number) => bigint): void {
-	for (const l of LOOKUPS)
+	for (const l of SAMPLE_LOOKUPS)
 		addDnsLookup(w, { time: at(l.ms), pid: DNSCACHE, tid: 1912 }, l.name, l.items, {
 			type: l.type ?? 1,
 		});
