@@ -64,6 +64,11 @@ const CONNECTS: { ms: number; local: string; remote: string; rtt: number }[] = [
 	{ ms: 2210.9, local: `${LOCAL_V4}:51241`, remote: '13.107.42.14:443', rtt: 9.6 },
 ];
 
+/** TCP/IP's connect timeout (1045) carries STATUS_IO_TIMEOUT. */
+const CONNECT_TIMEOUT_STATUS = 0xc00000b5;
+/** Events of this part with an NTSTATUS error: the connect timeout (1183, refused, has no Status). */
+export const SAMPLE_NET_ERROR_EVENTS = 1;
+
 export function addSampleNetEvents(w: EtlWriter, at: (ms: number) => bigint): void {
 	for (const l of SAMPLE_LOOKUPS)
 		addDnsLookup(w, { time: at(l.ms), pid: DNSCACHE, tid: 1912 }, l.name, l.items, {
@@ -86,6 +91,7 @@ export function addSampleNetEvents(w: EtlWriter, at: (ms: number) => bigint): vo
 	addGaiResult(w, { time: at(2041.4), pid: DNSCACHE, tid: 1912 }, '203.0.113.9', ['203.0.113.9']);
 	addTcpConnect(w, { time: at(2041.8), pid: SYSTEM }, `${LOCAL_V4}:51240`, '203.0.113.9:443', {
 		outcome: 'timeout',
+		status: CONNECT_TIMEOUT_STATUS,
 		synRetransmits: 2,
 		stepTicks: 5_200_000n,
 		processId: CURL,
