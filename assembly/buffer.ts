@@ -72,7 +72,7 @@ import {
 } from './memory-map';
 import { decompressXpress, xpressErrorAt } from './xpress';
 import { toFiletime } from './clock';
-import { NO_PROVIDER, internGuid, knownProvider } from './providers';
+import { NO_PROVIDER, internGuid, knownProvider, partialProvider } from './providers';
 import {
 	fieldsFit,
 	fieldsUsed,
@@ -456,7 +456,9 @@ function decodeEvent(out: usize, at: u32, size: u32, headerType: u32): void {
 	if (provider != 0) {
 		const layout = findLayout(provider, version, id);
 		if (layout < 0) {
-			store<u8>(out + RecordOut_layout, PayloadLayout.unknownVersion);
+			// Providers decoded for a few events only leave the rest raw.
+			if (!partialProvider(provider))
+				store<u8>(out + RecordOut_layout, PayloadLayout.unknownVersion);
 			return;
 		}
 		store<u8>(out + RecordOut_layout, PayloadLayout.schema);

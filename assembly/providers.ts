@@ -5,9 +5,11 @@ import {
 	PROVIDER_AFD,
 	PROVIDER_AFD_GUID_HI,
 	PROVIDER_AFD_GUID_LO,
-	PROVIDER_WS2HELP,
-	PROVIDER_WS2HELP_GUID_HI,
-	PROVIDER_WS2HELP_GUID_LO,
+	PROVIDER_CODES,
+	PROVIDER_COUNT,
+	PROVIDER_GUIDS_HI,
+	PROVIDER_GUIDS_LO,
+	PROVIDER_PARTIAL,
 } from './generated/event-layouts';
 
 export const NO_PROVIDER: u32 = 0xffff;
@@ -47,11 +49,21 @@ export function internGuid(p: usize): u32 {
 	return count++;
 }
 
-/** The schema provider code (AFD, WS2HELP) of the GUID at p, or 0. */
+/** The schema provider code (AFD, WS2HELP, DNS-Client, TCPIP, NameResolution) of the GUID at p, or 0. */
 export function knownProvider(p: usize): u32 {
 	const lo = load<u64>(p);
 	const hi = load<u64>(p + 8);
+	// AFD first: it is most of a Winsock trace.
 	if (lo == PROVIDER_AFD_GUID_LO && hi == PROVIDER_AFD_GUID_HI) return PROVIDER_AFD;
-	if (lo == PROVIDER_WS2HELP_GUID_LO && hi == PROVIDER_WS2HELP_GUID_HI) return PROVIDER_WS2HELP;
+	for (let i = 1; i < PROVIDER_COUNT; i++)
+		if (lo == unchecked(PROVIDER_GUIDS_LO[i]) && hi == unchecked(PROVIDER_GUIDS_HI[i]))
+			return <u32>unchecked(PROVIDER_CODES[i]);
 	return 0;
+}
+
+/** Whether only some events of the provider have layouts (the others are left raw). */
+export function partialProvider(code: u32): bool {
+	for (let i = 0; i < PROVIDER_COUNT; i++)
+		if (<u32>unchecked(PROVIDER_CODES[i]) == code) return unchecked(PROVIDER_PARTIAL[i]) != 0;
+	return false;
 }

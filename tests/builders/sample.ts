@@ -25,6 +25,7 @@
 // later (3024) on a System thread; receives that wait complete in System's context (4114, header
 // PID 4), as does AfdClose's exit (2001). See windowsLogging() and dnsCacheFromBeforeTrace().
 
+import { addSampleNetEvents } from './sample-net.ts';
 import { readFileSync } from 'node:fs';
 import { filetimeFromIso, filetimeToIso } from './bytes.ts';
 import {
@@ -1176,6 +1177,7 @@ export function buildSample(): SampleResult {
 	// --- svchost: a DNS client socket from before the trace -------------------------------
 	dnsCacheFromBeforeTrace(sc, svcWorker, 31.7);
 
+	addSampleNetEvents(sc.w, (ms) => sc.at(ms));
 	const file = sc.w.finish();
 	const truth = makeTruth(sc, file);
 	return { file, truth, json: `${JSON.stringify(truth, null, '\t')}\n` };

@@ -42,7 +42,7 @@ describe('sockscope sockets', { timeout: CLI_PROCESS_MS }, () => {
 		expect(r.stderr).toBe('');
 		const [header, ...rows] = r.stdout.trim().split('\n');
 		expect(header).toBe(
-			'pid,process,endpoint,generation,family,type,protocol,local,remote,opened,closed,state,connect_ms,bytes_sent,bytes_received,sends,receives,error,ended_by',
+			'pid,process,endpoint,generation,family,type,protocol,local,remote,opened,closed,state,connect_ms,bytes_sent,bytes_received,sends,receives,error,ended_by,remote_name,remote_names',
 		);
 		expect(rows).toHaveLength(truth.sockets.length);
 		const cols = header!.split(',');

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ipv4, ipv6, socketAddress } from '../../web/src/decoder/addresses.ts';
 import { explainStatus } from '../../web/src/decoder/status.ts';
 import { filetimeFromIso, filetimeToIso } from '../../web/src/decoder/time.ts';
+import { guidBytes } from '../builders/bytes.ts';
 
 const v6 = (groups: number[]) => {
 	const b = new Uint8Array(16);
@@ -60,5 +61,41 @@ describe('FILETIME', () => {
 		expect(filetimeToIso(ft)).toBe(iso);
 		expect(filetimeToIso(ft + 1n)).toBe('2026-03-14T09:26:53.5897933Z');
 		expect(filetimeToIso(-1n)).toBeNull();
+	});
+});
+
+describe('addresses of every family', () => {
+	const le16 = (n: number) => [n & 0xff, n >> 8];
+	const le32 = (n: number) => [n & 0xff, (n >> 8) & 0xff, (n >> 16) & 0xff, n >>> 24];
+	it('AF_UNIX shows its path (and an abstract name with @)', () => {
+		const path = 'C:\\Users\\ana\\AppData\\Local\\Temp\\agent.sock';
+		const b = new Uint8Array(110);
+		b.set([...le16(1), ...new TextEncoder().encode(path)]);
+		const a = socketAddress(b, 0, b.length)!;
+		expect(a.address).toBe(path);
+		expect(a.text).toBe(`unix:${path}`);
+		const abs = Uint8Array.from([...le16(1), 0, ...new TextEncoder().encode('x11'), 0, 0]);
+		expect(socketAddress(abs, 0, abs.length)!.text).toBe('unix:@x11');
+	});
+	it('AF_HYPERV shows the VM and service GUIDs', () => {
+		const vm = '2b1f8a3e-0d4c-4e5a-9f61-7a1c2d3e4f50';
+		const service = '0000c350-facb-11e6-bd58-64006a7986d3';
+		const b = Uint8Array.from([...le16(34), 0, 0, ...guidBytes(vm), ...guidBytes(service)]);
+		const a = socketAddress(b, 0, b.length)!;
+		expect(a.text).toBe(`VM ${vm} service ${service}`);
+		expect(a.address).toBe(`${vm}/${service}`);
+	});
+	it('AF_VSOCK shows cid:port', () => {
+		const b = Uint8Array.from([...le16(40), 0, 0, ...le32(5000), ...le32(3), 0, 0, 0, 0]);
+		const a = socketAddress(b, 0, b.length)!;
+		expect(a.text).toBe('vsock 3:5000');
+		expect([a.address, a.port]).toEqual(['3', 5000]);
+	});
+	it('an unknown family shows its bytes in hex', () => {
+		const b = Uint8Array.from([...le16(99), 0xde, 0xad, 0xbe, 0xef]);
+		expect(socketAddress(b, 0, b.length)!.text).toBe('family 99: deadbeef');
+		// A Hyper-V address cut short is not read as GUIDs.
+		const short = Uint8Array.from([...le16(34), 0, 0, 1, 2]);
+		expect(socketAddress(short, 0, short.length)!.text).toBe('family 34: 00000102');
 	});
 });

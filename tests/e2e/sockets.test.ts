@@ -3,6 +3,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildSample, type SampleTruth } from '../builders/sample.ts';
+import { SAMPLE_LOOKUPS } from '../builders/sample-net.ts';
 import { answerFor, openSampleTrace, screenshot } from './analyst-page.ts';
 import { launchBrowser, type Browser } from './browser.ts';
 import { openSite, type OpenedPage } from './page.ts';
@@ -60,6 +61,41 @@ describe('the Sockets panel on the sample', () => {
 		expect(
 			new URLSearchParams((await page.evaluate(() => location.hash)).slice(1)).get('panel'),
 		).toBe('sockets');
+	});
+
+	it('names each peer by the DNS answer looked up for it, and filters by host:', async () => {
+		// Each answered address of the sample was looked up once, before its connection.
+		const nameOf = new Map<string, string>();
+		for (const l of SAMPLE_LOOKUPS)
+			for (const x of l.items) if ('address' in x) nameOf.set(x.address, l.name);
+		const named = truth.sockets.filter((s) => {
+			const ip = s.remote?.replace(/^\[/, '').replace(/\]?:\d+$/, '');
+			return ip !== undefined && nameOf.has(ip);
+		});
+		expect(named.length).toBeGreaterThan(3);
+		for (const s of named) {
+			const ip = s.remote!.replace(/^\[/, '').replace(/\]?:\d+$/, '');
+			const row = rowsOf(page).filter({ hasText: s.endpoint });
+			expect(await row.locator('[data-col="remote"]').textContent()).toContain(
+				`${nameOf.get(ip)} (${s.remote})`,
+			);
+		}
+		const box = page.getByTestId('socket-filter');
+		const reddit = SAMPLE_LOOKUPS.filter((l) => l.name.endsWith('.reddit.com'));
+		const redditIps = new Set(
+			reddit.flatMap((l) => l.items.flatMap((x) => ('address' in x ? [x.address] : []))),
+		);
+		const redditSockets = named.filter((s) =>
+			redditIps.has(s.remote!.replace(/^\[/, '').replace(/\]?:\d+$/, '')),
+		).length;
+		expect(redditSockets).toBeGreaterThan(0);
+		await box.fill('host:*.reddit.com');
+		expect(await rowsOf(page).count()).toBe(redditSockets);
+		// CNAMEs count as names of the address too.
+		await box.fill('host:*.fastly.net');
+		expect(await rowsOf(page).count()).toBe(redditSockets);
+		await box.fill('');
+		expect(await rowsOf(page).count()).toBe(truth.sockets.length);
 	});
 
 	it('filters the list by words and fields', async () => {

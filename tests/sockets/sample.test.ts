@@ -198,10 +198,13 @@ describe('bundled sample: sockets against the ground truth', () => {
 	it('tells each socket its story', () => {
 		const story = (e: string) => storyOf(byEndpoint().get(e)!);
 		expect(story('0xffffa50c1e2f6610')).toMatch(
-			/^chrome\.exe \(PID 4120\) connected to 140\.82\.112\.25:443 in 90 ms, sent 21\.5 KiB, received 365 KiB, closed by the application after 3\.03 s$/,
+			/^chrome\.exe \(PID 4120\) connected to github\.com \(140\.82\.112\.25:443\) in 90 ms, sent 21\.5 KiB, received 365 KiB, closed by the application after 3\.03 s$/,
 		);
 		expect(story('0xffffa50c1e2f6e10')).toMatch(
-			/^curl\.exe \(PID 5200\) tried to connect to 10\.0\.0\.5:8081: refused \(STATUS_CONNECTION_REFUSED\) after 1\.03 s/,
+			/^curl\.exe \(PID 5200\) tried to connect to 10\.0\.0\.5:8081: refused \(STATUS_CONNECTION_REFUSED\) after 1\.03 s, TCP connect failed: refused \(the peer sent a reset\), SYN retransmitted 2 times/,
+		);
+		expect(storyOf(t.tracked.sockets.find((s) => s.remote === '203.0.113.9:443')!)).toContain(
+			'TCP connect failed: timed out, SYN retransmitted 2 times before the timeout',
 		);
 		expect(story('0xffffa50c1e2f4010')).toBe(
 			'svchost.exe (PID 1337) listened on 0.0.0.0:8080 and accepted 3 connections, still open at the end of the trace',
@@ -209,6 +212,22 @@ describe('bundled sample: sockets against the ground truth', () => {
 		expect(story('0xffffa50c1e2f46a0')).toMatch(
 			/accepted a connection from 10\.0\.0\.42:50114 on 0\.0\.0\.0:8080, .*reset by the transport \(Transport indicated abortive disconnect\)/,
 		);
+	});
+
+	it('names remote addresses by the DNS answers chrome got before connecting', () => {
+		const byRemote = new Map(t.tracked.sockets.map((s) => [s.remote, s]));
+		const bing = byRemote.get('13.107.42.14:443')!;
+		expect(bing.remoteName).toBe('www.bing.com');
+		expect(bing.remoteNames).toEqual([
+			'www.bing.com',
+			'www-www.bing.com.trafficmanager.net',
+			'www.bing.com.edgekey.net',
+		]);
+		expect(byRemote.get('[2a04:4e42::645]:443')!.remoteName).toBe('www.reddit.com');
+		// curl used IP literals: getaddrinfo gave no name.
+		expect(byRemote.get('10.0.0.5:8081')!.remoteName).toBeNull();
+		// The rundown names chrome's PID for its connection still open.
+		expect(bing.tcp).toMatchObject({ result: 'connected', pid: 4120 });
 	});
 
 	it('reads the same through RecordJson objects', () => {

@@ -5,6 +5,7 @@ import { mergeRecords } from '../../web/src/decoder/merge.ts';
 import { ProviderTable, recordJson, type RecordJson } from '../../web/src/decoder/record-json.ts';
 import { feedRecordJson } from '../../web/src/sockets/record-json-view.ts';
 import { trackTrace } from '../../web/src/sockets/track-trace.ts';
+import { enrich, NetCollector } from '../../web/src/sockets/enrich.ts';
 import {
 	SocketTracker,
 	type TrackedTrace,
@@ -32,12 +33,14 @@ export async function trackBytes(
 	const tracker = new SocketTracker({ ...options, origin });
 	const providers = new ProviderTable(trace);
 	const records: RecordJson[] = [];
+	const net = new NetCollector();
 	await mergeRecords(trace, index.buffers, (b, i) => {
 		const r = recordJson(b, i, trace, providers);
 		feedRecordJson(tracker, r, records.length, origin, trace.facts.pointerSize === 4 ? 4 : 8);
+		net.record(r, records.length, origin);
 		records.push(r);
 	});
-	return { tracked, viaJson: tracker.snapshot(), records };
+	return { tracked, viaJson: enrich(tracker.snapshot(), net), records };
 }
 
 /** The pointer fields of a record that name sockets. */

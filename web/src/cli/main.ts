@@ -190,6 +190,7 @@ async function decodeFiltered(
 			eventTypes: tables.eventTypes,
 			startFiletime: start,
 			processNames: tables.processNames,
+			hostNames: tables.hostNames,
 		});
 		const test = compiled?.bind(chunk.columns);
 		const c = chunk.columns;

@@ -34,6 +34,9 @@ export const SOCKET_COLUMNS = [
 	'receives',
 	'error',
 	'ended_by',
+	// Appended, so the columns before them keep their places.
+	'remote_name',
+	'remote_names',
 ] as const;
 
 export type SocketRow = Record<(typeof SOCKET_COLUMNS)[number], string | number | null>;
@@ -50,6 +53,9 @@ export function socketRow(s: SocketSummary): SocketRow {
 		protocol: protocolName(s.protocol),
 		local: s.local,
 		remote: s.remote,
+		remote_name: s.remoteName ?? null,
+		// CSV cell: the names separated by spaces (NDJSON has the list).
+		remote_names: (s.remoteNames ?? []).join(' '),
 		opened: s.opened?.iso ?? null,
 		closed: s.closed?.iso ?? null,
 		state: s.state,
@@ -86,6 +92,8 @@ export async function socketsCommand(
 			await out.line(
 				JSON.stringify({
 					...row,
+					remote_names: s.remoteNames ?? [],
+					tcp: s.tcp?.text ?? null,
 					key: s.key,
 					origin: s.origin,
 					events: s.eventCount,

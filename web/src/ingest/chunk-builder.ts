@@ -69,7 +69,10 @@ const SOCKET_FIELDS: SocketFields[] = EVENT_SCHEMAS.map((s) => {
 		process: at('Process'),
 		endpoint: at('Endpoint', 'Listen Endpoint'),
 		pidField: at('UserModePid', 'ProcessId'),
-		status: at('Status', 'Error'),
+		// NTSTATUS fields only: DNS-Client and NameResolution statuses are Win32/WSA numbers.
+		status: s.fields.findIndex(
+			(f) => (f.name === 'Status' || f.name === 'Error') && f.type === FieldType.NTStatus,
+		),
 		bytes: at('BufferLength', 'Bytes Indicated', 'PacketSize'),
 		address: at('Address'),
 		port: at('Port'),

@@ -11,6 +11,8 @@ export class TraceTables {
 	readonly processOf = new Map<string, number>();
 	/** PID → image name, from process events in the trace. */
 	readonly processNames = new Map<number, string>();
+	/** Remote address (canonical text) → host names, from the trace's DNS answers (`host:`). */
+	readonly hostNames = new Map<string, string[]>();
 	#stringsMark = 1;
 	#typesMark = 0;
 
@@ -40,6 +42,7 @@ export class TraceTables {
 		eventTypes: EventType[];
 		processes: [string, number][];
 		processNames: [number, string][];
+		hostNames: [string, string[]][];
 	} {
 		const strings = this.strings.slice(this.#stringsMark);
 		const eventTypes = this.eventTypes.slice(this.#typesMark);
@@ -50,6 +53,7 @@ export class TraceTables {
 			eventTypes,
 			processes: [...this.processOf],
 			processNames: [...this.processNames],
+			hostNames: [...this.hostNames],
 		};
 	}
 
@@ -59,11 +63,13 @@ export class TraceTables {
 		eventTypes: EventType[];
 		processes?: [string, number][];
 		processNames?: [number, string][];
+		hostNames?: [string, string[]][];
 	}): void {
 		for (const s of additions.strings) this.intern(s);
 		for (const t of additions.eventTypes) this.eventType(eventTypeKey(t), () => t);
 		for (const [p, pid] of additions.processes ?? []) this.processOf.set(p, pid);
 		for (const [pid, name] of additions.processNames ?? []) this.processNames.set(pid, name);
+		for (const [address, names] of additions.hostNames ?? []) this.hostNames.set(address, names);
 		this.#stringsMark = this.strings.length;
 		this.#typesMark = this.eventTypes.length;
 	}

@@ -16,6 +16,7 @@ import {
 import { FilterError, type FilterNode, type Op } from './filter-parser.ts';
 import { globMatcher } from './glob.ts';
 import { ipMatches, parseIp, parseIpPattern } from './ip.ts';
+import { canonicalAddress } from '../sockets/names.ts';
 
 export interface FilterContext {
 	readonly strings: readonly string[];
@@ -23,6 +24,8 @@ export interface FilterContext {
 	readonly startFiletime: bigint;
 	/** Process names by PID, when the trace names them. */
 	readonly processNames: ReadonlyMap<number, string>;
+	/** Host names by remote address (canonical text, sockets/names.ts), for `host:`. */
+	readonly hostNames?: ReadonlyMap<string, readonly string[]>;
 }
 
 export type RowPredicate = (i: number) => boolean;
@@ -48,6 +51,7 @@ export const FILTER_FIELDS = [
 	'addr',
 	'laddr',
 	'raddr',
+	'host',
 	'port',
 	'lport',
 	'rport',
@@ -276,6 +280,17 @@ function field(n: Extract<FilterNode, { type: 'field' }>, ctx: FilterContext): N
 			});
 			const cols: ColumnName[] = n.field === 'addr' ? ['laddr', 'raddr'] : [n.field];
 			return lookup(cols, hit, negate);
+		}
+		case 'host': {
+			// The remote addresses the trace's DNS answers gave a name matching the glob.
+			const negate = onlyEquality(op, 'host', at);
+			const match = globMatcher(value);
+			const names = ctx.hostNames ?? new Map<string, readonly string[]>();
+			const hit = markStrings(ctx, (s) => {
+				const a = canonicalAddress(s);
+				return a !== null && (names.get(a) ?? []).some(match);
+			});
+			return lookup(['raddr'], hit, negate);
 		}
 		case 'port':
 		case 'lport':

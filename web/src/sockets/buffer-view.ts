@@ -8,6 +8,7 @@ import { BytesTable } from '../lib/bytes-table.ts';
 import { pointerText, PointerTable } from '../lib/pointer-table.ts';
 import { Clock, type DecodedBuffer } from '../decoder/decoded-buffer.ts';
 import type { SocketTracker } from './tracker.ts';
+import { isNetSchema, NetCollector } from './enrich.ts';
 import {
 	isKernelProcessEvent,
 	isMofProcessClass,
@@ -167,6 +168,8 @@ export class BufferFeeder {
 	readonly #guidOf: (providerIndex: number) => string | null;
 	readonly #afd = new BufferAfdView();
 	readonly #sockets: boolean;
+	/** Collects what other providers say about the sockets (enrich.ts). */
+	readonly net = new NetCollector();
 
 	/**
 	 * `guidOf`: provider index → GUID (record-json.ts ProviderTable.guid). `sockets` false feeds
@@ -188,8 +191,14 @@ export class BufferFeeder {
 	feed(buf: DecodedBuffer, i: number, index: number): void {
 		const kind = buf.u8(i, RecordOut.kind);
 		if (buf.u8(i, RecordOut.layout) === PayloadLayout.schema) {
+			const schemaIndex = buf.u16(i, RecordOut.schemaIndex);
+			if (EVENT_SCHEMAS[schemaIndex]?.provider !== AFD_CODE) {
+				// DNS-Client, TCPIP, NameResolution: names and TCP outcomes, joined after tracking
+				// (names also for the `host:` filter when only process events are followed).
+				if (isNetSchema(schemaIndex)) this.net.feed(buf, i, index, this.#clock.ticks(buf, i));
+				return;
+			}
 			if (!this.#sockets) return;
-			if (EVENT_SCHEMAS[buf.u16(i, RecordOut.schemaIndex)]?.provider !== AFD_CODE) return;
 			this.#afd.set(buf, i, index, this.#clock.ticks(buf, i));
 			this.#tracker.afd(this.#afd);
 			return;

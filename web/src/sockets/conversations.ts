@@ -41,6 +41,8 @@ export interface Conversation {
 	readonly pid: number | null;
 	readonly process: string;
 	readonly remote: string;
+	/** The name the process looked up for the remote (its latest socket's), when known. */
+	readonly remoteName: string | null;
 	/** 'TCP', 'UDP', … of its sockets (joined with '+' when they differ). */
 	readonly protocol: string;
 	/** Whether its sockets connected out, were accepted in, or both. */
@@ -77,6 +79,8 @@ export function bucketOf(ms: number): number {
 interface Part {
 	readonly s: SocketSummary;
 	readonly remote: string;
+	/** The name the application looked up for that remote, when the trace has it. */
+	readonly remoteName: string | null;
 	readonly bytesSent: number;
 	readonly bytesReceived: number;
 	readonly firstTicks: number;
@@ -89,6 +93,7 @@ function partsOf(s: SocketSummary): Part[] {
 		return s.peers.map((p) => ({
 			s,
 			remote: p.remote,
+			remoteName: p.remoteName,
 			bytesSent: p.bytesSent,
 			bytesReceived: p.bytesReceived,
 			firstTicks: p.first.ticks,
@@ -99,6 +104,7 @@ function partsOf(s: SocketSummary): Part[] {
 		{
 			s,
 			remote: s.remote,
+			remoteName: s.remoteName ?? null,
 			bytesSent: s.bytesSent,
 			bytesReceived: s.bytesReceived,
 			firstTicks: s.firstEvent.ticks,
@@ -137,6 +143,7 @@ export function conversationsOf(sockets: readonly SocketSummary[]): Conversation
 			pid: first.pid,
 			process: first.process,
 			remote: parts[0]!.remote,
+			remoteName: parts.reduce<string | null>((n, p) => p.remoteName ?? n, null),
 			protocol: [...new Set(list.map((s) => protocolLabel(s.type, s.protocol)))].join('+'),
 			direction: inbound && outbound ? 'both' : inbound ? 'inbound' : 'outbound',
 			sockets: list.map((s) => s.key),

@@ -3,6 +3,7 @@
 import { explainStatus } from '../decoder/status.ts';
 import { formatBytes } from '../lib/format-size.ts';
 import { formatDuration, ticksToMs } from './format.ts';
+import { namedEndpoint } from './names.ts';
 import type { SocketSummary } from './socket.ts';
 import type { PollActivity, TrackedTrace } from './tracker.ts';
 
@@ -20,7 +21,9 @@ export type FindingKind =
 	| 'busy-poll'
 	| 'port-exhaustion'
 	| 'address-in-use'
-	| 'bind-failed';
+	| 'bind-failed'
+	| 'tcp-connect-failed'
+	| 'syn-retransmits';
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -65,6 +68,8 @@ interface Group {
 	list: SocketSummary[];
 	extra: number;
 	statuses: Set<number>;
+	/** What TCP/IP logged for the sockets (TcpOutcome.text), when the trace has it. */
+	tcp: Set<string>;
 }
 
 function plural(n: number, one: string, many = `${one}s`): string {
@@ -102,6 +107,7 @@ class Groups {
 				list: [],
 				extra: 0,
 				statuses: new Set(),
+				tcp: new Set(),
 			};
 			this.#map.set(id, g);
 		}
@@ -125,8 +131,21 @@ function span(list: readonly SocketSummary[]): string {
 	return formatDuration(ticksToMs(last - first));
 }
 
-/** Title, severity and explanation of a group. */
+/** The socket's own connect events (findings lead to events that name the socket). */
+function socketLinks(s: SocketSummary): number[] {
+	const c = s.connect;
+	const links = [c?.startIndex ?? null, c?.endIndex ?? null].filter((x): x is number => x !== null);
+	return links.length ? links : [s.firstEvent.index];
+}
+
+/** Title, severity and explanation of a group, with what TCP/IP logged for connect failures. */
 function describe(g: Group, t: TrackedTrace): [string, Severity, string] {
+	const [title, severity, text] = describeAfd(g, t);
+	const tcp = [...g.tcp];
+	return [title, severity, tcp.length ? `${text} TCP/IP logged: ${tcp.join('; ')}.` : text];
+}
+
+function describeAfd(g: Group, t: TrackedTrace): [string, Severity, string] {
 	const n = g.count;
 	const statuses = [...g.statuses].map(statusText).join('; ');
 	const why = [...g.statuses].map((x) => explainStatus(x).explanation).join(' ');
@@ -219,6 +238,18 @@ function describe(g: Group, t: TrackedTrace): [string, Severity, string] {
 				'warning',
 				`${plural(n, 'bind')} by ${g.subject} failed (${statuses}). ${why}`,
 			];
+		case 'tcp-connect-failed':
+			return [
+				`TCP connect failed: ${g.subject}`,
+				'warning',
+				`${plural(n, 'connect')} failed in TCP/IP (${g.subject}), as Microsoft-Windows-TCPIP logged ${n === 1 ? 'it' : 'them'}${statuses ? ` (${statuses})` : ''}.`,
+			];
+		case 'syn-retransmits':
+			return [
+				`SYN retransmissions: ${g.subject}`,
+				'warning',
+				`TCP/IP retransmitted the SYN ${plural(n, 'time')} on ${plural(g.sockets.size, 'socket')} (${g.subject}): the peer did not answer at once; it may be slow, overloaded, or behind a firewall that drops packets.`,
+			];
 	}
 }
 
@@ -234,7 +265,7 @@ export function findingsOf(t: TrackedTrace, options: FindingOptions = {}): Findi
 	const failedConnects = new Map<string, SocketSummary[]>();
 	for (const s of t.sockets) {
 		const who = whoOf(s);
-		const peer = `${who} → ${s.remote ?? 'unknown peer'}`;
+		const peer = `${who} → ${namedEndpoint(s.remoteName, s.remote)}`;
 		const c = s.connect;
 		if (c?.outcome === 'failed' && c.status !== null) {
 			const name = c.statusName ?? '';
@@ -245,7 +276,9 @@ export function findingsOf(t: TrackedTrace, options: FindingOptions = {}): Findi
 					: TIMEOUT.has(name)
 						? 'connect-timeout'
 						: 'connect-failed';
-				groups.add(kind, peer, s, links).statuses.add(c.status);
+				const g = groups.add(kind, peer, s, links);
+				g.statuses.add(c.status);
+				if (s.tcp?.text) g.tcp.add(s.tcp.text);
 			}
 			const key = `${s.pid ?? s.eprocess}|${s.remote}`;
 			failedConnects.set(key, [...(failedConnects.get(key) ?? []), s]);
@@ -275,6 +308,14 @@ export function findingsOf(t: TrackedTrace, options: FindingOptions = {}): Findi
 			groups.add('io-after-close', who, s, [...s.ioAfterCloseEvents], s.ioAfterClose);
 		if (s.tinySendStorm !== null)
 			groups.add('tiny-send-storm', who, s, [s.tinySendStorm], s.tinySends);
+		const tcp = s.tcp;
+		if (tcp?.result === 'failed' && tcp.failure !== null && c?.outcome !== 'failed') {
+			// TCP/IP saw a connect fail that the AFD events do not show (e.g. their events are missing).
+			const g = groups.add('tcp-connect-failed', `${peer}: ${tcp.failure}`, s, socketLinks(s));
+			if (tcp.status) g.statuses.add(tcp.status);
+		}
+		if (tcp && tcp.synRetransmits > 0 && tcp.result !== 'failed')
+			groups.add('syn-retransmits', peer, s, socketLinks(s), tcp.synRetransmits);
 	}
 	for (const list of failedConnects.values()) {
 		if (list.length < retryMin) continue;
@@ -282,7 +323,7 @@ export function findingsOf(t: TrackedTrace, options: FindingOptions = {}): Findi
 		for (const x of list)
 			groups.add(
 				'retry-storm',
-				`${whoOf(s)} → ${s.remote ?? 'unknown peer'}`,
+				`${whoOf(s)} → ${namedEndpoint(s.remoteName, s.remote)}`,
 				x,
 				[x.connect!.endIndex].filter((i): i is number => i !== null),
 			);

@@ -17,7 +17,7 @@ export interface ImportTracker {
 	readonly tracker: SocketTracker;
 	/** For IngestOptions.observe. */
 	observe(b: DecodedBuffer, i: number, index: number): void;
-	/** For IngestOptions.beforeCommit: adds the names learned so far. */
+	/** For IngestOptions.beforeCommit: adds the process and host names learned so far. */
 	learnNames(tables: TraceTables): void;
 }
 
@@ -30,12 +30,18 @@ export function importTracker(trace: OpenTrace, sockets = true): ImportTracker {
 	const tracker = new SocketTracker({ origin, maxEventsPerSocket: EVENTS_KEPT_PER_SOCKET });
 	const guids = new ProviderTable(trace);
 	const feeder = new BufferFeeder(tracker, origin, (p) => guids.guid(p), sockets);
+	let learnedAnswers = 0;
 	return {
 		tracker,
 		observe: (b, i, index) => feeder.feed(b, i, index),
 		learnNames(tables) {
 			for (const p of tracker.processes.list())
 				if (p.name && !tables.processNames.has(p.pid)) tables.processNames.set(p.pid, p.name);
+			const names = feeder.net.names;
+			if (names.answers !== learnedAnswers) {
+				learnedAnswers = names.answers;
+				for (const [address, list] of names.allNames()) tables.hostNames.set(address, list);
+			}
 		},
 	};
 }

@@ -367,6 +367,8 @@ export class LiveSocket {
 			.filter((p) => p.datagramsSent + p.datagramsReceived > 0)
 			.map((p) => ({
 				remote: p.remote,
+				// Named after tracking, from the DNS answers of the trace (sockets/enrich.ts).
+				remoteName: null,
 				bytesSent: p.bytesSent,
 				bytesReceived: p.bytesReceived,
 				datagramsSent: p.datagramsSent,

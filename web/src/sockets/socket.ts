@@ -1,5 +1,6 @@
 // A reconstructed socket as the tracker reports it: plain data (structured-clone safe, so the
 // worker can hand it to the page), with record indexes that lead back to the exact events.
+import type { TcpOutcome } from './tcp.ts';
 
 /** How the socket entered the trace. */
 export type SocketOrigin =
@@ -112,6 +113,8 @@ export type SocketPidSource =
 export interface PeerFlow {
 	/** 'a.b.c.d:port' / '[v6]:port'. */
 	readonly remote: string;
+	/** The name looked up for this remote before its first datagram (DNS-Client), else null. */
+	readonly remoteName: string | null;
 	readonly bytesSent: number;
 	readonly bytesReceived: number;
 	readonly datagramsSent: number;
@@ -210,6 +213,14 @@ export interface SocketSummary {
 	 * reached, then the first and the last half-cap (eventCount says how many there were).
 	 */
 	readonly events: Uint32Array;
+	/**
+	 * Added after tracking (enrich.ts): the name the application looked up for the remote address
+	 * (null when no answer held it before the socket used it), and every name known for it.
+	 */
+	readonly remoteName?: string | null;
+	readonly remoteNames?: readonly string[];
+	/** What Microsoft-Windows-TCPIP said about its connection, when the trace has those events. */
+	readonly tcp?: TcpOutcome | null;
 }
 
 export const STATE_OPEN: SocketState = 'open at end of trace';

@@ -3,6 +3,7 @@
 import { explainStatus } from '../decoder/status.ts';
 import { formatBytes } from '../lib/format-size.ts';
 import { formatDuration, protocolLabel, ticksToMs } from './format.ts';
+import { namedEndpoint } from './names.ts';
 import type { SocketPidSource, SocketSummary } from './socket.ts';
 
 const REFUSED = new Set(['STATUS_CONNECTION_REFUSED', 'STATUS_REMOTE_NOT_LISTENING']);
@@ -14,6 +15,11 @@ function plural(n: number, one: string, many = `${one}s`): string {
 
 function who(s: SocketSummary): string {
 	return s.pid !== null && s.process !== `PID ${s.pid}` ? `${s.process} (PID ${s.pid})` : s.process;
+}
+
+/** The peer as `name (address:port)` when the trace's lookups name it. */
+function peer(s: SocketSummary): string | null {
+	return s.remote === null ? null : namedEndpoint(s.remoteName, s.remote);
 }
 
 /** What the socket was for: its first clause. */
@@ -30,11 +36,11 @@ function opening(s: SocketSummary): string {
 			s.accepts ? ` and accepted ${plural(s.accepts, 'connection')}` : ''
 		}${early ? ` (a socket ${since})` : ''}`;
 	if (s.listener !== null || (s.origin === 'accepted' && s.remote))
-		return `${who(s)} accepted a connection from ${s.remote ?? 'an unknown peer'}${
+		return `${who(s)} accepted a connection from ${peer(s) ?? 'an unknown peer'}${
 			s.local ? ` on ${s.local}` : ''
 		}`;
 	const c = s.connect;
-	const to = s.remote ?? 'an unknown address';
+	const to = peer(s) ?? 'an unknown address';
 	if (c?.outcome === 'connected')
 		return `${who(s)} connected to ${to}${c.ms !== null ? ` in ${formatDuration(c.ms)}` : ''}`;
 	if (c?.outcome === 'failed') {
@@ -44,17 +50,17 @@ function opening(s: SocketSummary): string {
 		return `${who(s)} tried to connect to ${to}: ${how} (${name})${after}`;
 	}
 	if (c?.outcome === 'pending') return `${who(s)} was connecting to ${to}`;
-	if (early) return `${who(s)} used a ${kind}${s.remote ? ` to ${s.remote}` : ''} ${since}`;
+	if (early) return `${who(s)} used a ${kind}${s.remote ? ` to ${peer(s)}` : ''} ${since}`;
 	if (s.peers.length > 1) {
 		const each = s.peers.map(
 			(p) =>
-				`${p.remote} (sent ${formatBytes(p.bytesSent)}, received ${formatBytes(p.bytesReceived)})`,
+				`${namedEndpoint(p.remoteName, p.remote)} (sent ${formatBytes(p.bytesSent)}, received ${formatBytes(p.bytesReceived)})`,
 		);
 		const from = s.local ? ` from ${s.local}` : '';
 		return `${who(s)} exchanged datagrams with ${s.peers.length} remotes${from}: ${each.slice(0, -1).join(', ')} and ${each.at(-1)}`;
 	}
 	if (s.type === 2 && s.remote)
-		return `${who(s)} exchanged datagrams with ${s.remote}${s.local ? ` from ${s.local}` : ''}`;
+		return `${who(s)} exchanged datagrams with ${peer(s)}${s.local ? ` from ${s.local}` : ''}`;
 	if (s.error && s.local === null && s.errors.some((e) => e.op === 'bind'))
 		return `${who(s)} could not bind a ${kind} (${s.error}: ${explainStatus(s.errors.find((e) => e.op === 'bind')!.status).explanation.replace(/\.$/, '')})`;
 	return `${who(s)} opened a ${kind}${s.local ? ` on ${s.local}` : ''}`;
@@ -93,6 +99,13 @@ function nested(s: SocketSummary): string {
 
 export function storyOf(s: SocketSummary): string {
 	const parts = [opening(s)];
+	// What TCP/IP itself logged: the reason a connect failed, retransmissions, a reset.
+	const tcp = s.tcp;
+	if (
+		tcp &&
+		(tcp.result === 'failed' || tcp.synRetransmits + tcp.dataRetransmits > 0 || tcp.ended !== null)
+	)
+		parts.push(tcp.text);
 	const data = s.sends + s.receives > 0 || s.bytesSent + s.bytesReceived > 0;
 	if (data)
 		parts.push(

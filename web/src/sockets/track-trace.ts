@@ -3,6 +3,7 @@ import type { BufferEntry, OpenTrace } from '../decoder/etl-file.ts';
 import { mergeRecords, type BufferSink } from '../decoder/merge.ts';
 import { ProviderTable } from '../decoder/record-json.ts';
 import { BufferFeeder } from './buffer-view.ts';
+import { enrich } from './enrich.ts';
 import { SocketTracker, type TrackedTrace, type TrackerOptions } from './tracker.ts';
 
 /**
@@ -21,5 +22,5 @@ export async function trackTrace(
 	const feeder = new BufferFeeder(tracker, origin, (p) => providers.guid(p));
 	let index = 0;
 	await mergeRecords(trace, buffers, (b, i) => feeder.feed(b, i, index++), onBuffer);
-	return tracker.snapshot();
+	return enrich(tracker.snapshot(), feeder.net);
 }

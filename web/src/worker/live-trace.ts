@@ -82,6 +82,7 @@ export class LiveTrace implements ChunkSource {
 			eventTypes: this.tables.eventTypes,
 			startFiletime: BigInt(this.record.facts.startFiletime),
 			processNames: this.tables.processNames,
+			hostNames: this.tables.hostNames,
 		};
 	}
 

@@ -20,6 +20,8 @@ export interface Vocabulary {
 	readonly processes: readonly { pid: number; name: string | null; count: number }[];
 	/** NTSTATUS values logged in the trace. */
 	readonly statuses: readonly { name: string; wsa: string | null; count: number }[];
+	/** Remote address → host names from the trace's DNS answers. */
+	readonly hosts: readonly (readonly [string, readonly string[]])[];
 }
 
 export interface TraceStatistics extends Statistics {
@@ -126,6 +128,7 @@ export class TraceInsight {
 				const s = explainStatus(Number(g.key));
 				return { name: s.name, wsa: s.wsa, count: g.count };
 			}),
+			hosts: [...this.#live.tables.hostNames],
 		};
 		whole.vocabulary = vocabulary;
 		return vocabulary;

@@ -1,6 +1,7 @@
 // The events table's columns: what each shows, how wide it is, and the filter term a cell stands
 // for ("filter on this" / "exclude this"). Users choose which to show; the order is fixed.
 import type { RowView } from '../../query/engine.ts';
+import { canonicalAddress } from '../../sockets/names.ts';
 import { formatProcess, formatTime, LEVEL_NAMES, utcIso, type TimeMode } from './row-format.ts';
 
 export type ColumnId =
@@ -14,6 +15,7 @@ export type ColumnId =
 	| 'endpoint'
 	| 'local'
 	| 'remote'
+	| 'remoteName'
 	| 'bytes'
 	| 'status';
 
@@ -21,6 +23,8 @@ export interface CellContext {
 	readonly processNames: ReadonlyMap<number, string>;
 	readonly timeMode: TimeMode;
 	readonly startFiletime: string;
+	/** Remote address (canonical) → host names from the trace's DNS answers. */
+	readonly hostNames?: ReadonlyMap<string, readonly string[]>;
 }
 
 export interface Column {
@@ -38,6 +42,13 @@ export interface Column {
 }
 
 const quote = (s: string) => (/[\s()"]/.test(s) ? `"${s}"` : s);
+
+/** The name the trace's DNS answers give the row's remote address (the first), or null. */
+function remoteName(r: RowView, c: CellContext): string | null {
+	if (!r.remote || !c.hostNames) return null;
+	const a = canonicalAddress(r.remote);
+	return (a !== null && c.hostNames.get(a)?.[0]) || null;
+}
 
 /** "[fe80::1]:53" or "10.0.0.5:8081" → address and port terms. */
 function addressTerms(text: string | null, addr: string, port: string): string | null {
@@ -147,6 +158,17 @@ export const COLUMNS: readonly Column[] = [
 		mono: true,
 		text: (r) => r.remote ?? '',
 		term: (r) => addressTerms(r.remote, 'raddr', 'rport'),
+	},
+	{
+		id: 'remoteName',
+		label: 'Remote name',
+		width: 'minmax(8em, 14em)',
+		min: 8,
+		text: (r, c) => remoteName(r, c) ?? '',
+		term: (r, c) => {
+			const name = remoteName(r, c);
+			return name === null ? null : `host:${quote(name)}`;
+		},
 	},
 	{
 		id: 'bytes',

@@ -6,6 +6,7 @@ export interface Vocabulary {
 	readonly providers: readonly string[];
 	readonly processes: readonly { pid: number; name: string | null; count: number }[];
 	readonly statuses: readonly { name: string; wsa: string | null; count: number }[];
+	readonly hosts?: readonly (readonly [string, readonly string[]])[];
 }
 
 export interface Suggestion {
@@ -29,6 +30,7 @@ export const FIELD_HELP: readonly { field: string; detail: string }[] = [
 	{ field: 'process', detail: 'process name or PID' },
 	{ field: 'status', detail: 'NTSTATUS name or code, or status:error' },
 	{ field: 'raddr', detail: 'remote address or CIDR: raddr:10.0.0.0/8' },
+	{ field: 'host', detail: 'remote host name from DNS answers: host:*.example.com' },
 	{ field: 'rport', detail: 'remote port: rport:443' },
 	{ field: 'laddr', detail: 'local address or CIDR' },
 	{ field: 'lport', detail: 'local port' },

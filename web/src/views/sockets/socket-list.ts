@@ -3,6 +3,8 @@
 import { formatBytes } from '../../lib/format-size.ts';
 import { formatDuration, ticksToMs } from '../../sockets/format.ts';
 import type { SocketSummary } from '../../sockets/socket.ts';
+import { namedEndpoint } from '../../sockets/names.ts';
+import { globMatcher } from '../../query/glob.ts';
 
 export interface SocketRow {
 	readonly socket: SocketSummary;
@@ -57,7 +59,8 @@ export function rowOf(s: SocketSummary): SocketRow {
 		process: s.pid === null ? s.process : `${s.process} (${s.pid})`,
 		endpoint: s.endpoint,
 		local: s.local ?? '',
-		remote: s.remote ?? '',
+		// `name (address:port)` when the trace's DNS answers name the peer.
+		remote: s.remote === null ? '' : namedEndpoint(s.remoteName, s.remote),
 		state,
 		connectMs,
 		bytesSent: s.bytesSent,
@@ -73,6 +76,7 @@ export function rowOf(s: SocketSummary): SocketRow {
 		row.endpoint,
 		row.local,
 		row.remote,
+		...(s.remoteNames ?? []),
 		row.state,
 		row.error,
 		row.endedBy,
@@ -155,6 +159,10 @@ function termOf(token: string): Test | string {
 							? v <= n
 							: v === n;
 		};
+	} else if (field && field[1]!.toLowerCase() === 'host') {
+		// host:*.example.com: a glob over every name the trace gave the remote address.
+		const match = globMatcher(field[2]!);
+		test = (r) => (r.socket.remoteNames ?? []).some(match);
 	} else if (field && TEXT_FIELDS[field[1]!.toLowerCase()]) {
 		const get = TEXT_FIELDS[field[1]!.toLowerCase()]!;
 		const v = field[2]!.toLowerCase();

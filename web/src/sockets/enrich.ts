@@ -1,0 +1,151 @@
+// What other providers say about the sockets, joined after tracking: DNS-Client and
+// NameResolution answers name the remote addresses, TCPIP connection events give the TCP outcome.
+// The feeder hands their records to a NetCollector; enrich() then adds to each socket its remote
+// name(s) and TCP outcome. The AFD tracker knows nothing of either.
+import { RecordOut } from '../generated/layouts.ts';
+import { EVENT_SCHEMAS, PROVIDERS } from '../generated/schemas.ts';
+import type { DecodedBuffer } from '../decoder/decoded-buffer.ts';
+import { eventFields, type FieldValue } from '../decoder/event-fields.ts';
+import type { RecordJson } from '../decoder/record-json.ts';
+import { addressOfEndpoint, NameTable } from './names.ts';
+import type { SocketSummary } from './socket.ts';
+import { TCP_EVENTS, TcpTable, tcpOutcome } from './tcp.ts';
+import type { TrackedTrace } from './tracker.ts';
+
+const code = (key: string) => PROVIDERS.find((p) => p.key === key)!.code;
+const DNS = code('dns');
+const TCPIP = code('tcpip');
+const NAMERES = code('nameres');
+const NET_GUIDS = new Map(
+	PROVIDERS.filter((p) => [DNS, TCPIP, NAMERES].includes(p.code)).map((p) => [p.guid, p.code]),
+);
+/** DNS-Client events that carry a query's results. */
+const DNS_RESULTS = new Set([3008, 3013, 3018, 3020]);
+const GAI_RESULTS = new Set([1001, 1004]);
+
+/** TCP events of a socket count from a little before its first event to a little after its last. */
+const JOIN_SLACK_TICKS = 5 * 10_000_000;
+
+/** Whether a schema (RecordOut.schemaIndex) belongs to a provider the collector reads. */
+export function isNetSchema(schemaIndex: number): boolean {
+	const p = EVENT_SCHEMAS[schemaIndex]?.provider;
+	return p === DNS || p === TCPIP || p === NAMERES;
+}
+
+export class NetCollector {
+	readonly names = new NameTable();
+	readonly tcp = new TcpTable();
+
+	/** Record i of a buffer (a DNS-Client, TCPIP or NameResolution schema event). */
+	feed(buf: DecodedBuffer, i: number, index: number, ticks: number): void {
+		const schema = EVENT_SCHEMAS[buf.u16(i, RecordOut.schemaIndex)]!;
+		if (!wanted(schema.provider, schema.id)) return;
+		const fields = eventFields(
+			buf,
+			schema,
+			buf.u32(i, RecordOut.fieldStart),
+			buf.u16(i, RecordOut.fieldCount),
+		);
+		this.#read(schema.provider, schema.id, index, ticks, (name) => {
+			const f = fields.find((x) => x.name === name && !x.missing);
+			return f ? f.value : null;
+		});
+	}
+
+	/** The same from a RecordJson (what `sockscope decode` prints). */
+	record(r: RecordJson, index: number, origin: bigint): void {
+		const provider = NET_GUIDS.get(r.providerGuid ?? '');
+		if (r.kind !== 'event' || provider === undefined || !wanted(provider, r.id)) return;
+		const ticks = Number(BigInt(r.filetime) - origin);
+		this.#read(provider, r.id, index, ticks, (name) => {
+			const v = r.fields[name];
+			return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? v : null;
+		});
+	}
+
+	#read(
+		provider: number,
+		id: number,
+		index: number,
+		ticks: number,
+		get: (name: string) => FieldValue,
+	): void {
+		const str = (name: string) => {
+			const v = get(name);
+			return typeof v === 'string' ? v : null;
+		};
+		const num = (name: string) => {
+			const v = get(name);
+			return typeof v === 'number' ? v : null;
+		};
+		if (provider === DNS)
+			this.names.dnsAnswer(
+				index,
+				ticks,
+				str('QueryName') ?? '',
+				num('QueryStatus') ?? num('Status') ?? 0,
+				str('QueryResults') ?? '',
+			);
+		else if (provider === NAMERES)
+			this.names.gaiResult(
+				index,
+				ticks,
+				str('NodeName') ?? '',
+				num('Status') ?? 0,
+				str('Result') ?? '',
+			);
+		else
+			this.tcp.add({
+				index,
+				ticks,
+				id,
+				local: str('LocalAddress'),
+				remote: str('RemoteAddress'),
+				status: id === 1300 ? num('State') : num('Status'),
+				pid: num('Pid') ?? num('ProcessId'),
+				rexmit: num('RexmitCount'),
+				tcb: str('Tcb'),
+			});
+	}
+}
+
+function wanted(provider: number, id: number): boolean {
+	return provider === DNS
+		? DNS_RESULTS.has(id)
+		: provider === NAMERES
+			? GAI_RESULTS.has(id)
+			: provider === TCPIP && TCP_EVENTS.has(id);
+}
+
+/** Where a socket first used its remote: its connect, else its accept, else its last event. */
+export function firstUse(s: SocketSummary): number {
+	return (
+		s.connect?.startIndex ?? (s.listener !== null ? s.opened?.index : null) ?? s.lastEvent.index
+	);
+}
+
+function localPort(s: SocketSummary): number | null {
+	const m = s.local === null ? null : /:(\d+)$/.exec(s.local);
+	return m ? Number(m[1]) : null;
+}
+
+/** One socket with its remote names and TCP outcome. */
+export function enrichSocket(s: SocketSummary, net: NetCollector): SocketSummary {
+	const named = net.names.lookup(addressOfEndpoint(s.remote), firstUse(s));
+	const from = (s.opened ?? s.firstEvent).ticks - JOIN_SLACK_TICKS;
+	const to = (s.closed ?? s.lastEvent).ticks + JOIN_SLACK_TICKS;
+	const tcp = s.listening ? null : tcpOutcome(net.tcp.find(localPort(s), s.remote, from, to));
+	// Each remote of a datagram socket is named by the answer in force at its first datagram.
+	const peers = s.peers.map((p) => ({
+		...p,
+		remoteName: net.names.lookup(addressOfEndpoint(p.remote), p.first.index).name,
+	}));
+	return { ...s, remoteName: named.name, remoteNames: named.names, tcp, peers };
+}
+
+/** The tracked trace with every socket enriched (a new object; the input is left as it was). */
+export function enrich(t: TrackedTrace, net: NetCollector): TrackedTrace {
+	// A trace without these providers: nothing to add (sockets read as before).
+	if (net.names.answers === 0 && net.tcp.events === 0) return t;
+	return { ...t, sockets: t.sockets.map((s) => enrichSocket(s, net)) };
+}
