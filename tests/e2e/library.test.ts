@@ -5,6 +5,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { SAMPLE_NET_ERROR_EVENTS } from '../builders/sample-net.ts';
 import { launchBrowser, type Browser } from './browser.ts';
 import { busyTrace, type GeneratedTrace } from './generated-traces.ts';
 import { openSite, pickFile, readAlert } from './page.ts';
@@ -19,7 +20,10 @@ const truth = JSON.parse(
 ) as {
 	totalRecords: number;
 	processes: { pid: number; name: string; afdEvents: number }[];
+	sockets: { error: string | null }[];
 };
+/** One failing AFD event per failed socket, and TCP/IP's own failure events. */
+const errorEvents = truth.sockets.filter((s) => s.error).length + SAMPLE_NET_ERROR_EVENTS;
 
 let browser: Browser;
 /** Long enough (about 77 MB) to still be importing when the test acts. */
@@ -89,7 +93,7 @@ describe('trace library', () => {
 		await page.locator('#filter-input').press('Enter');
 		await page
 			.getByTestId('filter-status')
-			.filter({ hasText: /^\s*3 of/ })
+			.filter({ hasText: new RegExp(`^\\s*${errorEvents} of`) })
 			.waitFor();
 		// Details after the reload decode the record again from the library's copy of the file.
 		await page.locator('[data-position="0"]').click();

@@ -169,7 +169,7 @@ export class BufferFeeder {
 	readonly #afd = new BufferAfdView();
 	readonly #sockets: boolean;
 	/** Collects what other providers say about the sockets (enrich.ts). */
-	readonly net = new NetCollector();
+	readonly net: NetCollector;
 
 	/**
 	 * `guidOf`: provider index → GUID (record-json.ts ProviderTable.guid). `sockets` false feeds
@@ -183,6 +183,7 @@ export class BufferFeeder {
 	) {
 		this.#tracker = tracker;
 		this.#sockets = sockets;
+		this.net = new NetCollector(sockets);
 		this.#clock = new Clock(origin);
 		this.#guidOf = guidOf;
 	}

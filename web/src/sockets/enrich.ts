@@ -35,11 +35,18 @@ export function isNetSchema(schemaIndex: number): boolean {
 export class NetCollector {
 	readonly names = new NameTable();
 	readonly tcp = new TcpTable();
+	readonly #withTcp: boolean;
+
+	/** `withTcp` false: names only (the import's pass that follows process events). */
+	constructor(withTcp = true) {
+		this.#withTcp = withTcp;
+	}
 
 	/** Record i of a buffer (a DNS-Client, TCPIP or NameResolution schema event). */
 	feed(buf: DecodedBuffer, i: number, index: number, ticks: number): void {
 		const schema = EVENT_SCHEMAS[buf.u16(i, RecordOut.schemaIndex)]!;
 		if (!wanted(schema.provider, schema.id)) return;
+		if (schema.provider === TCPIP && !this.#withTcp) return;
 		const fields = eventFields(
 			buf,
 			schema,
