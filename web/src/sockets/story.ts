@@ -44,15 +44,16 @@ function opening(s: SocketSummary): string {
 		return `${who(s)} tried to connect to ${to}: ${how} (${name})${after}`;
 	}
 	if (c?.outcome === 'pending') return `${who(s)} was connecting to ${to}`;
-	if (early) return `${who(s)} used a ${kind}${s.remote ? ` to ${s.remote}` : ''} ${since}`;
 	if (s.peers.length > 1) {
 		const each = s.peers.map(
 			(p) =>
 				`${p.remote} (sent ${formatBytes(p.bytesSent)}, received ${formatBytes(p.bytesReceived)})`,
 		);
 		const from = s.local ? ` from ${s.local}` : '';
-		return `${who(s)} exchanged datagrams with ${s.peers.length} remotes${from}: ${each.slice(0, -1).join(', ')} and ${each.at(-1)}`;
+		const old = early ? ` (a ${kind} ${since})` : '';
+		return `${who(s)} exchanged datagrams with ${s.peers.length} remotes${from}${old}: ${each.slice(0, -1).join(', ')} and ${each.at(-1)}`;
 	}
+	if (early) return `${who(s)} used a ${kind}${s.remote ? ` to ${s.remote}` : ''} ${since}`;
 	if (s.type === 2 && s.remote)
 		return `${who(s)} exchanged datagrams with ${s.remote}${s.local ? ` from ${s.local}` : ''}`;
 	if (s.error && s.local === null && s.errors.some((e) => e.op === 'bind'))
