@@ -5,6 +5,8 @@ import { formatBytes } from '../lib/format-size.ts';
 import { formatDuration, protocolLabel, ticksToMs } from './format.ts';
 import type { SocketPidSource, SocketSummary } from './socket.ts';
 
+/** Remotes a datagram socket's story names one by one. */
+const STORY_PEERS = 4;
 const REFUSED = new Set(['STATUS_CONNECTION_REFUSED', 'STATUS_REMOTE_NOT_LISTENING']);
 const TIMED_OUT = new Set(['STATUS_IO_TIMEOUT', 'STATUS_TIMEOUT']);
 
@@ -45,13 +47,19 @@ function opening(s: SocketSummary): string {
 	}
 	if (c?.outcome === 'pending') return `${who(s)} was connecting to ${to}`;
 	if (s.peers.length > 1) {
-		const each = s.peers.map(
-			(p) =>
-				`${p.remote} (sent ${formatBytes(p.bytesSent)}, received ${formatBytes(p.bytesReceived)})`,
-		);
+		const each = s.peers
+			.slice(0, STORY_PEERS)
+			.map(
+				(p) =>
+					`${p.remote} (sent ${formatBytes(p.bytesSent)}, received ${formatBytes(p.bytesReceived)})`,
+			);
 		const from = s.local ? ` from ${s.local}` : '';
 		const old = early ? ` (a ${kind} ${since})` : '';
-		return `${who(s)} exchanged datagrams with ${s.peers.length} remotes${from}${old}: ${each.slice(0, -1).join(', ')} and ${each.at(-1)}`;
+		const more = s.peers.length - each.length;
+		const list = more
+			? `${each.join(', ')} and ${more} more`
+			: `${each.slice(0, -1).join(', ')} and ${each.at(-1)}`;
+		return `${who(s)} exchanged datagrams with ${s.peers.length} remotes${from}${old}: ${list}`;
 	}
 	if (early) return `${who(s)} used a ${kind}${s.remote ? ` to ${s.remote}` : ''} ${since}`;
 	if (s.type === 2 && s.remote)
