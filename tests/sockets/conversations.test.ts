@@ -8,7 +8,7 @@ import {
 	percentile,
 } from '../../web/src/sockets/conversations.ts';
 import { IndexList } from '../../web/src/sockets/index-list.ts';
-import { Lifecycles, STATUS_IO_TIMEOUT } from '../builders/lifecycles.ts';
+import { Lifecycles, SOCK_DGRAM, STATUS_IO_TIMEOUT } from '../builders/lifecycles.ts';
 import { trackBytes } from './track.ts';
 
 describe('conversations', () => {
@@ -49,6 +49,33 @@ describe('conversations', () => {
 		//            <1 <2 <5 <10 <20 <50 <100 <200 <500 <1s <2s <5s ≥5s
 		expect(c!.histogram).toEqual([0, 0, 1, 1, 3, 2, 2, 0, 1, 0, 0, 0, 0]);
 		expect(d).toMatchObject({ key: '3100|10.9.8.7:443', connections: 1, connected: 1 });
+	});
+
+	it('a datagram socket with two remotes is two conversations, each with its bytes', async () => {
+		for (const families of ['modern', 'legacy', 'both'] as const) {
+			const lc = new Lifecycles({ families });
+			const app = lc.process({ pid: 3000, name: 'app.exe', eprocess: 0xffffa50c44440080n });
+			lc.socket(app, { at: 1, type: SOCK_DGRAM })
+				.bind('0.0.0.0:53000')
+				.sendto('10.0.0.53:53', 40)
+				.sendto('10.0.0.54:53', 41)
+				.recvfrom('10.0.0.53:53', 100)
+				.recvfrom('10.0.0.54:53', 101)
+				.sendto('10.0.0.53:53', 30)
+				.close();
+			const { tracked } = await trackBytes(lc.finish().file.bytes);
+			const got = conversationsOf(tracked.sockets).map((c) => [
+				c.key,
+				c.protocol,
+				c.bytesSent,
+				c.bytesReceived,
+				c.connections,
+			]);
+			expect(got, families).toEqual([
+				['3000|10.0.0.53:53', 'UDP', 70, 100, 1],
+				['3000|10.0.0.54:53', 'UDP', 41, 101, 1],
+			]);
+		}
 	});
 
 	it('nearest-rank percentiles and bucket bounds', () => {

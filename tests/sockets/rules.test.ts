@@ -5,6 +5,8 @@ import {
 	AFD_LOCATIONS,
 	ENTER_EXIT_PHASES,
 } from '../../web/src/generated/afd-semantics.ts';
+import { MAX_PEERS, OTHER_REMOTES } from '../../web/src/sockets/live-socket.ts';
+import { storyOf } from '../../web/src/sockets/story.ts';
 import { SocketTracker } from '../../web/src/sockets/tracker.ts';
 import { FIELD_NAMES, type AfdEventView } from '../../web/src/sockets/view.ts';
 
@@ -275,5 +277,29 @@ describe('Winsock-AFD meaning from the generated tables', () => {
 		expect([known.pid, known.pidSource]).toEqual([301, 'reliable-location']);
 		const system = track([[1001, enter({ Location: close, $pid: 4 })]]).sockets[0]!;
 		expect(system.pid).toBeNull();
+	});
+});
+
+describe('datagram remotes', () => {
+	it('past MAX_PEERS remotes, the rest are one bucket; the story names a few', () => {
+		const n = MAX_PEERS + 2;
+		const events: [number, Fields][] = Array.from({ length: n }, (_, k) => [
+			1013,
+			enter({
+				Location: 3100,
+				BufferLength: 10,
+				Address: `10.${(k >> 16) & 255}.${(k >> 8) & 255}.${k & 255}:53`,
+			}),
+		]);
+		const [s] = track(events).sockets;
+		expect(s!.peers).toHaveLength(MAX_PEERS + 1);
+		expect(s!.peers.at(-1)).toMatchObject({
+			remote: OTHER_REMOTES,
+			datagramsSent: 2,
+			bytesSent: 20,
+		});
+		expect(s!.bytesSent).toBe(10 * n);
+		expect(storyOf(s!)).toContain(`with ${MAX_PEERS + 1} remotes`);
+		expect(storyOf(s!)).toContain(`and ${MAX_PEERS + 1 - 4} more`);
 	});
 });

@@ -209,6 +209,13 @@ describe('bundled sample: sockets against the ground truth', () => {
 		expect(story('0xffffa50c1e2f4010')).toBe(
 			'svchost.exe (PID 1337) listened on 0.0.0.0:8080 and accepted 3 connections, still open at the end of the trace',
 		);
+		const dns = truth.sockets.find((s) => s.origin === 'before-trace')!;
+		const [a, b] = dns.peers;
+		expect(story(dns.endpoint)).toMatch(
+			new RegExp(
+				`^svchost\\.exe \\(PID 1337\\) exchanged datagrams with 2 remotes \\(a UDP socket opened before the trace began\\): ${a!.remote.replace(/\./g, '\\.')} \\(sent ${a!.bytesSent} bytes, received ${a!.bytesReceived} bytes\\) and ${b!.remote.replace(/\./g, '\\.')} \\(sent ${b!.bytesSent} bytes`,
+			),
+		);
 		expect(story('0xffffa50c1e2f46a0')).toMatch(
 			/accepted a connection from 10\.0\.0\.42:50114 on 0\.0\.0\.0:8080, .*reset by the transport \(Transport indicated abortive disconnect\)/,
 		);

@@ -59,6 +59,8 @@ interface SocketFields {
 	location: number;
 	/** The phase whose bytes are the transfer (AFD enter/exit events; null: not a transfer). */
 	bytesAt: 'enter' | 'exit' | null;
+	/** An AFD call the application makes (its enter runs in the caller's thread). */
+	call: boolean;
 	/** Bind events name the local address; every other address is the peer's. */
 	local: boolean;
 }
@@ -80,9 +82,33 @@ const SOCKET_FIELDS: SocketFields[] = EVENT_SCHEMAS.map((s) => {
 		enterExit: at('EnterExit'),
 		location: at('Location'),
 		bytesAt: s.provider === AFD_CODE ? (AFD_EVENTS[s.id]?.bytes ?? null) : null,
+		call: s.provider === AFD_CODE && (AFD_EVENTS[s.id]?.call ?? false),
 		local: /bind/i.test(s.name) || /^bind/i.test(s.label ?? ''),
 	};
 });
+
+/**
+ * What an AFD event's header PID says of its Process while no create has named it: the caller's
+ * PID at a reliable Location (and, without Locations, as the legacy events were always read) or
+ * at an unknown Location on the enter of an application call; never at a Location known to be
+ * unreliable; otherwise it is only shown.
+ */
+function headerTrust(
+	b: DecodedBuffer,
+	start: number,
+	s: SocketFields,
+	flags: number,
+): 'teaches' | 'shown' | 'never' {
+	if (!present(b, start, s.location)) return 'teaches';
+	const loc = AFD_LOCATIONS[num(b, start, s.location)];
+	if (loc)
+		return loc.pid === 'reliable' || loc.pid === 'reliable-unless-system'
+			? 'teaches'
+			: loc.pid === 'unreliable'
+				? 'never'
+				: 'shown';
+	return flags & FLAG_ENTER && s.call ? 'teaches' : 'shown';
+}
 
 export class ChunkBuilder {
 	readonly index: number;
@@ -264,13 +290,13 @@ export class ChunkBuilder {
 			if (present(b, start, s.pidField)) {
 				const named = num(b, start, s.pidField);
 				if (named !== pid) this.#learnPid(eprocess, (pid = named));
-			} else if (
-				pid === NONE &&
-				headerPid !== NO_PID &&
-				headerPid !== SYSTEM_PID &&
-				headerPid !== 0
-			)
-				this.#learnPid(eprocess, (pid = headerPid));
+			} else if (pid === NONE) {
+				const trust = headerTrust(b, start, s, flags);
+				if (trust === 'teaches' && headerPid !== NO_PID && headerPid > SYSTEM_PID)
+					this.#learnPid(eprocess, (pid = headerPid));
+				// At a Location where it is known not to be the caller's, it names no one.
+				else if (trust === 'never') pid = NO_PID;
+			}
 			c.process[r] = pid === NONE ? headerPid : pid;
 		}
 		if (present(b, start, s.status)) {

@@ -58,6 +58,10 @@ interface ConnectState {
 	end: Mark | null;
 }
 
+/** Remotes kept apart per socket (and family); the datagrams of any further ones are lumped. */
+export const MAX_PEERS = 4096;
+export const OTHER_REMOTES = 'other remotes';
+
 /** One remote's datagrams, while the trace streams by. */
 export interface PeerState {
 	remote: string;
@@ -116,6 +120,8 @@ export class Tally {
 	/** A datagram to (`sent`) or from a remote; `sign` -1 takes back one counted at a failed send. */
 	datagram(remote: string, sent: boolean, bytes: number, at: Mark, sign = 1): void {
 		this.peers ??= new Map();
+		// A server socket may hear from any number of remotes: past the cap, one bucket for the rest.
+		if (this.peers.size >= MAX_PEERS && !this.peers.has(remote)) remote = OTHER_REMOTES;
 		let p = this.peers.get(remote);
 		if (!p) {
 			if (sign < 0) return;

@@ -180,7 +180,10 @@ export interface SocketSummary {
 	 */
 	readonly nestedSendExits: number;
 	readonly nestedSendBytes: number;
-	/** Datagram sockets: the datagrams per remote address, in order of their first datagram. */
+	/**
+	 * Datagram sockets: the datagrams per remote address, in order of their first datagram (past
+	 * 4096 remotes, the rest under the remote 'other remotes').
+	 */
 	readonly peers: readonly PeerFlow[];
 	/** Data the transport indicated (37-39, 3003/3004): the same bytes as the receives, kept apart. */
 	readonly indications: number;

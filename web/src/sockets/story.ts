@@ -6,6 +6,8 @@ import { formatDuration, protocolLabel, ticksToMs } from './format.ts';
 import { namedEndpoint } from './names.ts';
 import type { SocketPidSource, SocketSummary } from './socket.ts';
 
+/** Remotes a datagram socket's story names one by one. */
+const STORY_PEERS = 4;
 const REFUSED = new Set(['STATUS_CONNECTION_REFUSED', 'STATUS_REMOTE_NOT_LISTENING']);
 const TIMED_OUT = new Set(['STATUS_IO_TIMEOUT', 'STATUS_TIMEOUT']);
 
@@ -50,15 +52,22 @@ function opening(s: SocketSummary): string {
 		return `${who(s)} tried to connect to ${to}: ${how} (${name})${after}`;
 	}
 	if (c?.outcome === 'pending') return `${who(s)} was connecting to ${to}`;
-	if (early) return `${who(s)} used a ${kind}${s.remote ? ` to ${peer(s)}` : ''} ${since}`;
 	if (s.peers.length > 1) {
-		const each = s.peers.map(
-			(p) =>
-				`${namedEndpoint(p.remoteName, p.remote)} (sent ${formatBytes(p.bytesSent)}, received ${formatBytes(p.bytesReceived)})`,
-		);
+		const each = s.peers
+			.slice(0, STORY_PEERS)
+			.map(
+				(p) =>
+					`${namedEndpoint(p.remoteName, p.remote)} (sent ${formatBytes(p.bytesSent)}, received ${formatBytes(p.bytesReceived)})`,
+			);
 		const from = s.local ? ` from ${s.local}` : '';
-		return `${who(s)} exchanged datagrams with ${s.peers.length} remotes${from}: ${each.slice(0, -1).join(', ')} and ${each.at(-1)}`;
+		const old = early ? ` (a ${kind} ${since})` : '';
+		const more = s.peers.length - each.length;
+		const list = more
+			? `${each.join(', ')} and ${more} more`
+			: `${each.slice(0, -1).join(', ')} and ${each.at(-1)}`;
+		return `${who(s)} exchanged datagrams with ${s.peers.length} remotes${from}${old}: ${list}`;
 	}
+	if (early) return `${who(s)} used a ${kind}${s.remote ? ` to ${peer(s)}` : ''} ${since}`;
 	if (s.type === 2 && s.remote)
 		return `${who(s)} exchanged datagrams with ${peer(s)}${s.local ? ` from ${s.local}` : ''}`;
 	if (s.error && s.local === null && s.errors.some((e) => e.op === 'bind'))
