@@ -22,6 +22,8 @@ const KNOWN_FLAGS =
 /** ETW_BUFFER_TYPE values run 0 (GENERIC) … 7 (DBG_INFO). */
 const MAX_BUFFER_TYPE = 7;
 const SCAN_BLOCK = 1 << 20;
+/** CPUs a scanned header may name even when the trace header counts fewer. */
+const MIN_CPU_LIMIT = 64;
 const hex = (n: number) => '0x' + n.toString(16);
 
 /** What a buffer header must keep to: from the trace header and the file. */
@@ -52,7 +54,8 @@ export function plausibleHeader(
 	if (v.getUint16(at + FIELD.BufferType!, true) > MAX_BUFFER_TYPE) return false;
 	const context = v.getUint16(at + FIELD.ProcessorIndex!, true);
 	const cpu = (flags & BufferFlag.ProcIndex) !== 0 ? context & 0x7ff : context & 0xff;
-	if (limits.cpus > 0 && cpu >= limits.cpus) return false;
+	// The header's count may itself be wrong (a hostile case): a little room beyond it.
+	if (cpu >= Math.max(limits.cpus, MIN_CPU_LIMIT)) return false;
 	const end = v.getUint32(at + FIELD.Offset!, true);
 	if (end < HEADER) return false;
 	// A compressed buffer claiming more than the budget is still a buffer: it is reported as such.
