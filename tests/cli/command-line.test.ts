@@ -21,6 +21,9 @@ const sample = join(root, 'public/sample.etl');
 
 type Result = CliResult;
 
+/** A child process starts tsx and compiles the CLI: seconds on a loaded machine, whatever it runs. */
+const CHILD_TIMEOUT = 60_000;
+
 /** Runs with `input` piped to stdin (a pipe: not seekable) and TMPDIR set to `tmp`. */
 function withStdin(args: string[], input: Buffer, tmp: string): Promise<Result> {
 	return new Promise((resolve, reject) => {
@@ -38,14 +41,20 @@ function withStdin(args: string[], input: Buffer, tmp: string): Promise<Result> 
 }
 
 describe('sockscope command line', () => {
-	it('--version and --help print on stdout and exit 0', async () => {
-		const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
-		const [v, h] = await Promise.all([child('--version'), sockscope('decode', '--help')]);
-		expect(v).toEqual({ code: 0, stdout: `sockscope ${pkg.version}\n`, stderr: '' });
-		expect(h.code).toBe(0);
-		expect(h.stderr).toBe('');
-		expect(h.stdout).toBe(commandHelp('decode') + '\n');
-	});
+	it(
+		'--version and --help print on stdout and exit 0',
+		async () => {
+			const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+				version: string;
+			};
+			const [v, h] = await Promise.all([child('--version'), sockscope('decode', '--help')]);
+			expect(v).toEqual({ code: 0, stdout: `sockscope ${pkg.version}\n`, stderr: '' });
+			expect(h.code).toBe(0);
+			expect(h.stderr).toBe('');
+			expect(h.stdout).toBe(commandHelp('decode') + '\n');
+		},
+		CHILD_TIMEOUT,
+	);
 
 	it('the help names every command, and each command lists only the options it takes', () => {
 		const main = parseCommandLine(['--help']);
@@ -159,31 +168,39 @@ describe('sockscope command line', () => {
 		expect(spooled().filter((n) => !before.includes(n))).toEqual([]);
 	});
 
-	it('- in a shell pipe: the same trace as the file', async () => {
-		const tmp = mkdtempSync(join(tmpdir(), 'sockscope-test-'));
-		const r = await withStdin(['info', '-', '--json'], readFileSync(sample), tmp);
-		expect(r.code).toBe(0);
-		expect(JSON.parse(r.stdout)).toMatchObject({ fileName: 'stdin', buffersWritten: 7 });
-		expect(readdirSync(tmp).filter((n) => n.startsWith('sockscope-'))).toEqual([]);
-	});
+	it(
+		'- in a shell pipe: the same trace as the file',
+		async () => {
+			const tmp = mkdtempSync(join(tmpdir(), 'sockscope-test-'));
+			const r = await withStdin(['info', '-', '--json'], readFileSync(sample), tmp);
+			expect(r.code).toBe(0);
+			expect(JSON.parse(r.stdout)).toMatchObject({ fileName: 'stdin', buffersWritten: 7 });
+			expect(readdirSync(tmp).filter((n) => n.startsWith('sockscope-'))).toEqual([]);
+		},
+		CHILD_TIMEOUT,
+	);
 
-	it('a reader that goes away (| head) ends the command quietly with exit 0', async () => {
-		const r = await new Promise<Result>((resolve, reject) => {
-			const child = spawn(process.execPath, [bin, 'decode', sample]);
-			let stderr = '';
-			let first = '';
-			child.stderr.on('data', (d) => (stderr += d));
-			child.stdout.once('data', (d) => {
-				first = String(d).split('\n')[0]!;
-				child.stdout.destroy();
+	it(
+		'a reader that goes away (| head) ends the command quietly with exit 0',
+		async () => {
+			const r = await new Promise<Result>((resolve, reject) => {
+				const child = spawn(process.execPath, [bin, 'decode', sample]);
+				let stderr = '';
+				let first = '';
+				child.stderr.on('data', (d) => (stderr += d));
+				child.stdout.once('data', (d) => {
+					first = String(d).split('\n')[0]!;
+					child.stdout.destroy();
+				});
+				child.on('error', reject);
+				child.on('close', (code) => resolve({ code: code ?? -1, stdout: first, stderr }));
 			});
-			child.on('error', reject);
-			child.on('close', (code) => resolve({ code: code ?? -1, stdout: first, stderr }));
-		});
-		expect(JSON.parse(r.stdout).kind).toBe('header');
-		expect(r.stderr).toBe('');
-		expect(r.code).toBe(0);
-	});
+			expect(JSON.parse(r.stdout).kind).toBe('header');
+			expect(r.stderr).toBe('');
+			expect(r.code).toBe(0);
+		},
+		CHILD_TIMEOUT,
+	);
 
 	it('progress on stderr only when stderr is a terminal, and not with --quiet', async () => {
 		const tty = async (...args: string[]) => {

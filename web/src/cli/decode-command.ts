@@ -149,11 +149,17 @@ async function decodeFiltered(
 			startFiletime: start,
 			processNames: tables.processNames,
 		});
-		const test = compiled?.bind(chunk.columns);
 		const c = chunk.columns;
+		// Terms on payload fields test the records of the event types they name, decoded first.
+		const decoded = new Map<number, RecordJson | null>();
+		const types = compiled?.payloadTypes;
+		if (types)
+			for (let i = 0; i < chunk.rows; i++)
+				if (types[c.etype[i]!] === 1) decoded.set(i, await recordOf(c, i));
+		const test = compiled?.bind(c, (i) => decoded.get(i)?.fields ?? null);
 		for (let i = 0; i < chunk.rows; i++) {
 			if (test && !test(i)) continue;
-			const r = await recordOf(c, i);
+			const r = decoded.has(i) ? decoded.get(i)! : await recordOf(c, i);
 			if (r) print(r);
 		}
 		await flush();

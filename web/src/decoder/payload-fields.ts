@@ -10,18 +10,27 @@ export interface PayloadField {
 	readonly named: boolean;
 	/** Indexes into EVENT_SCHEMAS of the events that carry it. */
 	readonly schemas: readonly number[];
+	/** The value maps that name its values, and whether it holds NTSTATUS values. */
+	readonly maps: readonly string[];
+	readonly status: boolean;
 }
 
 /** The form a user types: no spaces, any case. */
 export const fieldKey = (name: string) => name.replace(/\s+/g, '').toLowerCase();
 
 function collect(): Map<string, PayloadField> {
-	const out = new Map<string, { name: string; named: boolean; schemas: number[] }>();
+	const out = new Map<
+		string,
+		{ name: string; named: boolean; schemas: number[]; maps: string[]; status: boolean }
+	>();
 	EVENT_SCHEMAS.forEach((s, index) => {
 		for (const f of s.fields) {
 			const key = fieldKey(f.name);
 			let e = out.get(key);
-			if (!e) out.set(key, (e = { name: f.name, named: false, schemas: [] }));
+			if (!e)
+				out.set(key, (e = { name: f.name, named: false, schemas: [], maps: [], status: false }));
+			if (f.map !== null && !e.maps.includes(f.map)) e.maps.push(f.map);
+			if (f.type === FieldType.NTStatus) e.status = true;
 			// NTStatus fields are named by the status table, others by their value map.
 			if (f.map !== null || f.type === FieldType.NTStatus) e.named = true;
 			if (e.schemas.at(-1) !== index) e.schemas.push(index);

@@ -159,7 +159,10 @@ export class Library {
 				const db = await this.db();
 				const record = await getTrace(db, id);
 				if (!record) throw new Error(`no trace ${id} in the library`);
-				return LiveTrace.load(db, record, () => this.#storedRecords(id));
+				const live = await LiveTrace.load(db, record, () => this.#storedRecords(id));
+				// Its insight decodes records for filters on payload fields, from the first query on.
+				this.#insight(live);
+				return live;
 			})();
 			this.#open.set(id, t);
 			t.catch(() => this.#open.delete(id));

@@ -42,6 +42,8 @@ export class TraceInsight {
 	constructor(live: LiveTrace, module: () => Promise<WebAssembly.Module>) {
 		this.#live = live;
 		this.#module = module;
+		// Filters on payload fields decode the records of the event types they name.
+		live.engine.recordFields = async (chunk, rows) => (await this.#reader()).fields(chunk, rows);
 	}
 
 	/** A reader with its own decoder: decodes await, so concurrent users must not share one. */
