@@ -83,6 +83,17 @@ export const COMMANDS = {
 		args: 'FILE',
 		options: ['json'],
 	},
+	export: {
+		summary: 'tables of events, sockets, conversations and findings for many traces',
+		args: 'FILE...',
+		options: ['format', 'out', 'filter'],
+		formats: ['parquet', 'ndjson', 'csv'],
+		manyFiles: true,
+		requires: ['out'],
+		notes:
+			'Writes Hive-partitioned tables: DIR/events/trace=STEM/part-0.parquet, and the same for\n' +
+			'sockets, conversations and findings. A damaged trace is reported and skipped.',
+	},
 } as const satisfies Record<string, CommandSpec>;
 
 export type CommandName = keyof typeof COMMANDS;

@@ -21,7 +21,8 @@ import { ingestTrace } from '../ingest/ingest.ts';
 import { TraceTables } from '../ingest/trace-tables.ts';
 import { compileFilter } from '../query/filter-compile.ts';
 import { parseFilter } from '../query/filter-parser.ts';
-import { importTracker } from '../sockets/import-tracker.ts';
+import { importTracker, type ImportTracker } from '../sockets/import-tracker.ts';
+import type { FilterContext } from '../query/filter-nodes.ts';
 import type { LineWriter } from './output.ts';
 import type { Progress } from './progress.ts';
 
@@ -59,7 +60,7 @@ export async function decodeCommand(
 		: headerLine(opts.format);
 	if (header !== null) await out.line(header);
 	if (opts.filter !== null) {
-		const damage = await decodeFiltered(
+		const { damage } = await filteredRecords(
 			trace,
 			module,
 			opts.filter,
@@ -98,18 +99,28 @@ export async function decodeCommand(
 	return damage.messages;
 }
 
+/** One selected record: its decoded form, its chunk's columns and row, the tables so far. */
+export type EachRecord = (
+	r: RecordJson,
+	c: Chunk['columns'],
+	i: number,
+	ctx: FilterContext,
+	index: number,
+) => void | Promise<void>;
+
 /**
- * --filter: the records go through the same column chunks and compiled filter as in the web app;
- * each matching record is decoded again from its stored bytes for printing.
+ * The records a filter selects, through the same column chunks and compiled filter as in the web
+ * app; each is decoded again from its stored bytes. `index` is the record's position in
+ * `sockscope decode` output. Returns the damage found and the sockets followed on the way.
  */
-async function decodeFiltered(
+export async function filteredRecords(
 	trace: OpenTrace,
 	module: WebAssembly.Module,
 	filter: string,
-	print: (r: RecordJson) => void,
+	each: EachRecord,
 	flush: () => Promise<void>,
 	progress: Progress,
-): Promise<string[]> {
+): Promise<{ damage: string[]; sockets: ImportTracker }> {
 	const tables = new TraceTables();
 	const start = BigInt(trace.facts.startFiletime);
 	const single = recordDecoder(module, trace.facts);
@@ -140,15 +151,17 @@ async function decodeFiltered(
 		}
 		return r;
 	};
-	// The import hands chunks on without waiting for the last to be written: printed in order.
-	let printed = Promise.resolve();
-	const printChunk = async (chunk: Chunk) => {
-		const compiled = compileFilter(node, {
+	// The import hands chunks on without waiting for the last to be written: handled in order.
+	let done = Promise.resolve();
+	let base = 0;
+	const eachOfChunk = async (chunk: Chunk) => {
+		const ctx: FilterContext = {
 			strings: tables.strings,
 			eventTypes: tables.eventTypes,
 			startFiletime: start,
 			processNames: tables.processNames,
-		});
+		};
+		const compiled = compileFilter(node, ctx);
 		const c = chunk.columns;
 		// Terms on payload fields test the records of the event types they name, decoded first.
 		const decoded = new Map<number, RecordJson | null>();
@@ -160,20 +173,17 @@ async function decodeFiltered(
 		for (let i = 0; i < chunk.rows; i++) {
 			if (test && !test(i)) continue;
 			const r = decoded.has(i) ? decoded.get(i)! : await recordOf(c, i);
-			if (r) print(r);
+			if (r) await each(r, c, i, ctx, base + i);
 		}
+		base += chunk.rows;
 		await flush();
 	};
-	const result = await ingestTrace(
-		trace,
-		(chunk) => (printed = printed.then(() => printChunk(chunk))),
-		{
-			tables,
-			index,
-			observe: sockets.observe,
-			beforeCommit: sockets.learnNames,
-			onProgress: (p) => progress.update(p.bytesDone, p.bytesTotal),
-		},
-	);
-	return result.damage.map((d) => d.message);
+	const result = await ingestTrace(trace, (chunk) => (done = done.then(() => eachOfChunk(chunk))), {
+		tables,
+		index,
+		observe: sockets.observe,
+		beforeCommit: sockets.learnNames,
+		onProgress: (p) => progress.update(p.bytesDone, p.bytesTotal),
+	});
+	return { damage: result.damage.map((d) => d.message), sockets };
 }

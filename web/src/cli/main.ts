@@ -11,6 +11,7 @@ import { compileFilter } from '../query/filter-compile.ts';
 import { FilterError, parseFilter } from '../query/filter-parser.ts';
 import { EXIT, parseCommandLine, UsageError, type Options } from './args.ts';
 import { decodeCommand } from './decode-command.ts';
+import { exportCommand } from './export-command.ts';
 import { checkFiles, openInput } from './input.ts';
 import { LineWriter, OutputClosed } from './output.ts';
 import { Progress } from './progress.ts';
@@ -151,6 +152,7 @@ export async function main(
 		const opts = parsed.options;
 		if (opts.filter !== null) checkFilter(opts.filter);
 		checkFiles(opts.files);
+		if (opts.command === 'export') return await exportCommand(opts, loadModule(), io);
 		return await runOne(opts, out, io);
 	} catch (e) {
 		if (e instanceof OutputClosed) return EXIT.ok;
