@@ -62,8 +62,7 @@ function parquetValue(type: ColumnType, v: unknown): unknown {
 			return typeof v === 'bigint' ? v : BigInt(v as number);
 		case 'TIMESTAMP':
 			return isoToMicros(v as string);
-		case 'JSON':
-			return JSON.stringify(v);
+		// JSON is serialised by the writer (converted type JSON).
 		default:
 			return v;
 	}
