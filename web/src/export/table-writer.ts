@@ -106,7 +106,7 @@ export function tableWriter(
 	format: TableFormat,
 	columns: readonly TableColumn[],
 	sink: Sink,
-	createdBy = 'sockscope',
+	rowGroup = ROW_GROUP,
 ): TableWriter {
 	let rows = 0;
 	if (format !== 'parquet') {
@@ -141,7 +141,7 @@ export function tableWriter(
 	const writer = new ParquetWriter({
 		writer: new PieceWriter(sink),
 		schema: schemaOf(columns),
-		createdBy,
+		createdBy: 'sockscope',
 	});
 	let held: unknown[][] = columns.map(() => []);
 	const flush = async () => {
@@ -155,7 +155,7 @@ export function tableWriter(
 		async add(row) {
 			columns.forEach((c, k) => held[k]!.push(parquetValue(c.type, row[c.name])));
 			rows++;
-			if (held[0]!.length >= ROW_GROUP) await flush();
+			if (held[0]!.length >= rowGroup) await flush();
 		},
 		async close() {
 			await flush();
