@@ -68,7 +68,7 @@ describe('table writer', () => {
 			ok: 'BOOLEAN',
 			ms: 'DOUBLE',
 			small: 'INTEGER',
-			payload: 'JSON',
+			payload: 'VARCHAR',
 		});
 		const [first] = await query(
 			`select n, big, epoch_us(time) as us, name, payload->>'Name' as pn from '${path}' where n = 1`,

@@ -9,7 +9,8 @@ export type TableFormat = 'parquet' | 'ndjson' | 'csv';
 
 /**
  * Column types: INT64 values are numbers or bigints; TIMESTAMP values are ISO UTC strings (with up
- * to 7 decimals) written as microseconds since 1970; JSON values are objects written as text.
+ * to 7 decimals) written as microseconds since 1970; JSON values are objects, written as JSON text
+ * (a string column in Parquet).
  */
 export type ColumnType = 'INT32' | 'INT64' | 'DOUBLE' | 'BOOLEAN' | 'STRING' | 'TIMESTAMP' | 'JSON';
 
@@ -23,6 +24,11 @@ export type Row = Record<string, unknown>;
 export type Sink = (piece: Uint8Array) => void | Promise<void>;
 
 export const ROW_GROUP = 65536;
+/**
+ * A row group is also written once its text (strings and JSON) passes this many bytes: payloads
+ * of events without a schema are hex of any length, and a group of them must not grow unbounded.
+ */
+export const ROW_GROUP_BYTES = 8 << 20;
 
 /** "2026-03-14T09:26:53.5897932Z" → microseconds since 1970 (the 100 ns digit dropped). */
 export function isoToMicros(iso: string): bigint {
@@ -40,7 +46,10 @@ function schemaOf(columns: readonly TableColumn[]): SchemaElement[] {
 			case 'STRING':
 				return { ...base, type: 'BYTE_ARRAY', converted_type: 'UTF8' };
 			case 'JSON':
-				return { ...base, type: 'BYTE_ARRAY', converted_type: 'JSON' };
+				// JSON text in a string column: encoded here, so that a row group's size is known as
+				// it fills (the writer's own JSON type would encode it again, slowly, at the flush).
+				// DuckDB's ->> and Spark's get_json_object read it as it is.
+				return { ...base, type: 'BYTE_ARRAY', converted_type: 'UTF8' };
 			case 'TIMESTAMP':
 				return {
 					...base,
@@ -55,6 +64,8 @@ function schemaOf(columns: readonly TableColumn[]): SchemaElement[] {
 	return [{ name: 'root', num_children: columns.length }, ...columns.map(element)];
 }
 
+const encoder = new TextEncoder();
+
 function parquetValue(type: ColumnType, v: unknown): unknown {
 	if (v === null || v === undefined) return null;
 	switch (type) {
@@ -62,7 +73,10 @@ function parquetValue(type: ColumnType, v: unknown): unknown {
 			return typeof v === 'bigint' ? v : BigInt(v as number);
 		case 'TIMESTAMP':
 			return isoToMicros(v as string);
-		// JSON is serialised by the writer (converted type JSON).
+		case 'JSON':
+			return encoder.encode(
+				JSON.stringify(v, (_, x) => (typeof x === 'bigint' ? x.toString() : x)),
+			);
 		default:
 			return v;
 	}
@@ -99,8 +113,6 @@ export interface TableWriter {
 	/** Writes what is held and ends the file; returns the rows written. */
 	close(): Promise<number>;
 }
-
-const encoder = new TextEncoder();
 
 export function tableWriter(
 	format: TableFormat,
@@ -144,18 +156,25 @@ export function tableWriter(
 		createdBy: 'sockscope',
 	});
 	let held: unknown[][] = columns.map(() => []);
+	let heldBytes = 0;
 	const flush = async () => {
 		const n = held[0]!.length;
 		if (n === 0) return;
 		const columnData = columns.map((c, k) => ({ name: c.name, data: held[k]! }));
 		held = columns.map(() => []);
+		heldBytes = 0;
 		await writer.write({ columnData, rowGroupSize: n });
 	};
 	return {
 		async add(row) {
-			columns.forEach((c, k) => held[k]!.push(parquetValue(c.type, row[c.name])));
+			columns.forEach((c, k) => {
+				const v = parquetValue(c.type, row[c.name]);
+				if (typeof v === 'string') heldBytes += v.length;
+				else if (v instanceof Uint8Array) heldBytes += v.length;
+				held[k]!.push(v);
+			});
 			rows++;
-			if (held[0]!.length >= rowGroup) await flush();
+			if (held[0]!.length >= rowGroup || heldBytes >= ROW_GROUP_BYTES) await flush();
 		},
 		async close() {
 			await flush();
