@@ -5,5 +5,5 @@
 /** Decoding whole real fixtures (up to 4.9 MB compressed, tens of MB once expanded). */
 export const WHOLE_FIXTURES_MS = 60_000;
 
-/** Running the command line as a process: Node's start-up, then a whole trace, per call. */
+/** Running the command line over whole traces (in this process, or a child and its start-up). */
 export const CLI_PROCESS_MS = 60_000;

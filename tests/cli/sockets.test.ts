@@ -1,31 +1,16 @@
 // `sockscope sockets` and `sockscope findings`, run as a user would, on the bundled sample.
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { sockscope } from './run.ts';
 import type { SampleTruth } from '../builders/sample.ts';
 import { CLI_PROCESS_MS } from '../timeouts.ts';
 
-const run = promisify(execFile);
 const root = join(import.meta.dirname, '../..');
-const bin = join(root, 'bin/sockscope.mjs');
 const sample = join(root, 'public/sample.etl');
 const truth = JSON.parse(
 	readFileSync(join(root, 'tests/fixtures/sample/sample.truth.json'), 'utf8'),
 ) as SampleTruth;
-
-async function sockscope(
-	...args: string[]
-): Promise<{ code: number; stdout: string; stderr: string }> {
-	try {
-		const { stdout, stderr } = await run(process.execPath, [bin, ...args], { maxBuffer: 1 << 26 });
-		return { code: 0, stdout, stderr };
-	} catch (e) {
-		const x = e as { code: number; stdout: string; stderr: string };
-		return { code: x.code, stdout: x.stdout, stderr: x.stderr };
-	}
-}
 
 /** Splits one CSV line (quoted cells may hold commas). */
 function cells(line: string): string[] {
@@ -154,9 +139,14 @@ describe('sockscope findings', { timeout: CLI_PROCESS_MS }, () => {
 	});
 
 	it('usage lists the commands; bad options exit 2', async () => {
-		const help = await sockscope('--help');
-		expect(help.stderr).toContain('sockscope sockets FILE [--format ndjson|csv]');
-		expect(help.stderr).toContain('sockscope findings FILE [--json]');
+		const [sockets, findings] = await Promise.all([
+			sockscope('sockets', '--help'),
+			sockscope('findings', '--help'),
+		]);
+		expect(sockets.stdout).toContain(
+			'sockscope sockets FILE [--format ndjson|csv] [--columns LIST]',
+		);
+		expect(findings.stdout).toContain('sockscope findings FILE [--json]');
 		const bad = await sockscope('sockets', sample, '--format', 'xml');
 		expect(bad.code).toBe(2);
 	});

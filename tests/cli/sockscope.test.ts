@@ -1,29 +1,13 @@
-// The sockscope command line, run as a user would: a child process, stdout and stderr, exit code.
-import { execFile } from 'node:child_process';
+// The sockscope command line as a user meets it (main() in-process, see run.ts): stdout, stderr, exit code.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { sockscope } from './run.ts';
 import { realFixturesDir } from '../fixtures/real/sources-table.ts';
 import { realFixture, statsOf } from '../decoder/load.ts';
 import { FIRST_CHUNK_ROWS } from '../../web/src/ingest/columns.ts';
 import { CLI_PROCESS_MS } from '../timeouts.ts';
-
-const run = promisify(execFile);
-const bin = join(import.meta.dirname, '../../bin/sockscope.mjs');
-
-async function sockscope(
-	...args: string[]
-): Promise<{ code: number; stdout: string; stderr: string }> {
-	try {
-		const { stdout, stderr } = await run(process.execPath, [bin, ...args], { maxBuffer: 1 << 28 });
-		return { code: 0, stdout, stderr };
-	} catch (e) {
-		const x = e as { code: number; stdout: string; stderr: string };
-		return { code: x.code, stdout: x.stdout, stderr: x.stderr };
-	}
-}
 
 const fixture = (name: string) => join(realFixturesDir, `${name}.etl`);
 

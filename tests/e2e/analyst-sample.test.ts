@@ -24,6 +24,8 @@ import {
 import { launchBrowser, type Browser } from './browser.ts';
 import { openSite, pickFile, type OpenedPage } from './page.ts';
 import { projectRoot } from './server.ts';
+import { query } from '../export/duckdb.ts';
+import { sockscope } from '../cli/run.ts';
 
 const baseUrl = inject('baseUrl');
 const samplePath = join(projectRoot, 'public', 'sample.etl');
@@ -325,6 +327,30 @@ describe('the analyst on the sample', () => {
 		await answerFor(page, '');
 	});
 
+	it('takes the Wireshark spellings and payload fields, with the counts of decode --filter', async () => {
+		for (const filter of [
+			'rport in {80 443} || SocketType == SOCK_DGRAM',
+			'!status:error && Backlog',
+		]) {
+			const [matched, cli] = await Promise.all([
+				applyFilter(page, filter),
+				sockscope('decode', samplePath, '--filter', filter),
+			]);
+			expect(matched).toBeGreaterThan(0);
+			expect(matched).toBe(cli.stdout.trim().split('\n').length);
+		}
+		const box = page.locator('#filter-input');
+		await box.fill('rprot == 443');
+		await box.press('Enter');
+		await expect
+			.poll(() => page.getByTestId('filter-error').textContent())
+			.toContain('did you mean rport?');
+		await page.getByRole('button', { name: 'Syntax' }).click();
+		await page.getByTestId('filter-grammar').getByText('rport in {80 443}').waitFor();
+		await page.getByRole('button', { name: 'Syntax' }).click();
+		await applyFilter(page, '');
+	});
+
 	it('exports the filtered view with as many rows as it matches, and copies rows', async () => {
 		const matched = await applyFilter(page, 'event:AfdSend* or status:error');
 		const save = async (label: RegExp) => {
@@ -333,10 +359,8 @@ describe('the analyst on the sample', () => {
 				page.waitForEvent('download'),
 				page.getByRole('menuitem', { name: label }).click(),
 			]);
-			return {
-				name: download.suggestedFilename(),
-				text: readFileSync((await download.path())!, 'utf8'),
-			};
+			const path = (await download.path())!;
+			return { name: download.suggestedFilename(), text: readFileSync(path, 'utf8'), path };
 		};
 		const csv = await save(/as CSV/);
 		expect(csv.name).toBe('sample-filtered.csv');
@@ -352,6 +376,12 @@ describe('the analyst on the sample', () => {
 			.map((l) => JSON.parse(l));
 		expect(lines).toHaveLength(matched);
 		expect(lines.filter((l) => l.fields.Status >= 0xc0000000)).toHaveLength(errorEvents);
+		const pq = await save(/as Parquet/);
+		expect(pq.name).toBe('sample-filtered.parquet');
+		const [read] = await query(
+			`select count(*) as n, count(*) filter (where status >= 3221225472) as failed from read_parquet('${pq.path}')`,
+		);
+		expect(read).toEqual({ n: BigInt(matched), failed: BigInt(errorEvents) });
 
 		await page.locator('[data-position="0"]').click();
 		await page.locator('[data-position="2"]').click({ modifiers: ['Shift'] });

@@ -16,8 +16,8 @@ describe('filter language', () => {
 		expect(parseFilter('event:connect* status:error')).toEqual({
 			type: 'and',
 			items: [
-				{ type: 'field', field: 'event', op: ':', value: 'connect*', at: 0 },
-				{ type: 'field', field: 'status', op: ':', value: 'error', at: 15 },
+				{ type: 'field', field: 'event', op: ':', value: 'connect*', at: 0, valueAt: 6 },
+				{ type: 'field', field: 'status', op: ':', value: 'error', at: 15, valueAt: 22 },
 			],
 		});
 		const n = parseFilter('(port:443 or port:80) -pid:4 not level:verbose');

@@ -56,4 +56,15 @@ describe('filter autocomplete', () => {
 		expect(suggest('zzz', 3, vocab)).toBe(null);
 		expect(suggest('event:AfdReceive', 16, vocab)).toBe(null);
 	});
+
+	it('completes the Wireshark forms and payload fields by name', () => {
+		const spaced = suggest('process == cu', 13, vocab)!;
+		expect([spaced.from, spaced.to]).toEqual([11, 13]);
+		expect(spaced.items[0]!.insert).toBe('curl.exe');
+		expect(suggest('process==cu', 11, vocab)!.items[0]!.insert).toBe('process==curl.exe');
+		expect(suggest('Sock', 4, vocab)!.items.map((i) => i.insert)).toContain('SocketType == ');
+		expect(suggest('SocketType == SOCK_D', 20, vocab)!.items.map((i) => i.insert)).toEqual([
+			'SOCK_DGRAM',
+		]);
+	});
 });

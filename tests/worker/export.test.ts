@@ -1,10 +1,8 @@
 // Exports and payload lookups of the worker over the bundled sample: the exported text must be
-// exactly what `sockscope decode --filter` prints (the CLI runs as a child process), and names
+// exactly what `sockscope decode --filter` prints (the CLI's main() run in-process), and names
 // and option changes must match the sample's ground truth and decoded records.
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { recordDecoder } from '../../web/src/decoder/single-record.ts';
 import { ingestTrace } from '../../web/src/ingest/ingest.ts';
@@ -19,9 +17,8 @@ import { RecordReader } from '../../web/src/worker/record-reader.ts';
 import { optionChanges } from '../../web/src/worker/socket-payloads.ts';
 import type { SampleTruth } from '../builders/sample.ts';
 import { decoderModule, open } from '../decoder/load.ts';
-import { CLI_PROCESS_MS } from '../timeouts.ts';
+import { sockscope } from '../cli/run.ts';
 
-const run = promisify(execFile);
 const root = join(import.meta.dirname, '../..');
 const samplePath = join(root, 'public/sample.etl');
 const truth = JSON.parse(
@@ -58,12 +55,10 @@ async function exported(filter: string, format: ExportFormat): Promise<string> {
 }
 
 async function cli(filter: string, format: ExportFormat): Promise<string> {
-	const bin = join(root, 'bin/sockscope.mjs');
-	const args = [bin, 'decode', samplePath, '--format', format, '--filter', filter];
-	return (await run(process.execPath, args, { maxBuffer: 1 << 26 })).stdout;
+	return (await sockscope('decode', samplePath, '--format', format, '--filter', filter)).stdout;
 }
 
-describe('export', { timeout: CLI_PROCESS_MS }, () => {
+describe('export', () => {
 	it.each([
 		['status:error', 'csv'],
 		['event:AfdConnect* or event:AfdOption', 'ndjson'],

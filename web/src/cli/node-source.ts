@@ -1,9 +1,12 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { ByteSource } from '../decoder/source.ts';
 
-/** A file on disk read with positioned reads; nothing is loaded whole. */
-export function nodeFileSource(path: string): ByteSource & { close(): void } {
-	const fd = openSync(path, 'r');
+/**
+ * A file on disk (a path, or an open descriptor such as a redirected stdin) read with positioned
+ * reads; nothing is loaded whole.
+ */
+export function nodeFileSource(file: string | number): ByteSource & { close(): void } {
+	const fd = typeof file === 'number' ? file : openSync(file, 'r');
 	const size = fstatSync(fd).size;
 	return {
 		size,
@@ -29,7 +32,7 @@ export function nodeFileSource(path: string): ByteSource & { close(): void } {
 			return done;
 		},
 		close() {
-			closeSync(fd);
+			if (typeof file !== 'number') closeSync(fd);
 		},
 	};
 }

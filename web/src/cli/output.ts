@@ -1,18 +1,34 @@
 // Buffered writes to stdout that respect back-pressure, so that piping millions of lines into
-// `head` or a slow consumer neither exhausts memory nor crashes on EPIPE.
-import { once } from 'node:events';
+// `head` or a slow consumer neither exhausts memory nor crashes on EPIPE. Once the reader has gone,
+// the next line throws OutputClosed: the command stops decoding and exits 0.
+
+/** The reader of stdout has gone (EPIPE): nothing more is wanted. */
+export class OutputClosed extends Error {
+	constructor() {
+		super('output closed');
+	}
+}
 
 export class LineWriter {
 	#chunk: string[] = [];
 	#size = 0;
 	#closed = false;
+	/** Wakes a write waiting for 'drain' when the stream closes or fails instead. */
+	#wake: (() => void) | null = null;
 	readonly #out: NodeJS.WritableStream;
 
 	constructor(out: NodeJS.WritableStream = process.stdout) {
 		this.#out = out;
 		out.on('error', (e: NodeJS.ErrnoException) => {
-			if (e.code === 'EPIPE') this.#closed = true;
-			else throw e;
+			// Any write error on stdout (EPIPE, or the pipe torn down otherwise) ends the output;
+			// there is no one left to tell on stdout, and stderr is not the place for it.
+			void e;
+			this.#closed = true;
+			this.#wake?.();
+		});
+		out.on('close', () => {
+			this.#closed = true;
+			this.#wake?.();
 		});
 	}
 
@@ -21,16 +37,27 @@ export class LineWriter {
 	}
 
 	async line(s: string): Promise<void> {
+		if (this.#closed) throw new OutputClosed();
 		this.#chunk.push(s);
 		this.#size += s.length + 1;
 		if (this.#size >= 1 << 20) await this.flush();
 	}
 
 	async flush(): Promise<void> {
-		if (this.#chunk.length === 0 || this.#closed) return;
+		if (this.#closed) throw new OutputClosed();
+		if (this.#chunk.length === 0) return;
 		const text = this.#chunk.join('\n') + '\n';
 		this.#chunk = [];
 		this.#size = 0;
-		if (!this.#out.write(text)) await once(this.#out, 'drain');
+		if (this.#out.write(text)) return;
+		let wake!: () => void;
+		await new Promise<void>((resolve) => {
+			wake = resolve;
+			this.#wake = resolve;
+			this.#out.once('drain', resolve);
+		});
+		this.#out.removeListener('drain', wake);
+		this.#wake = null;
+		if (this.#closed) throw new OutputClosed();
 	}
 }

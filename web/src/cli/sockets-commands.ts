@@ -10,9 +10,8 @@ import { trackTrace } from '../sockets/track-trace.ts';
 import type { TrackedTrace } from '../sockets/tracker.ts';
 import { csvCell } from '../decoder/record-lines.ts';
 import type { LineWriter } from './output.ts';
-
-export const SOCKETS_USAGE = `  sockscope sockets FILE [--format ndjson|csv]
-  sockscope findings FILE [--json]`;
+import type { Progress } from './progress.ts';
+import { nearest } from '../lib/nearest.ts';
 
 export const SOCKET_COLUMNS = [
 	'pid',
@@ -69,11 +68,46 @@ export function socketRow(s: SocketSummary): SocketRow {
 	};
 }
 
+/** The NDJSON line's fields beyond the CSV columns. */
+const MORE_FIELDS = [
+	'key',
+	'origin',
+	'events',
+	'first_event',
+	'tcp',
+	'pid_source',
+	'peers',
+	'nested_send_exits',
+	'story',
+] as const;
+
+/** `--columns` for sockets: names from SOCKET_COLUMNS (and, in NDJSON, the extra fields). */
+export function pickSocketColumns(names: readonly string[]): string[] | { error: string } {
+	const known: readonly string[] = [...SOCKET_COLUMNS, ...MORE_FIELDS];
+	for (const n of names)
+		if (!known.includes(n)) {
+			const near = nearest(n, known);
+			return {
+				error: `--columns: sockets have no column "${n}"${near ? `; did you mean ${near}?` : ''}`,
+			};
+		}
+	return [...names];
+}
+
 /** Reads the whole trace into sockets; damage found on the way is returned as messages. */
-async function track(trace: OpenTrace): Promise<{ tracked: TrackedTrace; problems: string[] }> {
+async function track(
+	trace: OpenTrace,
+	progress: Progress,
+): Promise<{ tracked: TrackedTrace; problems: string[] }> {
 	const index = await indexBuffers(trace);
 	const damage = new DamageLog();
-	const tracked = await trackTrace(trace, index.buffers, {}, (b) => damage.add(b.damage));
+	const total = index.buffers.reduce((n, b) => n + b.available, 0);
+	let done = 0;
+	const tracked = await trackTrace(trace, index.buffers, {}, (b) => {
+		damage.add(b.damage);
+		done += b.entry.available;
+		progress.update(done, total);
+	});
 	damage.add(index.damage);
 	return { tracked, problems: damage.messages };
 }
@@ -81,36 +115,42 @@ async function track(trace: OpenTrace): Promise<{ tracked: TrackedTrace; problem
 export async function socketsCommand(
 	trace: OpenTrace,
 	format: 'ndjson' | 'csv',
+	columns: readonly string[] | null,
 	out: LineWriter,
+	progress: Progress,
 ): Promise<string[]> {
-	const { tracked, problems } = await track(trace);
-	if (format === 'csv') await out.line(SOCKET_COLUMNS.join(','));
+	const { tracked, problems } = await track(trace, progress);
+	const picked = columns ?? (format === 'csv' ? SOCKET_COLUMNS : null);
+	if (format === 'csv') await out.line(picked!.join(','));
 	for (const s of tracked.sockets) {
-		const row = socketRow(s);
-		if (format === 'csv') await out.line(SOCKET_COLUMNS.map((c) => csvCell(row[c])).join(','));
+		const full: Record<string, unknown> = {
+			...socketRow(s),
+			// NDJSON keeps lists as lists (the CSV row joins the names with spaces).
+			...(format === 'ndjson' ? { remote_names: s.remoteNames ?? [] } : {}),
+			tcp: s.tcp?.text ?? null,
+			key: s.key,
+			origin: s.origin,
+			events: s.eventCount,
+			first_event: s.firstEvent.index,
+			pid_source: s.pidSource,
+			peers: s.peers.map((p) => ({
+				remote: p.remote,
+				remote_name: p.remoteName,
+				bytes_sent: p.bytesSent,
+				bytes_received: p.bytesReceived,
+				datagrams_sent: p.datagramsSent,
+				datagrams_received: p.datagramsReceived,
+				first: p.first.iso,
+				last: p.last.iso,
+			})),
+			nested_send_exits: s.nestedSendExits,
+			// Told only when asked for: the story is the costly part.
+			...(picked === null || picked.includes('story') ? { story: storyOf(s) } : {}),
+		};
+		if (format === 'csv') await out.line(picked!.map((c) => csvCell(full[c])).join(','));
 		else
 			await out.line(
-				JSON.stringify({
-					...row,
-					remote_names: s.remoteNames ?? [],
-					tcp: s.tcp?.text ?? null,
-					key: s.key,
-					origin: s.origin,
-					events: s.eventCount,
-					first_event: s.firstEvent.index,
-					pid_source: s.pidSource,
-					peers: s.peers.map((p) => ({
-						remote: p.remote,
-						bytes_sent: p.bytesSent,
-						bytes_received: p.bytesReceived,
-						datagrams_sent: p.datagramsSent,
-						datagrams_received: p.datagramsReceived,
-						first: p.first.iso,
-						last: p.last.iso,
-					})),
-					nested_send_exits: s.nestedSendExits,
-					story: storyOf(s),
-				}),
+				JSON.stringify(picked ? Object.fromEntries(picked.map((c) => [c, full[c]])) : full),
 			);
 	}
 	return problems;
@@ -120,8 +160,9 @@ export async function findingsCommand(
 	trace: OpenTrace,
 	json: boolean,
 	out: LineWriter,
+	progress: Progress,
 ): Promise<string[]> {
-	const { tracked, problems } = await track(trace);
+	const { tracked, problems } = await track(trace, progress);
 	const findings = findingsOf(tracked);
 	if (json) {
 		await out.line(JSON.stringify({ sockets: tracked.sockets.length, findings }));

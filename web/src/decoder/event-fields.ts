@@ -52,6 +52,24 @@ function mapValue(map: string | null, value: number): string | null {
 	}
 }
 
+/** Every name a value map gives (for filters that name a value, and their "did you mean"). */
+export function mapNames(map: string): string[] {
+	switch (map) {
+		case 'addressFamily':
+			return Object.values(ADDRESS_FAMILIES);
+		case 'socketType':
+			return Object.values(SOCKET_TYPES);
+		case 'ipProtocol':
+			return Object.values(IP_PROTOCOLS);
+		case 'enterExit':
+			return ['enter', 'exit'];
+		case 'fdEvents':
+			return Object.values(FD_EVENT_BITS);
+		default:
+			return Object.values(EVENT_MAPS[map] ?? {});
+	}
+}
+
 function asNumber(x: bigint): number | string {
 	return x <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(x) : x.toString();
 }

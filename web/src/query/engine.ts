@@ -15,8 +15,13 @@ import {
 } from '../ingest/columns.ts';
 import { CATEGORIES, type HistogramCategory } from '../ingest/categories.ts';
 import { KIND_NAMES } from '../decoder/record-json.ts';
-import { compileFilter, statusName, type FilterContext } from './filter-compile.ts';
-import { parseFilter } from './filter-parser.ts';
+import {
+	compileFilter,
+	statusName,
+	type FilterContext,
+	type RecordFields,
+} from './filter-compile.ts';
+import { FilterError, parseFilter } from './filter-parser.ts';
 import { CountTable } from '../lib/count-table.ts';
 import { LruCache } from './lru.ts';
 
@@ -102,6 +107,15 @@ export interface Group {
 	readonly filter: string;
 }
 
+/**
+ * The payload fields of rows of a chunk, decoded again from their records (null for a record that
+ * no longer decodes): what a filter on a payload field by name tests.
+ */
+export type FieldsOfRows = (
+	chunk: number,
+	rows: readonly number[],
+) => Promise<(Readonly<Record<string, unknown>> | null)[]>;
+
 /** Whether a chunk holds times in the range. */
 function overlaps(info: ChunkInfo, range: TimeRange): boolean {
 	return info.tMax >= range.from && info.tMin < range.to;
@@ -123,6 +137,8 @@ export class QueryEngine {
 	/** Columns being read, so that a read ahead and the read that needs it are one. */
 	readonly #loading = new Map<string, Promise<Columns[ColumnName]>>();
 	#generation = 0;
+	/** Set by whoever can decode records (the worker, the CLI): filters on payload fields need it. */
+	recordFields: FieldsOfRows | null = null;
 
 	constructor(source: ChunkSource, context: () => FilterContext, cacheBytes = 192 << 20) {
 		this.#source = source;
@@ -236,8 +252,12 @@ export class QueryEngine {
 				continue;
 			}
 			const loaded = await Promise.all(names.map((name) => this.column(info.index, name)));
+			const columns = makeColumns(names, (name) => loaded[names.indexOf(name)]!) as Columns;
 			const test = compiled.bind(
-				makeColumns(names, (name) => loaded[names.indexOf(name)]!) as Columns,
+				columns,
+				compiled.payloadTypes
+					? await this.#payloadOf(info.index, columns.etype, compiled.payloadTypes, from, to)
+					: undefined,
 			);
 			const hits = new Uint16Array(to - from);
 			let n = 0;
@@ -255,6 +275,24 @@ export class QueryEngine {
 			matched += n;
 		}
 		return { filter, range, total, matched, parts };
+	}
+
+	/** The payload fields of the rows in [from, to) whose event types a filter reads them of. */
+	async #payloadOf(
+		chunk: number,
+		etype: Columns['etype'],
+		types: Uint8Array,
+		from: number,
+		to: number,
+	): Promise<RecordFields> {
+		const rows: number[] = [];
+		for (let i = from; i < to; i++) if (types[etype[i]!] === 1) rows.push(i);
+		if (rows.length === 0) return () => null;
+		if (!this.recordFields)
+			throw new FilterError('payload fields cannot be filtered on without the trace file', 0);
+		const got = await this.recordFields(chunk, rows);
+		const byRow = new Map(rows.map((r, k) => [r, got[k] ?? null]));
+		return (i) => byRow.get(i) ?? null;
 	}
 
 	/** Global row indexes of matches [offset, offset + limit). */

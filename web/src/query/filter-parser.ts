@@ -1,10 +1,18 @@
-// The filter language, shared by the web UI and `sockscope decode --filter`:
-//   terms are ANDed; `or` and parentheses group; `-term` or `not term` negates;
-//   `field:value` (globs with * and ?), `field>N`, `>=`, `<`, `<=`, `!=`;
+// The filter language, shared by the web UI, `sockscope decode --filter` and `sockscope export`.
+// It reads what Wireshark users type as well as the short forms:
+//   terms are ANDed (or joined by `and`, `&&`); `or`, `||` and parentheses group;
+//   `-term`, `!term` or `not term` negates;
+//   `field:value` or `field == value` (globs with * and ?), `!=`, `<`, `<=`, `>`, `>=`
+//   (also `eq ne lt le gt ge`), `field in {a b c}` or `field:{a,b}`, ranges `field:a..b`,
+//   `field contains text`, `field matches regex` (`~`; both case-insensitive);
+//   a field name alone (not quoted) tests that the event has that field;
 //   a bare word or "quoted text" searches the decoded text of each event.
+// Which fields exist is the compiler's business (filter-fields.ts); a word that is not a field but
+// is followed by an operator is reported there, with the nearest field name.
 // Errors name the position (0-based character offset) where the expression went wrong.
+import { nearest } from '../lib/nearest.ts';
 
-export type Op = ':' | '!=' | '>' | '>=' | '<' | '<=';
+export type Op = ':' | '==' | '!=' | '>' | '>=' | '<' | '<=' | 'contains' | 'matches' | 'in';
 
 export type FilterNode =
 	| { readonly type: 'and' | 'or'; readonly items: readonly FilterNode[] }
@@ -13,10 +21,23 @@ export type FilterNode =
 			readonly type: 'field';
 			readonly field: string;
 			readonly op: Op;
+			/** The value as typed (a set as `{a b}`). */
+			readonly value: string;
+			/** The items of a set (`in {…}`), else absent. */
+			readonly items?: readonly string[];
+			readonly at: number;
+			/** Where the value starts. */
+			readonly valueAt: number;
+	  }
+	| {
+			readonly type: 'text';
 			readonly value: string;
 			readonly at: number;
-	  }
-	| { readonly type: 'text'; readonly value: string; readonly at: number };
+			/** "Quoted": always a text search; a bare field name tests that the event has it. */
+			readonly quoted?: true;
+	  };
+
+export type FieldNode = Extract<FilterNode, { type: 'field' }>;
 
 export class FilterError extends Error {
 	constructor(
@@ -27,122 +48,238 @@ export class FilterError extends Error {
 	}
 }
 
-interface Token {
-	readonly kind: 'word' | 'quoted' | '(' | ')' | '-';
-	readonly text: string;
-	readonly at: number;
-}
-
-const OPS: Op[] = ['>=', '<=', '!=', ':', '>', '<'];
-
-function tokenize(src: string): Token[] {
-	const tokens: Token[] = [];
-	let i = 0;
-	while (i < src.length) {
-		const ch = src[i]!;
-		if (/\s/.test(ch)) {
-			i++;
-		} else if (ch === '(' || ch === ')') {
-			tokens.push({ kind: ch, text: ch, at: i++ });
-		} else if (ch === '-' && (i + 1 >= src.length || /[\s)]/.test(src[i + 1]!))) {
-			throw new FilterError('"-" must be followed by a term', i);
-		} else if (
-			ch === '-' &&
-			(tokens.length === 0 || !/\S/.test(src[i - 1] ?? ' ') || src[i - 1] === '(')
-		) {
-			tokens.push({ kind: '-', text: '-', at: i++ });
-		} else if (ch === '"') {
-			const end = src.indexOf('"', i + 1);
-			if (end < 0) throw new FilterError('unterminated quote', i);
-			tokens.push({ kind: 'quoted', text: src.slice(i + 1, end), at: i });
-			i = end + 1;
-		} else {
-			// A word runs to white space or a parenthesis; a quoted value may follow an operator.
-			const start = i;
-			let text = '';
-			while (i < src.length && !/[\s()]/.test(src[i]!)) {
-				if (src[i] === '"') {
-					const end = src.indexOf('"', i + 1);
-					if (end < 0) throw new FilterError('unterminated quote', i);
-					text += src.slice(i + 1, end);
-					i = end + 1;
-				} else text += src[i++];
-			}
-			tokens.push({ kind: 'word', text, at: start });
-		}
-	}
-	return tokens;
-}
+/** Word operators, with the Wireshark spellings of the symbolic ones. */
+const WORD_OPS: Readonly<Record<string, Op>> = {
+	contains: 'contains',
+	matches: 'matches',
+	in: 'in',
+	eq: '==',
+	ne: '!=',
+	lt: '<',
+	le: '<=',
+	gt: '>',
+	ge: '>=',
+};
+const SYMBOL_OP = /^(==|!=|<=|>=|=~|<>|=>|=<|<|>|:|=|~)/;
+/** Symbols people type for an operator the language spells otherwise. */
+const MISTYPED: Readonly<Record<string, string>> = {
+	'=': '==',
+	'<>': '!=',
+	'=>': '>=',
+	'=<': '<=',
+};
+const SYMBOLS: Readonly<Record<string, Op>> = {
+	'==': '==',
+	'!=': '!=',
+	'<=': '<=',
+	'>=': '>=',
+	'<': '<',
+	'>': '>',
+	':': ':',
+	'~': 'matches',
+	'=~': 'matches',
+};
+const IDENT = /^[A-Za-z_][A-Za-z0-9_.]*/;
+const SPACE = /\s/;
 
 /** Parses an expression; an empty one gives null (everything matches). */
 export function parseFilter(src: string): FilterNode | null {
-	const tokens = tokenize(src);
 	let p = 0;
-	const peek = () => tokens[p];
-	const isKeyword = (t: Token | undefined, word: string) =>
-		t?.kind === 'word' && t.text.toLowerCase() === word;
+	const skip = () => {
+		while (p < src.length && SPACE.test(src[p]!)) p++;
+	};
+	const boundary = (i: number) => i >= src.length || /[\s(){}"]/.test(src[i]!);
+	/** The keyword at p (case ignored), followed by a boundary. */
+	const keyword = (word: string) =>
+		src.slice(p, p + word.length).toLowerCase() === word && boundary(p + word.length);
+	const orOp = () => (src.startsWith('||', p) ? 2 : keyword('or') ? 2 : 0);
+	const andOp = () => (src.startsWith('&&', p) ? 2 : keyword('and') ? 3 : 0);
+	const notOp = (): string | null => {
+		if (keyword('not')) return 'not';
+		const ch = src[p];
+		if (ch === '!' && src[p + 1] !== '=') return '!';
+		if (ch === '-') {
+			if (p + 1 >= src.length || /[\s)]/.test(src[p + 1]!))
+				throw new FilterError('"-" must be followed by a term', p);
+			return '-';
+		}
+		return null;
+	};
 
 	function parseOr(): FilterNode {
 		const items = [parseAnd()];
-		while (isKeyword(peek(), 'or')) {
-			const t = tokens[p++]!;
-			if (!peek() || peek()!.kind === ')')
-				throw new FilterError('"or" needs a term after it', t.at);
+		skip();
+		for (let n = orOp(); n; n = orOp()) {
+			const at = p;
+			const word = src.slice(p, p + n);
+			p += n;
+			skip();
+			if (p >= src.length || src[p] === ')')
+				throw new FilterError(`"${word}" needs a term after it`, at);
 			items.push(parseAnd());
+			skip();
 		}
 		return items.length === 1 ? items[0]! : { type: 'or', items };
 	}
 
 	function parseAnd(): FilterNode {
 		const items: FilterNode[] = [];
-		while (p < tokens.length && peek()!.kind !== ')' && !isKeyword(peek(), 'or')) {
-			if (isKeyword(peek(), 'and')) {
-				p++;
+		for (;;) {
+			skip();
+			if (p >= src.length || src[p] === ')' || orOp()) break;
+			const n = andOp();
+			if (n) {
+				p += n;
 				continue;
 			}
 			items.push(parseUnary());
 		}
 		if (items.length === 0) {
-			const t = peek();
-			throw new FilterError(t ? `unexpected "${t.text}"` : 'expected a term', t?.at ?? src.length);
+			if (p >= src.length) throw new FilterError('expected a term', src.length);
+			throw new FilterError(`unexpected "${src.slice(p, p + (orOp() || 1))}"`, p);
 		}
 		return items.length === 1 ? items[0]! : { type: 'and', items };
 	}
 
 	function parseUnary(): FilterNode {
-		const t = peek()!;
-		if (t.kind === '-' || isKeyword(t, 'not')) {
-			p++;
-			if (!peek() || peek()!.kind === ')')
-				throw new FilterError(`"${t.text}" needs a term after it`, t.at);
+		skip();
+		const not = notOp();
+		if (not) {
+			const at = p;
+			p += not.length;
+			skip();
+			if (p >= src.length || src[p] === ')')
+				throw new FilterError(`"${not}" needs a term after it`, at);
 			return { type: 'not', item: parseUnary() };
 		}
-		if (t.kind === '(') {
+		const ch = src[p]!;
+		if (ch === '(') {
 			p++;
 			const inner = parseOr();
-			if (peek()?.kind !== ')') throw new FilterError('missing ")"', peek()?.at ?? src.length);
+			skip();
+			if (src[p] !== ')') throw new FilterError('missing ")"', p);
 			p++;
 			return inner;
 		}
-		if (t.kind === ')') throw new FilterError('unexpected ")"', t.at);
-		p++;
-		if (t.kind === 'quoted') return { type: 'text', value: t.text, at: t.at };
-		return termOf(t);
+		if (ch === ')') throw new FilterError('unexpected ")"', p);
+		if (ch === '"') {
+			const at = p;
+			return { type: 'text', value: quoted(), at, quoted: true };
+		}
+		return term();
 	}
 
-	const root = tokens.length === 0 ? null : parseOr();
-	if (p < tokens.length) throw new FilterError(`unexpected "${tokens[p]!.text}"`, tokens[p]!.at);
+	/** A quoted string at p; p moves past it. */
+	function quoted(): string {
+		const end = src.indexOf('"', p + 1);
+		if (end < 0) throw new FilterError('unterminated quote', p);
+		const s = src.slice(p + 1, end);
+		p = end + 1;
+		return s;
+	}
+
+	/** A bare value or word: to white space or a parenthesis (and `stop`), quoted parts kept. */
+	function bare(stop = /[\s()]/): string {
+		let text = '';
+		while (p < src.length && !stop.test(src[p]!)) {
+			if (src[p] === '"') text += quoted();
+			else text += src[p++];
+		}
+		return text;
+	}
+
+	/** The operator at p, if any: [op, its length] or a "did you mean" error. */
+	function operator(field: string): [Op, number] | null {
+		const sym = SYMBOL_OP.exec(src.slice(p))?.[1];
+		if (sym) {
+			if (MISTYPED[sym])
+				throw new FilterError(`unknown operator "${sym}"; did you mean "${MISTYPED[sym]}"?`, p);
+			return [SYMBOLS[sym]!, sym.length];
+		}
+		const word = /^[A-Za-z]+/.exec(src.slice(p))?.[0];
+		if (!word || !boundary(p + word.length)) return null;
+		const op = WORD_OPS[word.toLowerCase()];
+		if (op) return [op, word.length];
+		// `port contain 80`: a near miss of a word operator after a field name.
+		const near = word.length >= 5 ? nearest(word, ['contains', 'matches']) : null;
+		if (near && /^[A-Za-z_]/.test(field) && boundary(p + word.length) && src[p + word.length])
+			throw new FilterError(`unknown operator "${word}"; did you mean "${near}"?`, p);
+		return null;
+	}
+
+	function setItems(): string[] {
+		const open = p;
+		p++;
+		const items: string[] = [];
+		for (;;) {
+			while (p < src.length && /[\s,]/.test(src[p]!)) p++;
+			if (p >= src.length) throw new FilterError('missing "}"', open);
+			if (src[p] === '}') {
+				p++;
+				break;
+			}
+			items.push(src[p] === '"' ? quoted() : bare(/[\s,{}()]/));
+		}
+		if (items.length === 0) throw new FilterError('an empty set matches nothing', open);
+		return items;
+	}
+
+	function term(): FilterNode {
+		const at = p;
+		const ident = IDENT.exec(src.slice(p))?.[0];
+		if (ident) {
+			const afterName = p + ident.length;
+			p = afterName;
+			skip();
+			const spaced = p > afterName;
+			const op = operator(ident);
+			if (op) {
+				const opText = src.slice(p, p + op[1]);
+				p += op[1];
+				skip();
+				return fieldTerm(ident, op[0], opText, at, spaced);
+			}
+		}
+		p = at;
+		return { type: 'text', value: bare(), at };
+	}
+
+	function fieldTerm(
+		field: string,
+		op: Op,
+		opText: string,
+		at: number,
+		spaced: boolean,
+	): FilterNode {
+		const valueAt = p;
+		const needs = () => {
+			const shown = spaced ? `${field} ${opText}` : `${field}${opText}`;
+			return new FilterError(`"${shown}" needs a value`, p);
+		};
+		if (src[p] === '{') {
+			if (op !== ':' && op !== '==' && op !== 'in' && op !== '!=')
+				throw new FilterError(`a set takes "in", ":" or "==", not "${opText}"`, valueAt);
+			const items = setItems();
+			const value = `{${items.map(formatValue).join(' ')}}`;
+			const set: FilterNode = { type: 'field', field, op: 'in', value, items, at, valueAt };
+			return op === '!=' ? { type: 'not', item: set } : set;
+		}
+		if (op === 'in') throw new FilterError('"in" takes a set: in {80 443}', valueAt);
+		if (p >= src.length || /[)]/.test(src[p]!)) throw needs();
+		const value = src[p] === '"' ? quoted() : bare();
+		if (value === '' && src[valueAt] !== '"') throw needs();
+		return { type: 'field', field, op, value, at, valueAt };
+	}
+
+	skip();
+	const root = p >= src.length ? null : parseOr();
+	skip();
+	if (p < src.length) throw new FilterError(`unexpected "${src[p]}"`, p);
 	return root;
 }
 
-function termOf(t: Token): FilterNode {
-	const m = /^([A-Za-z_][A-Za-z0-9_]*)(>=|<=|!=|:|>|<)(.*)$/s.exec(t.text);
-	if (!m) return { type: 'text', value: t.text, at: t.at };
-	const [, field, op, value] = m;
-	if (!OPS.includes(op as Op))
-		throw new FilterError(`unknown operator ${op}`, t.at + field!.length);
-	if (value === '') throw new FilterError(`"${field}${op}" needs a value`, t.at + t.text.length);
-	return { type: 'field', field: field!.toLowerCase(), op: op as Op, value: value!, at: t.at };
+function formatValue(v: string): string {
+	return v === '' || /[\s()"{},]/.test(v) ? `"${v}"` : v;
 }
 
 /** The expression back as text (for the URL and for tests). */
@@ -158,9 +295,16 @@ export function formatFilter(n: FilterNode | null): string {
 		case 'not':
 			return `-${n.item.type === 'and' || n.item.type === 'or' ? `(${formatFilter(n.item)})` : formatFilter(n.item)}`;
 		case 'field':
-			return `${n.field}${n.op}${/[\s()"]/.test(n.value) ? `"${n.value}"` : n.value}`;
+			if (n.items) return `${n.field} in {${n.items.map(formatValue).join(' ')}}`;
+			if (n.op === 'contains' || n.op === 'matches')
+				return `${n.field} ${n.op} ${formatValue(n.value)}`;
+			return `${n.field}${n.op}${/[\s()"]/.test(n.value) || n.value === '' ? `"${n.value}"` : n.value}`;
 		case 'text':
-			return /[\s()"]/.test(n.value) || /^[A-Za-z_]\w*(>=|<=|!=|:|>|<)/.test(n.value)
+			return n.quoted ||
+				/[\s()"{}]/.test(n.value) ||
+				/^[A-Za-z_][\w.]*(==|!=|<=|>=|<|>|:|=|~)/.test(n.value) ||
+				/^(-|!)/.test(n.value) ||
+				/^(and|or|not)$/i.test(n.value)
 				? `"${n.value}"`
 				: n.value;
 	}

@@ -7,10 +7,13 @@ import type { Finding } from '../sockets/findings.ts';
 import type { TrackedTrace } from '../sockets/tracker.ts';
 import type { TraceRecord } from '../store/db.ts';
 import type { ExportProgress } from './export-selection.ts';
-import type { ExportFormat } from '../decoder/record-lines.ts';
+import type { ExportFormat as LineFormat } from '../decoder/record-lines.ts';
 import type { TraceStatistics, Vocabulary } from './trace-insight.ts';
 
-export type { ExportFormat, ExportProgress, TraceStatistics, Vocabulary };
+export type { ExportProgress, TraceStatistics, Vocabulary };
+
+/** Files the page exports: the CLI's lines (CSV, NDJSON) or the export command's events table. */
+export type ExportFormat = LineFormat | 'parquet';
 
 /** A trace in the library, as the page lists it. */
 export interface TraceSummary extends TraceRecord {
@@ -127,6 +130,6 @@ export interface DecoderApi {
 	exportRows(
 		id: number,
 		format: ExportFormat,
-		write: (piece: string, progress: ExportProgress) => Promise<boolean> | boolean,
+		write: (piece: string | Uint8Array, progress: ExportProgress) => Promise<boolean> | boolean,
 	): Promise<Result<{ rows: number; complete: boolean }>>;
 }

@@ -51,6 +51,7 @@ import {
 import { isQuotaError, JobFailed, laterJob, startJob, type Job } from './job.ts';
 import type { SocketsRequest, SocketsStored } from './sockets.worker.ts';
 import type {
+	ExportFormat,
 	ImportProgress,
 	OpenedTrace,
 	QueryAnswer,
@@ -61,7 +62,6 @@ import { recordDetails } from './details.ts';
 import { fingerprint } from './fingerprint.ts';
 import { importShare } from './import-share.ts';
 import { LiveTrace } from './live-trace.ts';
-import type { ExportFormat } from '../decoder/record-lines.ts';
 import type { ExportProgress } from './export-selection.ts';
 import { TraceInsight, type TraceStatistics, type Vocabulary } from './trace-insight.ts';
 
@@ -159,7 +159,10 @@ export class Library {
 				const db = await this.db();
 				const record = await getTrace(db, id);
 				if (!record) throw new Error(`no trace ${id} in the library`);
-				return LiveTrace.load(db, record, () => this.#storedRecords(id));
+				const live = await LiveTrace.load(db, record, () => this.#storedRecords(id));
+				// Its insight decodes records for filters on payload fields, from the first query on.
+				this.#insight(live);
+				return live;
 			})();
 			this.#open.set(id, t);
 			t.catch(() => this.#open.delete(id));
@@ -721,7 +724,7 @@ export class Library {
 	async exportRows(
 		id: number,
 		format: ExportFormat,
-		write: (piece: string, progress: ExportProgress) => Promise<boolean> | boolean,
+		write: (piece: string | Uint8Array, progress: ExportProgress) => Promise<boolean> | boolean,
 	): Promise<Result<{ rows: number; complete: boolean }>> {
 		const live = await this.live(id);
 		if (!live.selection) return fail('no query yet');

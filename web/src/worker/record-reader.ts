@@ -89,4 +89,14 @@ export class RecordReader {
 		}
 		return r;
 	}
+
+	/** The payload fields of rows of a chunk (what a filter on a payload field tests). */
+	async fields(
+		chunk: number,
+		rows: readonly number[],
+	): Promise<(Readonly<Record<string, unknown>> | null)[]> {
+		const out: (Readonly<Record<string, unknown>> | null)[] = [];
+		for (const row of rows) out.push((await this.json(chunk, row))?.fields ?? null);
+		return out;
+	}
 }

@@ -7,6 +7,7 @@ import { recordDecoder } from '../decoder/single-record.ts';
 import type { Selection } from '../query/engine.ts';
 import { buildStatistics, remotesOfSockets, type Statistics } from '../query/statistics.ts';
 import { exportSelection, type ExportProgress } from './export-selection.ts';
+import { exportParquet } from './export-parquet.ts';
 import type { ExportFormat } from '../decoder/record-lines.ts';
 import type { LiveTrace } from './live-trace.ts';
 import { learnProcessNames } from './process-names.ts';
@@ -44,6 +45,8 @@ export class TraceInsight {
 	constructor(live: LiveTrace, module: () => Promise<WebAssembly.Module>) {
 		this.#live = live;
 		this.#module = module;
+		// Filters on payload fields decode the records of the event types they name.
+		live.engine.recordFields = async (chunk, rows) => (await this.#reader()).fields(chunk, rows);
 	}
 
 	/** A reader with its own decoder: decodes await, so concurrent users must not share one. */
@@ -164,9 +167,12 @@ export class TraceInsight {
 
 	async export(
 		sel: Selection,
-		format: ExportFormat,
-		write: (piece: string, progress: ExportProgress) => Promise<boolean> | boolean,
+		format: ExportFormat | 'parquet',
+		write: (piece: string | Uint8Array, progress: ExportProgress) => Promise<boolean> | boolean,
 	): Promise<{ rows: number; complete: boolean }> {
-		return exportSelection(sel, await this.#reader(), format, write);
+		const reader = await this.#reader();
+		if (format === 'parquet')
+			return exportParquet(sel, reader, this.#live.engine, this.#live.context(), write);
+		return exportSelection(sel, reader, format, write);
 	}
 }

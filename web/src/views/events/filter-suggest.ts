@@ -1,5 +1,9 @@
 // Autocomplete for the filter box: field names while a word is being typed, then the values the
-// trace holds for that field (event names, processes, providers, statuses, levels, kinds).
+// trace holds for that field (event names, processes, providers, statuses, levels, kinds), or the
+// value names of a payload field. Both `field:value` and `field == value` are completed.
+import { mapNames } from '../../decoder/event-fields.ts';
+import { PAYLOAD_FIELDS, payloadField } from '../../decoder/payload-fields.ts';
+import { FIELDS } from '../../query/filter-fields.ts';
 
 export interface Vocabulary {
 	readonly events: readonly { name: string; count: number }[];
@@ -24,30 +28,15 @@ export interface Suggestions {
 	readonly items: readonly Suggestion[];
 }
 
-/** The filter language's fields, with what each matches (FILTER_FIELDS in filter-compile.ts). */
-export const FIELD_HELP: readonly { field: string; detail: string }[] = [
-	{ field: 'event', detail: 'event name, globs allowed: event:AfdConnect*' },
-	{ field: 'process', detail: 'process name or PID' },
-	{ field: 'status', detail: 'NTSTATUS name or code, or status:error' },
-	{ field: 'raddr', detail: 'remote address or CIDR: raddr:10.0.0.0/8' },
-	{ field: 'host', detail: 'remote host name from DNS answers: host:*.example.com' },
-	{ field: 'rport', detail: 'remote port: rport:443' },
-	{ field: 'laddr', detail: 'local address or CIDR' },
-	{ field: 'lport', detail: 'local port' },
-	{ field: 'addr', detail: 'local or remote address' },
-	{ field: 'port', detail: 'local or remote port' },
-	{ field: 'endpoint', detail: 'AFD endpoint pointer: the socket' },
-	{ field: 'pid', detail: 'PID in the event header' },
-	{ field: 'tid', detail: 'thread id' },
-	{ field: 'cpu', detail: 'processor number' },
-	{ field: 'level', detail: 'critical, error, warning, info, verbose, or <, >' },
-	{ field: 'bytes', detail: 'byte count: bytes>1000' },
-	{ field: 'time', detail: 'since the trace start: time>1.5s, time<200ms' },
-	{ field: 'provider', detail: 'provider name or GUID' },
-	{ field: 'kind', detail: 'record kind: event, system, classic, wpp…' },
-	{ field: 'id', detail: 'event id: id:1018' },
-	{ field: 'opcode', detail: 'opcode number' },
-];
+/** The filter language's fields over columns, with what each matches (filter-fields.ts). */
+export const FIELD_HELP: readonly { field: string; detail: string }[] = Object.entries(FIELDS).map(
+	([field, spec]) => ({ field, detail: spec.help }),
+);
+
+/** Payload fields by name, offered after the column fields. */
+const PAYLOAD_HELP: readonly { field: string; detail: string }[] = [...PAYLOAD_FIELDS.values()].map(
+	(f) => ({ field: f.name.replace(/\s+/g, ''), detail: 'payload field' }),
+);
 
 const LEVELS = ['critical', 'error', 'warning', 'info', 'verbose'];
 const KINDS = ['event', 'system', 'classic', 'instance', 'perfinfo', 'compact', 'wpp', 'header'];
@@ -89,8 +78,15 @@ function values(field: string, vocab: Vocabulary): Suggestion[] {
 			return LEVELS.map((l) => ({ label: l, insert: l, detail: 'level' }));
 		case 'kind':
 			return KINDS.map((k) => ({ label: k, insert: k, detail: 'record kind' }));
-		default:
-			return [];
+		default: {
+			const payload = payloadField(field);
+			if (!payload) return [];
+			return payload.maps.flatMap(mapNames).map((n) => ({
+				label: n,
+				insert: quote(n),
+				detail: payload.name,
+			}));
+		}
 	}
 }
 
@@ -102,7 +98,9 @@ export function suggest(text: string, caret: number, vocab: Vocabulary): Suggest
 	while (end < text.length && !/[\s()]/.test(text[end]!)) end++;
 	if (text[start] === '-') start++;
 	const word = text.slice(start, caret);
-	const field = /^([A-Za-z_]\w*)(:|!=)(.*)$/s.exec(word);
+	// `field == val…`: the field and operator are words of their own before this one.
+	const spaced = /([A-Za-z_]\w*)\s*(==|!=|:|\beq|\bne)\s*$/.exec(text.slice(0, start));
+	const field = spaced ? [word, spaced[1]!, '', word] : /^([A-Za-z_]\w*)(:|==|!=)(.*)$/s.exec(word);
 	if (field) {
 		const [, name, op, partial] = field;
 		const needle = partial!.replace(/^"/, '').toLowerCase();
@@ -114,14 +112,23 @@ export function suggest(text: string, caret: number, vocab: Vocabulary): Suggest
 		const items = [...starts, ...inside]
 			.filter((s) => s.insert.toLowerCase() !== partial!.toLowerCase())
 			.slice(0, MAX_ITEMS)
-			.map((s) => ({ ...s, insert: `${name}${op}${s.insert}` }));
+			.map((s) => ({ ...s, insert: spaced ? s.insert : `${name}${op}${s.insert}` }));
 		return items.length ? { from: start, to: end, items } : null;
 	}
 	if (!/^[\w.*-]+$/.test(word)) return null;
 	const lower = word.toLowerCase();
-	const fields = FIELD_HELP.filter((f) => f.field.startsWith(lower) && f.field !== lower).map(
-		(f) => ({ label: `${f.field}:`, insert: `${f.field}:`, detail: f.detail }),
-	);
+	const fields = [
+		...FIELD_HELP.filter((f) => f.field.startsWith(lower) && f.field !== lower).map((f) => ({
+			label: `${f.field}:`,
+			insert: `${f.field}:`,
+			detail: f.detail,
+		})),
+		...(lower.length < 2
+			? []
+			: PAYLOAD_HELP.filter(
+					(f) => f.field.toLowerCase().startsWith(lower) && f.field.toLowerCase() !== lower,
+				).map((f) => ({ label: `${f.field} ==`, insert: `${f.field} == `, detail: f.detail }))),
+	];
 	// A bare word also finds the values it is part of: "refused" offers
 	// status:STATUS_CONNECTION_REFUSED, "curl" offers process:curl.exe.
 	const found =

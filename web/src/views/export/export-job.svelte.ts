@@ -10,6 +10,7 @@ type Api = Remote<DecoderApi> | DecoderApi;
 const TYPES: Record<ExportFormat, string> = {
 	csv: 'text/csv;charset=utf-8',
 	ndjson: 'application/x-ndjson;charset=utf-8',
+	parquet: 'application/vnd.apache.parquet',
 };
 
 /** "sample.etl" + the view → "sample-events.csv". */
@@ -52,8 +53,8 @@ export class ExportJob {
 		this.progress = { rows: 0, total: 0, format };
 		const parts: Blob[] = [];
 		// The callback returns a boolean, never a $state proxy: Comlink must clone what it returns.
-		const write = (piece: string, p: ExportProgress) => {
-			parts.push(new Blob([piece]));
+		const write = (piece: string | Uint8Array, p: ExportProgress) => {
+			parts.push(new Blob([piece as BlobPart]));
 			this.progress = { ...p, format };
 			return !this.#cancelled;
 		};

@@ -1,0 +1,190 @@
+// `sockscope decode`: every record in time order, or (with --filter) the records the filter
+// selects through the same column chunks and compiled filter as the web app.
+import { PROVIDERS } from '../generated/schemas.ts';
+import { RecordOut } from '../generated/layouts.ts';
+import { BufferRecords, bufferTable } from '../decoder/buffer-records.ts';
+import { indexBuffers, reopenTrace, type OpenTrace } from '../decoder/etl-file.ts';
+import { mergeRecords } from '../decoder/merge.ts';
+import { DamageLog } from '../decoder/messages.ts';
+import { ProviderTable, recordJson, type RecordJson } from '../decoder/record-json.ts';
+import {
+	headerLine,
+	pickedHeader,
+	pickedLine,
+	recordLine,
+	type ExportFormat,
+	type PickedColumn,
+} from '../decoder/record-lines.ts';
+import { decodeRecord, recordDecoder } from '../decoder/single-record.ts';
+import { NO_PID, type Chunk } from '../ingest/columns.ts';
+import { ingestTrace } from '../ingest/ingest.ts';
+import { TraceTables } from '../ingest/trace-tables.ts';
+import { compileFilter } from '../query/filter-compile.ts';
+import { parseFilter } from '../query/filter-parser.ts';
+import { importTracker, type ImportTracker } from '../sockets/import-tracker.ts';
+import type { FilterContext } from '../query/filter-nodes.ts';
+import type { LineWriter } from './output.ts';
+import type { Progress } from './progress.ts';
+
+export interface DecodeOptions {
+	readonly format: ExportFormat;
+	readonly provider: 'afd' | 'all';
+	readonly filter: string | null;
+	/** Picked columns (--columns), or null for every record column. */
+	readonly columns: readonly PickedColumn[] | null;
+}
+
+const AFD_GUID = PROVIDERS.find((p) => p.key === 'afd')!.guid;
+
+/** Prints the records; returns the damage found, as messages. */
+export async function decodeCommand(
+	trace: OpenTrace,
+	module: WebAssembly.Module,
+	opts: DecodeOptions,
+	out: LineWriter,
+	progress: Progress,
+): Promise<string[]> {
+	const cols = opts.columns;
+	const lines: string[] = [];
+	const print = (r: RecordJson) =>
+		lines.push(cols ? pickedLine(r, cols, opts.format) : recordLine(r, opts.format));
+	// Lines go out between buffers, so memory stays bounded whatever the trace size.
+	const flush = async () => {
+		for (const l of lines) await out.line(l);
+		lines.length = 0;
+	};
+	const header = cols
+		? opts.format === 'csv'
+			? pickedHeader(cols)
+			: null
+		: headerLine(opts.format);
+	if (header !== null) await out.line(header);
+	if (opts.filter !== null) {
+		const { damage } = await filteredRecords(
+			trace,
+			module,
+			opts.filter,
+			(r) => {
+				if (opts.provider === 'afd' && r.providerGuid !== AFD_GUID) return;
+				print(r);
+			},
+			flush,
+			progress,
+		);
+		await flush();
+		return damage;
+	}
+	const providers = new ProviderTable(trace);
+	const index = await indexBuffers(trace);
+	const total = index.buffers.reduce((n, b) => n + b.available, 0);
+	let done = 0;
+	const damage = new DamageLog();
+	await mergeRecords(
+		trace,
+		index.buffers,
+		(b, i) => {
+			if (opts.provider === 'afd' && providers.guid(b.u16(i, RecordOut.providerIndex)) !== AFD_GUID)
+				return;
+			print(recordJson(b, i, trace, providers, damage.record));
+		},
+		(b) => {
+			damage.add(b.damage);
+			done += b.entry.available;
+			progress.update(done, total);
+		},
+		flush,
+	);
+	await flush();
+	damage.add(index.damage);
+	return damage.messages;
+}
+
+/** One selected record: its decoded form, its chunk's columns and row, the tables so far. */
+export type EachRecord = (
+	r: RecordJson,
+	c: Chunk['columns'],
+	i: number,
+	ctx: FilterContext,
+	index: number,
+) => void | Promise<void>;
+
+/**
+ * The records a filter selects, through the same column chunks and compiled filter as in the web
+ * app; each is decoded again from its stored bytes. `index` is the record's position in
+ * `sockscope decode` output. Returns the damage found and the sockets followed on the way.
+ */
+export async function filteredRecords(
+	trace: OpenTrace,
+	module: WebAssembly.Module,
+	filter: string,
+	each: EachRecord,
+	flush: () => Promise<void>,
+	progress: Progress,
+): Promise<{ damage: string[]; sockets: ImportTracker }> {
+	const tables = new TraceTables();
+	const start = BigInt(trace.facts.startFiletime);
+	const single = recordDecoder(module, trace.facts);
+	const providers = new ProviderTable(single);
+	const node = parseFilter(filter);
+	// Process names (for `process:name`) come from the trace's process events, as in the web app.
+	const sockets = importTracker(trace);
+	const index = await indexBuffers(trace);
+	// Matching records are read back from the file by a decoder of their own.
+	const records = new BufferRecords(await reopenTrace(trace), bufferTable(index.buffers));
+	const recordOf = async (c: Chunk['columns'], i: number): Promise<RecordJson | null> => {
+		const buf = await decodeRecord(
+			single,
+			await records.bytes(c.buffer[i]!, c.recOffset[i]!),
+			c.cpu[i]!,
+			start + BigInt(c.time[i]!),
+		);
+		if (!buf) return null;
+		const r = recordJson(buf, 0, trace, providers);
+		// Kernel header records and PID-less records keep what the columns say.
+		r.pid = c.pid[i] === NO_PID ? null : c.pid[i]!;
+		r.tid = c.tid[i] === NO_PID ? null : c.tid[i]!;
+		if (c.kind[i] === 0) {
+			r.kind = 'header';
+			r.name = 'TraceLogfileHeader';
+			r.fields = { ...trace.facts };
+			delete r.payload;
+		}
+		return r;
+	};
+	// The import hands chunks on without waiting for the last to be written: handled in order.
+	let done = Promise.resolve();
+	let base = 0;
+	const eachOfChunk = async (chunk: Chunk) => {
+		const ctx: FilterContext = {
+			strings: tables.strings,
+			eventTypes: tables.eventTypes,
+			startFiletime: start,
+			processNames: tables.processNames,
+			hostNames: tables.hostNames,
+		};
+		const compiled = compileFilter(node, ctx);
+		const c = chunk.columns;
+		// Terms on payload fields test the records of the event types they name, decoded first.
+		const decoded = new Map<number, RecordJson | null>();
+		const types = compiled?.payloadTypes;
+		if (types)
+			for (let i = 0; i < chunk.rows; i++)
+				if (types[c.etype[i]!] === 1) decoded.set(i, await recordOf(c, i));
+		const test = compiled?.bind(c, (i) => decoded.get(i)?.fields ?? null);
+		for (let i = 0; i < chunk.rows; i++) {
+			if (test && !test(i)) continue;
+			const r = decoded.has(i) ? decoded.get(i)! : await recordOf(c, i);
+			if (r) await each(r, c, i, ctx, base + i);
+		}
+		base += chunk.rows;
+		await flush();
+	};
+	const result = await ingestTrace(trace, (chunk) => (done = done.then(() => eachOfChunk(chunk))), {
+		tables,
+		index,
+		observe: sockets.observe,
+		beforeCommit: sockets.learnNames,
+		onProgress: (p) => progress.update(p.bytesDone, p.bytesTotal),
+	});
+	return { damage: result.damage.map((d) => d.message), sockets };
+}

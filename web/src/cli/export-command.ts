@@ -1,0 +1,175 @@
+// `sockscope export --format parquet|ndjson|csv --out DIR FILE...`: Hive-partitioned tables for
+// DuckDB, Spark or any engine that reads a folder of files:
+//   DIR/events/trace=<stem>/part-0.parquet, and the same for sockets, conversations and findings.
+// Traces are exported one after another, each in one pass (events, sockets and findings from the
+// same decoding); a trace that cannot be read is reported and skipped, the others go on.
+import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { openTrace } from '../decoder/etl-file.ts';
+import { blockCache } from '../decoder/source.ts';
+import {
+	CONVERSATION_TABLE,
+	conversationRow,
+	EVENT_COLUMNS,
+	eventRow,
+	FINDING_TABLE,
+	findingRow,
+	SOCKET_TABLE,
+	socketTableRow,
+} from '../export/tables.ts';
+import {
+	tableWriter,
+	type TableColumn,
+	type TableFormat,
+	type TableWriter,
+} from '../export/table-writer.ts';
+import { conversationsOf } from '../sockets/conversations.ts';
+import { findingsOf } from '../sockets/findings.ts';
+import { EXIT, type Options } from './args.ts';
+import { filteredRecords } from './decode-command.ts';
+import { openInput } from './input.ts';
+import { Progress } from './progress.ts';
+
+export const TABLES = ['events', 'sockets', 'conversations', 'findings'] as const;
+
+/** The partition value of a trace: its file name without .etl, safe in a path. */
+export function traceStem(name: string): string {
+	return name.replace(/\.etl$/i, '').replace(/[\\/:*?"<>|=%]+/g, '_') || 'trace';
+}
+
+/** A table's file in a trace's partition, written as it goes. */
+function tableFile(
+	dir: string,
+	table: string,
+	stem: string,
+	format: TableFormat,
+	columns: readonly TableColumn[],
+): TableWriter {
+	const partition = join(dir, table, `trace=${stem}`);
+	mkdirSync(partition, { recursive: true });
+	const fd = openSync(join(partition, `part-0.${format}`), 'w');
+	const writer = tableWriter(format, columns, (piece) => void writeSync(fd, piece));
+	return {
+		add: (row) => writer.add(row),
+		close: async () => {
+			try {
+				return await writer.close();
+			} finally {
+				closeSync(fd);
+			}
+		},
+	};
+}
+
+interface Exported {
+	readonly events: number;
+	readonly sockets: number;
+	readonly conversations: number;
+	readonly findings: number;
+	readonly damage: string[];
+}
+
+async function exportTrace(
+	file: string,
+	stem: string,
+	opts: Options,
+	module: WebAssembly.Module,
+	stderr: NodeJS.WritableStream & { isTTY?: boolean },
+	stdin: NodeJS.ReadableStream,
+): Promise<Exported | { error: string }> {
+	const format = opts.format as TableFormat;
+	const dir = opts.out!;
+	const input = await openInput(file, stdin);
+	const progress = new Progress(input.name, opts.quiet, stderr);
+	try {
+		const opened = await openTrace(blockCache(input.source), module, input.name);
+		if (!opened.ok) return { error: opened.error };
+		const trace = opened.value;
+		const events = tableFile(dir, 'events', stem, format, EVENT_COLUMNS);
+		let eventCount = 0;
+		const { damage, sockets } = await filteredRecords(
+			trace,
+			module,
+			opts.filter ?? '',
+			async (r, c, i, ctx, index) => {
+				await events.add(eventRow(c, i, ctx, r, index));
+				eventCount++;
+			},
+			async () => {},
+			progress,
+		);
+		await events.close();
+		const tracked = sockets.tracker.snapshot();
+		const write = async <T>(
+			table: string,
+			columns: readonly TableColumn[],
+			items: readonly T[],
+			row: (x: T) => Record<string, unknown>,
+		) => {
+			const w = tableFile(dir, table, stem, format, columns);
+			for (const x of items) await w.add(row(x));
+			return w.close();
+		};
+		const conversations = conversationsOf(tracked.sockets);
+		const findings = findingsOf(tracked);
+		await write('sockets', SOCKET_TABLE, tracked.sockets, socketTableRow);
+		await write('conversations', CONVERSATION_TABLE, conversations, conversationRow);
+		await write('findings', FINDING_TABLE, findings, findingRow);
+		return {
+			events: eventCount,
+			sockets: tracked.sockets.length,
+			conversations: conversations.length,
+			findings: findings.length,
+			damage,
+		};
+	} finally {
+		progress.done();
+		input.close();
+	}
+}
+
+/** Exports every trace; returns the exit code (1 when any trace was damaged or skipped). */
+export async function exportCommand(
+	opts: Options,
+	module: WebAssembly.Module,
+	io: { stdin: NodeJS.ReadableStream; stderr: NodeJS.WritableStream & { isTTY?: boolean } },
+): Promise<number> {
+	const stems = new Map<string, string>();
+	for (const f of opts.files) {
+		const stem = traceStem(f === '-' ? 'stdin' : basename(f));
+		// Two traces of the same name from different folders get partitions of their own.
+		let unique = stem;
+		for (let n = 2; [...stems.values()].includes(unique); n++) unique = `${stem}-${n}`;
+		stems.set(f, unique);
+	}
+	let code: number = EXIT.ok;
+	for (const file of opts.files) {
+		const stem = stems.get(file)!;
+		const removePartitions = () => {
+			for (const t of TABLES)
+				rmSync(join(opts.out!, t, `trace=${stem}`), { recursive: true, force: true });
+		};
+		// A partition left by an earlier export of a trace of this name is replaced, not added to.
+		removePartitions();
+		let result: Awaited<ReturnType<typeof exportTrace>>;
+		try {
+			result = await exportTrace(file, stem, opts, module, io.stderr, io.stdin);
+		} catch (e) {
+			result = { error: e instanceof Error ? e.message : String(e) };
+		}
+		if ('error' in result) {
+			removePartitions();
+			io.stderr.write(`sockscope: ${file}: ${result.error}; skipped\n`);
+			code = EXIT.damaged;
+			continue;
+		}
+		for (const d of result.damage) io.stderr.write(`sockscope: ${file}: ${d}\n`);
+		if (result.damage.length) code = EXIT.damaged;
+		if (!opts.quiet)
+			io.stderr.write(
+				`sockscope: ${file} → trace=${stem}: ${result.events} events, ${result.sockets} sockets, ` +
+					`${result.conversations} conversations, ${result.findings} findings\n`,
+			);
+	}
+	return code;
+}

@@ -1,0 +1,228 @@
+// The tables an export writes, typed for Parquet: events (one row per record, the columns an
+// analyst queries plus the payload as JSON), sockets, conversations and findings. The same rows
+// go to NDJSON and CSV. Column names are snake_case, as SQL engines like them.
+import type { RecordJson } from '../decoder/record-json.ts';
+import { NO_PID, FLAG_BYTES, FLAG_ERROR, FLAG_STATUS, type Columns } from '../ingest/columns.ts';
+import type { FilterContext } from '../query/filter-nodes.ts';
+import { statusName } from '../query/filter-compile.ts';
+import type { Conversation } from '../sockets/conversations.ts';
+import type { Finding } from '../sockets/findings.ts';
+import { familyName, protocolName, typeName } from '../sockets/format.ts';
+import type { SocketSummary } from '../sockets/socket.ts';
+import type { Row, TableColumn } from './table-writer.ts';
+import { canonicalAddress } from '../sockets/names.ts';
+
+export const EVENT_COLUMNS: readonly TableColumn[] = [
+	{ name: 'index', type: 'INT64' },
+	{ name: 'filetime', type: 'INT64' },
+	{ name: 'time', type: 'TIMESTAMP' },
+	{ name: 'kind', type: 'STRING' },
+	{ name: 'provider', type: 'STRING' },
+	{ name: 'provider_guid', type: 'STRING' },
+	{ name: 'id', type: 'INT32' },
+	{ name: 'version', type: 'INT32' },
+	{ name: 'name', type: 'STRING' },
+	{ name: 'level', type: 'INT32' },
+	{ name: 'opcode', type: 'INT32' },
+	{ name: 'pid', type: 'INT64' },
+	{ name: 'tid', type: 'INT64' },
+	{ name: 'cpu', type: 'INT32' },
+	{ name: 'process_id', type: 'INT64' },
+	{ name: 'process', type: 'STRING' },
+	{ name: 'endpoint', type: 'STRING' },
+	{ name: 'local', type: 'STRING' },
+	{ name: 'remote', type: 'STRING' },
+	{ name: 'remote_address', type: 'STRING' },
+	{ name: 'remote_port', type: 'INT32' },
+	/** The DNS name of the remote address, when the trace tells it (not yet: always null). */
+	{ name: 'remote_name', type: 'STRING' },
+	{ name: 'bytes', type: 'INT64' },
+	{ name: 'status', type: 'INT64' },
+	{ name: 'status_name', type: 'STRING' },
+	{ name: 'error', type: 'BOOLEAN' },
+	{ name: 'payload', type: 'JSON' },
+];
+
+function remoteName(ctx: FilterContext, address: string): string | null {
+	const canonical = canonicalAddress(address);
+	return canonical === null ? null : (ctx.hostNames?.get(canonical)?.[0] ?? null);
+}
+
+/**
+ * One event: header and names from the decoded record, who and where from the columns (the same
+ * values the filter tests).
+ */
+export function eventRow(
+	c: Columns,
+	i: number,
+	ctx: FilterContext,
+	r: RecordJson,
+	index: number,
+): Row {
+	const addr = (a: number, port: number) => {
+		if (!a) return null;
+		const s = ctx.strings[a]!;
+		return s.includes(':') ? `[${s}]:${port}` : `${s}:${port}`;
+	};
+	const f = c.flags[i]!;
+	const proc = c.process[i]!;
+	return {
+		index,
+		filetime: BigInt(r.filetime),
+		time: r.time,
+		kind: r.kind,
+		provider: r.provider,
+		provider_guid: r.providerGuid,
+		id: r.id,
+		version: r.version,
+		name: r.name,
+		level: r.level,
+		opcode: r.opcode,
+		pid: r.pid,
+		tid: r.tid,
+		cpu: r.cpu,
+		process_id: proc === NO_PID ? null : proc,
+		process: proc === NO_PID ? null : (ctx.processNames.get(proc) ?? null),
+		endpoint: c.endpoint[i] ? ctx.strings[c.endpoint[i]!]! : null,
+		local: addr(c.laddr[i]!, c.lport[i]!),
+		remote: addr(c.raddr[i]!, c.rport[i]!),
+		remote_address: c.raddr[i] ? ctx.strings[c.raddr[i]!]! : null,
+		remote_port: c.raddr[i] ? c.rport[i]! : null,
+		// The first name the trace's DNS answers gave the address (the sockets table has the one
+		// in force when each socket first used it).
+		remote_name: c.raddr[i] ? remoteName(ctx, ctx.strings[c.raddr[i]!]!) : null,
+		bytes: f & FLAG_BYTES ? c.bytes[i]! : null,
+		status: f & FLAG_STATUS ? c.status[i]! : null,
+		status_name: f & FLAG_STATUS ? statusName(c.status[i]!) : null,
+		error: (f & FLAG_ERROR) !== 0,
+		// The payload's named fields; undecoded bytes, problems and extended items when there are.
+		payload: {
+			...r.fields,
+			...(r.payload !== undefined ? { payload: r.payload } : {}),
+			...(r.problem !== undefined ? { problem: r.problem } : {}),
+			...(r.extended !== undefined ? { extended: r.extended } : {}),
+		},
+	};
+}
+
+export const SOCKET_TABLE: readonly TableColumn[] = [
+	{ name: 'key', type: 'STRING' },
+	{ name: 'pid', type: 'INT64' },
+	{ name: 'process', type: 'STRING' },
+	{ name: 'endpoint', type: 'STRING' },
+	{ name: 'generation', type: 'INT32' },
+	{ name: 'family', type: 'STRING' },
+	{ name: 'type', type: 'STRING' },
+	{ name: 'protocol', type: 'STRING' },
+	{ name: 'local', type: 'STRING' },
+	{ name: 'remote', type: 'STRING' },
+	{ name: 'remote_name', type: 'STRING' },
+	{ name: 'opened', type: 'TIMESTAMP' },
+	{ name: 'closed', type: 'TIMESTAMP' },
+	{ name: 'state', type: 'STRING' },
+	{ name: 'connect_ms', type: 'DOUBLE' },
+	{ name: 'bytes_sent', type: 'INT64' },
+	{ name: 'bytes_received', type: 'INT64' },
+	{ name: 'sends', type: 'INT64' },
+	{ name: 'receives', type: 'INT64' },
+	{ name: 'error', type: 'STRING' },
+	{ name: 'ended_by', type: 'STRING' },
+	{ name: 'events', type: 'INT64' },
+];
+
+export function socketTableRow(s: SocketSummary): Row {
+	return {
+		key: s.key,
+		pid: s.pid,
+		process: s.process,
+		endpoint: s.endpoint,
+		generation: s.generation,
+		family: familyName(s.family),
+		type: typeName(s.type),
+		protocol: protocolName(s.protocol),
+		local: s.local,
+		remote: s.remote,
+		remote_name: s.remoteName ?? null,
+		opened: s.opened?.iso ?? null,
+		closed: s.closed?.iso ?? null,
+		state: s.state,
+		connect_ms: s.connect?.ms ?? null,
+		bytes_sent: s.bytesSent,
+		bytes_received: s.bytesReceived,
+		sends: s.sends,
+		receives: s.receives,
+		error: s.error,
+		ended_by: s.endedBy,
+		events: s.eventCount,
+	};
+}
+
+export const CONVERSATION_TABLE: readonly TableColumn[] = [
+	{ name: 'key', type: 'STRING' },
+	{ name: 'pid', type: 'INT64' },
+	{ name: 'process', type: 'STRING' },
+	{ name: 'remote', type: 'STRING' },
+	{ name: 'protocol', type: 'STRING' },
+	{ name: 'direction', type: 'STRING' },
+	{ name: 'sockets', type: 'INT64' },
+	{ name: 'connections', type: 'INT64' },
+	{ name: 'connected', type: 'INT64' },
+	{ name: 'failed', type: 'INT64' },
+	{ name: 'aborted', type: 'INT64' },
+	{ name: 'open', type: 'INT64' },
+	{ name: 'bytes_sent', type: 'INT64' },
+	{ name: 'bytes_received', type: 'INT64' },
+	{ name: 'latency_p50_ms', type: 'DOUBLE' },
+	{ name: 'latency_p90_ms', type: 'DOUBLE' },
+	{ name: 'latency_p99_ms', type: 'DOUBLE' },
+];
+
+export function conversationRow(c: Conversation): Row {
+	return {
+		key: c.key,
+		pid: c.pid,
+		process: c.process,
+		remote: c.remote,
+		protocol: c.protocol,
+		direction: c.direction,
+		sockets: c.sockets.length,
+		connections: c.connections,
+		connected: c.connected,
+		failed: c.failed,
+		aborted: c.aborted,
+		open: c.open,
+		bytes_sent: c.bytesSent,
+		bytes_received: c.bytesReceived,
+		latency_p50_ms: c.latency?.p50 ?? null,
+		latency_p90_ms: c.latency?.p90 ?? null,
+		latency_p99_ms: c.latency?.p99 ?? null,
+	};
+}
+
+export const FINDING_TABLE: readonly TableColumn[] = [
+	{ name: 'id', type: 'STRING' },
+	{ name: 'kind', type: 'STRING' },
+	{ name: 'severity', type: 'STRING' },
+	{ name: 'title', type: 'STRING' },
+	{ name: 'subject', type: 'STRING' },
+	{ name: 'count', type: 'INT64' },
+	{ name: 'explanation', type: 'STRING' },
+	{ name: 'socket_count', type: 'INT64' },
+	{ name: 'event_count', type: 'INT64' },
+	{ name: 'sockets', type: 'JSON' },
+];
+
+export function findingRow(f: Finding): Row {
+	return {
+		id: f.id,
+		kind: f.kind,
+		severity: f.severity,
+		title: f.title,
+		subject: f.subject,
+		count: f.count,
+		explanation: f.explanation,
+		socket_count: f.socketCount,
+		event_count: f.eventCount,
+		sockets: f.sockets,
+	};
+}

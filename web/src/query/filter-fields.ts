@@ -1,0 +1,360 @@
+// The filter language's fields over the event columns: one entry each, with the help the UI's
+// Syntax panel, the autocomplete and the README show. A new field is one more entry here.
+import { NTSTATUS } from '../generated/codes.ts';
+import { KIND_NAMES } from '../decoder/record-json.ts';
+import { filetimeFromIso } from '../decoder/time.ts';
+import { FLAG_BYTES, FLAG_ERROR, FLAG_STATUS, NO_PID, type ColumnName } from '../ingest/columns.ts';
+import { nearest } from '../lib/nearest.ts';
+import { FilterError, type Op } from './filter-parser.ts';
+import {
+	ALWAYS,
+	combine,
+	flagged,
+	lookup,
+	markStrings,
+	markTypes,
+	not,
+	numberOf,
+	numeric,
+	numericOp,
+	present,
+	compare,
+	type FilterContext,
+	type Node,
+} from './filter-nodes.ts';
+import { globMatcher } from './glob.ts';
+import { ipMatches, parseIp, parseIpPattern } from './ip.ts';
+import { canonicalAddress } from '../sockets/names.ts';
+
+/** One comparison as the compiler sees it: `field op value`. */
+export interface Term {
+	readonly field: string;
+	readonly op: Op;
+	readonly value: string;
+	readonly at: number;
+	readonly valueAt: number;
+}
+
+export interface FieldSpec {
+	/** What it matches, for the Syntax panel and the autocomplete. */
+	readonly help: string;
+	/** Whether `a..b` ranges apply (numbers and times). */
+	readonly ordered?: boolean;
+	/** `field op value`. */
+	compile(t: Term, ctx: FilterContext): Node;
+	/** The field alone: the event has it. */
+	readonly has: Node;
+}
+
+const LEVELS: Record<string, number> = {
+	always: 0,
+	critical: 1,
+	error: 2,
+	warning: 3,
+	info: 4,
+	informational: 4,
+	verbose: 5,
+};
+
+/**
+ * A test on names: `:`/`==` and `!=` take globs, `contains` a substring, `matches` a regular
+ * expression; all case-insensitive. Returns the test and whether its result is negated.
+ */
+export function nameTest(t: Term): { match: (s: string) => boolean; negate: boolean } {
+	switch (t.op) {
+		case ':':
+		case '==':
+			return { match: globMatcher(t.value), negate: false };
+		case '!=':
+			return { match: globMatcher(t.value), negate: true };
+		case 'contains': {
+			const needle = t.value.toLowerCase();
+			return { match: (s) => s.toLowerCase().includes(needle), negate: false };
+		}
+		case 'matches': {
+			let re: RegExp;
+			try {
+				re = new RegExp(t.value, 'i');
+			} catch {
+				throw new FilterError(`"${t.value}" is not a regular expression`, t.valueAt);
+			}
+			return { match: (s) => re.test(s), negate: false };
+		}
+		default:
+			throw new FilterError(
+				`${t.field} takes ==, !=, contains or matches, not "${t.op}"`,
+				t.at + t.field.length,
+			);
+	}
+}
+
+function parseDuration(value: string, ctx: FilterContext, at: number): number {
+	const m = /^(-?[\d.]+)\s*(us|µs|ms|s|m|h)?$/.exec(value);
+	if (m) {
+		const scale = { us: 10, µs: 10, ms: 1e4, s: 1e7, m: 6e8, h: 3.6e10 }[m[2] ?? 's']!;
+		const n = Number(m[1]);
+		if (Number.isFinite(n)) return n * scale;
+	}
+	if (/^\d{4}-\d\d-\d\dT/.test(value)) {
+		try {
+			const iso = value.endsWith('Z') ? value : `${value}Z`;
+			return Number(filetimeFromIso(iso) - ctx.startFiletime);
+		} catch {
+			// fall through to the error below
+		}
+	}
+	throw new FilterError(`"${value}" is not a time: use 1.5s, 200ms, 30us or an ISO UTC time`, at);
+}
+
+/** A numeric field on one column. */
+function numberField(col: ColumnName, help: string, has: Node = ALWAYS, need = 0): FieldSpec {
+	return {
+		help,
+		ordered: true,
+		has,
+		compile: (t) =>
+			numeric(col, numericOp(t.op, t.field, t.at), numberOf(t.value, t.valueAt), need),
+	};
+}
+
+function addressField(cols: ColumnName[], help: string): FieldSpec {
+	return {
+		help,
+		has: present(cols),
+		compile: (t, ctx) => {
+			if (t.op === 'contains' || t.op === 'matches') {
+				const { match } = nameTest(t);
+				return lookup(
+					cols,
+					markStrings(ctx, (s) => parseIp(s) !== null && match(s)),
+					false,
+				);
+			}
+			if (t.op !== ':' && t.op !== '==' && t.op !== '!=')
+				throw new FilterError(`${t.field} takes ==, !=, contains or matches, not "${t.op}"`, t.at);
+			const pattern = parseIpPattern(t.value);
+			if (!pattern)
+				throw new FilterError(`"${t.value}" is not an IP address or CIDR block`, t.valueAt);
+			const hit = markStrings(ctx, (s) => {
+				const b = parseIp(s);
+				return b !== null && ipMatches(pattern, b);
+			});
+			return lookup(cols, hit, t.op === '!=');
+		},
+	};
+}
+
+function statusNames(test: (name: string) => boolean): Set<number> {
+	return new Set(
+		Object.entries(NTSTATUS)
+			.filter(
+				([, s]) =>
+					test(s.name) || test(s.name.replace(/^STATUS_/, '')) || (s.wsa !== null && test(s.wsa)),
+			)
+			.map(([code]) => Number(code) >>> 0),
+	);
+}
+
+/** The fields, by name (lower case). */
+export const FIELDS: Readonly<Record<string, FieldSpec>> = {
+	event: {
+		help: 'event name (globs: event:AfdConnect*) or Winsock event id',
+		has: ALWAYS,
+		compile: (t, ctx) => {
+			const id = /^\d+$/.test(t.value) && t.op !== 'contains' && t.op !== 'matches';
+			const { match, negate } = nameTest(t);
+			const n = id ? Number(t.value) : null;
+			return lookup(
+				['etype'],
+				markTypes(ctx, (x) => (n !== null ? x.id === n && x.kind === 6 : match(x.name))),
+				negate,
+			);
+		},
+	},
+	id: {
+		help: 'event id: id:1018, id>=1000',
+		ordered: true,
+		has: ALWAYS,
+		compile: (t, ctx) => {
+			const op = numericOp(t.op, t.field, t.at);
+			const v = numberOf(t.value, t.valueAt);
+			return lookup(
+				['etype'],
+				markTypes(ctx, (x) => compare(op, x.id, v)),
+				false,
+			);
+		},
+	},
+	kind: {
+		help: 'record kind: event, system, classic, wpp, header…',
+		has: ALWAYS,
+		compile: (t, ctx) => {
+			const { match, negate } = nameTest(t);
+			return lookup(
+				['etype'],
+				markTypes(ctx, (x) => match(KIND_NAMES[x.kind] ?? '')),
+				negate,
+			);
+		},
+	},
+	provider: {
+		help: 'provider name or GUID: provider:*AFD',
+		has: ALWAYS,
+		compile: (t, ctx) => {
+			const { match, negate } = nameTest(t);
+			return lookup(
+				['etype'],
+				markTypes(ctx, (x) => match(x.providerName ?? '') || match(x.provider ?? '')),
+				negate,
+			);
+		},
+	},
+	level: {
+		help: 'critical, error, warning, info, verbose (or 1–5), with < and >',
+		ordered: true,
+		has: ALWAYS,
+		compile: (t) =>
+			numeric(
+				'level',
+				numericOp(t.op, t.field, t.at),
+				LEVELS[t.value.toLowerCase()] ?? numberOf(t.value, t.valueAt),
+			),
+	},
+	opcode: numberField('opcode', 'opcode number'),
+	pid: numberField('pid', 'PID in the event header', present(['pid'], NO_PID)),
+	tid: numberField('tid', 'thread id', present(['tid'], NO_PID)),
+	cpu: numberField('cpu', 'processor number'),
+	process: {
+		help: 'process name (globs) or PID the event is about',
+		ordered: true,
+		has: present(['process'], NO_PID),
+		compile: (t, ctx) => {
+			if (/^\d+$/.test(t.value) && t.op !== 'contains' && t.op !== 'matches')
+				return numeric('process', numericOp(t.op, t.field, t.at), Number(t.value));
+			const { match, negate } = nameTest(t);
+			const pids = new Set(
+				[...ctx.processNames].filter(([, name]) => match(name)).map(([pid]) => pid),
+			);
+			return {
+				cols: ['process'],
+				make: (c) => {
+					const a = c.process;
+					return negate ? (i) => !pids.has(a[i]!) : (i) => pids.has(a[i]!);
+				},
+			};
+		},
+	},
+	endpoint: {
+		help: 'AFD endpoint pointer: the socket (endpoint:0xffffa0…)',
+		has: present(['endpoint']),
+		compile: (t, ctx) => {
+			const { match, negate } = nameTest({ ...t, value: t.value.toLowerCase() });
+			return lookup(
+				['endpoint'],
+				markStrings(ctx, (s) => s.startsWith('0x') && match(s)),
+				negate,
+			);
+		},
+	},
+	addr: addressField(['laddr', 'raddr'], 'local or remote address or CIDR block'),
+	laddr: addressField(['laddr'], 'local address or CIDR block'),
+	raddr: addressField(['raddr'], 'remote address or CIDR block: raddr:10.0.0.0/8'),
+	host: {
+		help: 'name the trace resolved for the remote address (DNS, CNAMEs too): host:*.example.com',
+		has: present(['raddr']),
+		compile: (t, ctx) => {
+			// The remote addresses the trace's DNS answers gave a name matching the test.
+			const { match, negate } = nameTest(t);
+			const names = ctx.hostNames ?? new Map<string, readonly string[]>();
+			const hit = markStrings(ctx, (s) => {
+				const a = canonicalAddress(s);
+				return a !== null && (names.get(a) ?? []).some(match);
+			});
+			return lookup(['raddr'], hit, negate);
+		},
+	},
+	port: {
+		help: 'local or remote port',
+		ordered: true,
+		has: present(['lport', 'rport']),
+		compile: (t) => {
+			const op = numericOp(t.op, t.field, t.at);
+			const v = numberOf(t.value, t.valueAt);
+			const l = numeric('lport', op, v);
+			const r = numeric('rport', op, v);
+			// port != 80: neither port is 80.
+			return combine(op === '!=' ? 'and' : 'or', [l, r]);
+		},
+	},
+	lport: numberField('lport', 'local port', present(['lport'])),
+	rport: numberField('rport', 'remote port: rport:443, rport in {80 443}', present(['rport'])),
+	status: {
+		help: 'NTSTATUS name or code, or status:error, status:ok',
+		has: flagged(FLAG_STATUS),
+		compile: (t) => {
+			const v = t.value.toLowerCase();
+			if (
+				(v === 'error' || v === 'ok' || v === 'success') &&
+				(t.op === ':' || t.op === '==' || t.op === '!=')
+			) {
+				const ne = t.op === '!=';
+				const negate = ne !== (v !== 'error');
+				return {
+					cols: ['flags'],
+					make: (c) => {
+						const f = c.flags;
+						// status:ok means a status was logged and it is not an error.
+						if (v !== 'error' && !ne)
+							return (i) => (f[i]! & (FLAG_STATUS | FLAG_ERROR)) === FLAG_STATUS;
+						return negate ? (i) => (f[i]! & FLAG_ERROR) === 0 : (i) => (f[i]! & FLAG_ERROR) !== 0;
+					},
+				};
+			}
+			if (/^(0x[0-9a-f]+|\d+)$/i.test(t.value))
+				return numeric(
+					'status',
+					numericOp(t.op, t.field, t.at),
+					numberOf(t.value, t.valueAt) >>> 0,
+					FLAG_STATUS,
+				);
+			const { match, negate } = nameTest(t);
+			const values = statusNames(match);
+			if (values.size === 0) {
+				const near = nearest(
+					t.value,
+					Object.values(NTSTATUS).flatMap((s) => [s.name, s.name.replace(/^STATUS_/, '')]),
+				);
+				throw new FilterError(
+					`no NTSTATUS is named "${t.value}"${near ? `; did you mean ${near}?` : ''}`,
+					t.valueAt,
+				);
+			}
+			const hit: Node = {
+				cols: ['status', 'flags'],
+				make: (c) => {
+					const s = c.status;
+					const f = c.flags;
+					return (i) => (f[i]! & FLAG_STATUS) !== 0 && values.has(s[i]!);
+				},
+			};
+			return negate ? not(hit) : hit;
+		},
+	},
+	bytes: numberField('bytes', 'byte count: bytes>1000', flagged(FLAG_BYTES), FLAG_BYTES),
+	time: {
+		help: 'since the trace start: time>1.5s, time<200ms, or an ISO UTC time',
+		ordered: true,
+		has: ALWAYS,
+		compile: (t, ctx) => {
+			const op = numericOp(t.op, t.field, t.at);
+			// time:1.5s means from 1.5 s on.
+			return numeric(
+				'time',
+				op === ':' || op === '==' ? '>=' : op,
+				parseDuration(t.value, ctx, t.valueAt),
+			);
+		},
+	},
+};
+
+export const FILTER_FIELDS = Object.keys(FIELDS);

@@ -1,0 +1,200 @@
+// The pieces a compiled filter is built of: a node names the columns it reads and makes a row
+// predicate for a chunk. Names are resolved once per query into lookup arrays indexed by the
+// columns' values, so the per-row work is array reads.
+import type { ColumnName, Columns, EventType } from '../ingest/columns.ts';
+import { FilterError, type Op } from './filter-parser.ts';
+
+export interface FilterContext {
+	readonly strings: readonly string[];
+	readonly eventTypes: readonly EventType[];
+	readonly startFiletime: bigint;
+	/** Process names by PID, when the trace names them. */
+	readonly processNames: ReadonlyMap<number, string>;
+	/** Host names by remote address (canonical text, sockets/names.ts), for `host:`. */
+	readonly hostNames?: ReadonlyMap<string, readonly string[]>;
+}
+
+export type RowPredicate = (i: number) => boolean;
+
+/** A decoded record's payload fields, by row: only asked for by terms on payload fields. */
+export type RecordFields = (i: number) => Readonly<Record<string, unknown>> | null;
+
+export interface Node {
+	readonly cols: readonly ColumnName[];
+	/** Event types whose payload a term reads (marked by etype), when it reads any. */
+	readonly payload?: Uint8Array;
+	make(c: Columns, fields: RecordFields): RowPredicate;
+}
+
+/** The comparison operators a number takes (`:` and `==` are equality). */
+export type NumericOp = ':' | '==' | '!=' | '>' | '>=' | '<' | '<=';
+
+export const ALWAYS: Node = { cols: [], make: () => () => true };
+
+export function numberOf(value: string, at: number): number {
+	const v = value.trim();
+	const n = /^0x[0-9a-f]+$/i.test(v) ? parseInt(v, 16) : Number(v);
+	if (!Number.isFinite(n) || v === '') throw new FilterError(`"${value}" is not a number`, at);
+	return n;
+}
+
+export function numericOp(op: Op, field: string, at: number): NumericOp {
+	if (op === 'contains' || op === 'matches' || op === 'in')
+		throw new FilterError(`${field} is a number: it takes ==, !=, <, <=, >, >=, not ${op}`, at);
+	return op;
+}
+
+export function compare(op: NumericOp, a: number, b: number): boolean {
+	switch (op) {
+		case ':':
+		case '==':
+			return a === b;
+		case '!=':
+			return a !== b;
+		case '>':
+			return a > b;
+		case '>=':
+			return a >= b;
+		case '<':
+			return a < b;
+		case '<=':
+			return a <= b;
+	}
+}
+
+/** A numeric comparison on one column, specialised per operator for speed. */
+export function numeric(col: ColumnName, op: NumericOp, n: number, need = 0): Node {
+	return {
+		cols: need ? [col, 'flags'] : [col],
+		make: (c) => {
+			const a = c[col];
+			const f = c.flags;
+			if (need)
+				switch (op) {
+					case ':':
+					case '==':
+						return (i) => a[i] === n && (f[i]! & need) !== 0;
+					case '!=':
+						return (i) => a[i] !== n && (f[i]! & need) !== 0;
+					case '>':
+						return (i) => a[i]! > n && (f[i]! & need) !== 0;
+					case '>=':
+						return (i) => a[i]! >= n && (f[i]! & need) !== 0;
+					case '<':
+						return (i) => a[i]! < n && (f[i]! & need) !== 0;
+					case '<=':
+						return (i) => a[i]! <= n && (f[i]! & need) !== 0;
+				}
+			switch (op) {
+				case ':':
+				case '==':
+					return (i) => a[i] === n;
+				case '!=':
+					return (i) => a[i] !== n;
+				case '>':
+					return (i) => a[i]! > n;
+				case '>=':
+					return (i) => a[i]! >= n;
+				case '<':
+					return (i) => a[i]! < n;
+				case '<=':
+					return (i) => a[i]! <= n;
+			}
+		},
+	};
+}
+
+/** Rows whose column value (an index into a table) is marked in `hit`. */
+export function lookup(cols: ColumnName[], hit: Uint8Array, negate: boolean): Node {
+	return {
+		cols,
+		make: (c) => {
+			const arrays = cols.map((n) => c[n]);
+			if (arrays.length === 1) {
+				const a = arrays[0]!;
+				return negate ? (i) => hit[a[i]!] !== 1 : (i) => hit[a[i]!] === 1;
+			}
+			const [a, b] = arrays as [Columns[ColumnName], Columns[ColumnName]];
+			return negate
+				? (i) => hit[a[i]!] !== 1 && hit[b[i]!] !== 1
+				: (i) => hit[a[i]!] === 1 || hit[b[i]!] === 1;
+		},
+	};
+}
+
+/** Rows where a flag is set (has a status, has a byte count). */
+export function flagged(flag: number): Node {
+	return {
+		cols: ['flags'],
+		make: (c) => {
+			const f = c.flags;
+			return (i) => (f[i]! & flag) !== 0;
+		},
+	};
+}
+
+/** Rows where any of the columns is not `none`. */
+export function present(cols: ColumnName[], none = 0): Node {
+	return {
+		cols,
+		make: (c) => {
+			const arrays = cols.map((n) => c[n]);
+			if (arrays.length === 1) {
+				const a = arrays[0]!;
+				return (i) => a[i] !== none;
+			}
+			return (i) => arrays.some((a) => a[i] !== none);
+		},
+	};
+}
+
+export function markStrings(ctx: FilterContext, test: (s: string) => boolean): Uint8Array {
+	const hit = new Uint8Array(ctx.strings.length + 1);
+	ctx.strings.forEach((s, i) => {
+		if (i > 0 && test(s)) hit[i] = 1;
+	});
+	return hit;
+}
+
+export function markTypes(ctx: FilterContext, test: (t: EventType) => boolean): Uint8Array {
+	const hit = new Uint8Array(ctx.eventTypes.length + 1);
+	ctx.eventTypes.forEach((t, i) => {
+		if (test(t)) hit[i] = 1;
+	});
+	return hit;
+}
+
+export function not(inner: Node): Node {
+	return {
+		...inner,
+		make: (c, f) => {
+			const p = inner.make(c, f);
+			return (i) => !p(i);
+		},
+	};
+}
+
+/** Marks of event types joined (either marks it). */
+function joinMarks(a?: Uint8Array, b?: Uint8Array): Uint8Array | undefined {
+	if (!a || !b) return a ?? b;
+	const out = new Uint8Array(Math.max(a.length, b.length));
+	for (let i = 0; i < out.length; i++) out[i] = a[i]! | b[i]!;
+	return out;
+}
+
+export function combine(type: 'and' | 'or', items: readonly Node[]): Node {
+	if (items.length === 1) return items[0]!;
+	const and = type === 'and';
+	return {
+		cols: items.flatMap((x) => x.cols),
+		payload: items.reduce<Uint8Array | undefined>((m, x) => joinMarks(m, x.payload), undefined),
+		make: (c, f) => {
+			const ps = items.map((x) => x.make(c, f));
+			if (ps.length === 2) {
+				const [a, b] = ps as [RowPredicate, RowPredicate];
+				return and ? (i) => a(i) && b(i) : (i) => a(i) || b(i);
+			}
+			return and ? (i) => ps.every((p) => p(i)) : (i) => ps.some((p) => p(i));
+		},
+	};
+}
