@@ -1,5 +1,6 @@
 // Autocomplete for the filter box: field names while a word is being typed, then the values the
 // trace holds for that field (event names, processes, providers, statuses, levels, kinds).
+import { msg, type Text } from '../../i18n/render.ts';
 
 export interface Vocabulary {
 	readonly events: readonly { name: string; count: number }[];
@@ -13,7 +14,7 @@ export interface Suggestion {
 	readonly label: string;
 	/** What replaces the word being typed. */
 	readonly insert: string;
-	readonly detail: string;
+	readonly detail: Text;
 }
 
 export interface Suggestions {
@@ -24,27 +25,27 @@ export interface Suggestions {
 }
 
 /** The filter language's fields, with what each matches (FILTER_FIELDS in filter-compile.ts). */
-export const FIELD_HELP: readonly { field: string; detail: string }[] = [
-	{ field: 'event', detail: 'event name, globs allowed: event:AfdConnect*' },
-	{ field: 'process', detail: 'process name or PID' },
-	{ field: 'status', detail: 'NTSTATUS name or code, or status:error' },
-	{ field: 'raddr', detail: 'remote address or CIDR: raddr:10.0.0.0/8' },
-	{ field: 'rport', detail: 'remote port: rport:443' },
-	{ field: 'laddr', detail: 'local address or CIDR' },
-	{ field: 'lport', detail: 'local port' },
-	{ field: 'addr', detail: 'local or remote address' },
-	{ field: 'port', detail: 'local or remote port' },
-	{ field: 'endpoint', detail: 'AFD endpoint pointer: the socket' },
-	{ field: 'pid', detail: 'PID in the event header' },
-	{ field: 'tid', detail: 'thread id' },
-	{ field: 'cpu', detail: 'processor number' },
-	{ field: 'level', detail: 'critical, error, warning, info, verbose, or <, >' },
-	{ field: 'bytes', detail: 'byte count: bytes>1000' },
-	{ field: 'time', detail: 'since the trace start: time>1.5s, time<200ms' },
-	{ field: 'provider', detail: 'provider name or GUID' },
-	{ field: 'kind', detail: 'record kind: event, system, classic, wpp…' },
-	{ field: 'id', detail: 'event id: id:1018' },
-	{ field: 'opcode', detail: 'opcode number' },
+export const FIELD_HELP: readonly { field: string; detail: Text }[] = [
+	{ field: 'event', detail: msg('filter.field.event') },
+	{ field: 'process', detail: msg('filter.field.process') },
+	{ field: 'status', detail: msg('filter.field.status') },
+	{ field: 'raddr', detail: msg('filter.field.raddr') },
+	{ field: 'rport', detail: msg('filter.field.rport') },
+	{ field: 'laddr', detail: msg('filter.field.laddr') },
+	{ field: 'lport', detail: msg('filter.field.lport') },
+	{ field: 'addr', detail: msg('filter.field.addr') },
+	{ field: 'port', detail: msg('filter.field.port') },
+	{ field: 'endpoint', detail: msg('filter.field.endpoint') },
+	{ field: 'pid', detail: msg('filter.field.pid') },
+	{ field: 'tid', detail: msg('filter.field.tid') },
+	{ field: 'cpu', detail: msg('filter.field.cpu') },
+	{ field: 'level', detail: msg('filter.field.level') },
+	{ field: 'bytes', detail: msg('filter.field.bytes') },
+	{ field: 'time', detail: msg('filter.field.time') },
+	{ field: 'provider', detail: msg('filter.field.provider') },
+	{ field: 'kind', detail: msg('filter.field.kind') },
+	{ field: 'id', detail: msg('filter.field.id') },
+	{ field: 'opcode', detail: msg('filter.field.opcode') },
 ];
 
 const LEVELS = ['critical', 'error', 'warning', 'info', 'verbose'];
@@ -59,11 +60,11 @@ function values(field: string, vocab: Vocabulary): Suggestion[] {
 			return vocab.events.map((e) => ({
 				label: e.name,
 				insert: quote(e.name),
-				detail: `${e.count.toLocaleString('en-US')} events`,
+				detail: msg('suggest.events', { count: e.count.toLocaleString('en-US') }),
 			}));
 		case 'process':
 			return vocab.processes.flatMap((p) => {
-				const detail = `${p.count.toLocaleString('en-US')} events`;
+				const detail = msg('suggest.events', { count: p.count.toLocaleString('en-US') });
 				const byPid = {
 					label: `${p.pid}${p.name ? ` (${p.name})` : ''}`,
 					insert: `${p.pid}`,
@@ -72,21 +73,27 @@ function values(field: string, vocab: Vocabulary): Suggestion[] {
 				return p.name ? [{ label: p.name, insert: quote(p.name), detail }, byPid] : [byPid];
 			});
 		case 'provider':
-			return vocab.providers.map((p) => ({ label: p, insert: quote(p), detail: 'provider' }));
+			return vocab.providers.map((p) => ({
+				label: p,
+				insert: quote(p),
+				detail: msg('suggest.provider'),
+			}));
 		case 'status':
 			return [
-				{ label: 'error', insert: 'error', detail: 'any failed status' },
-				{ label: 'ok', insert: 'ok', detail: 'a status that is not a failure' },
+				{ label: 'error', insert: 'error', detail: msg('suggest.status-error') },
+				{ label: 'ok', insert: 'ok', detail: msg('suggest.status-ok') },
 				...vocab.statuses.map((s) => ({
 					label: s.name,
 					insert: s.name,
-					detail: `${s.wsa ? `${s.wsa} · ` : ''}${s.count.toLocaleString('en-US')} events`,
+					detail: s.wsa
+						? msg('suggest.status-events', { wsa: s.wsa, count: s.count.toLocaleString('en-US') })
+						: msg('suggest.events', { count: s.count.toLocaleString('en-US') }),
 				})),
 			];
 		case 'level':
-			return LEVELS.map((l) => ({ label: l, insert: l, detail: 'level' }));
+			return LEVELS.map((l) => ({ label: l, insert: l, detail: msg('suggest.level') }));
 		case 'kind':
-			return KINDS.map((k) => ({ label: k, insert: k, detail: 'record kind' }));
+			return KINDS.map((k) => ({ label: k, insert: k, detail: msg('suggest.kind') }));
 		default:
 			return [];
 	}
