@@ -103,6 +103,25 @@ describe('accessibility', () => {
 			await check(lang, scheme, ['events', 'stats', 'sockets']);
 		},
 	);
+	it('Trace facts counts what cannot be trusted, and a counter shows its events', async () => {
+		await page.getByTestId('language').selectOption('en');
+		await page.getByRole('tab', { name: 'Events' }).click();
+		const facts = page.locator('details.facts-box');
+		if (!(await facts.evaluate((d) => (d as HTMLDetailsElement).open)))
+			await facts.locator('summary').click();
+		const trust = page.getByTestId('trust');
+		const row = trust.locator('tr[data-counter="no-schema"]');
+		await row.getByRole('button', { name: 'Show events' }).waitFor({ timeout: 30_000 });
+		const value = Number(await row.locator('[data-value]').getAttribute('data-value'));
+		expect(value).toBeGreaterThan(0);
+		const filter = (await row.getByRole('button').getAttribute('title'))!;
+		await row.getByRole('button').click();
+		// The filter finds as many events as the counter counted.
+		expect((await answerFor(page, filter)).matched).toBe(value);
+		for (const name of ['events-lost', 'buffers-lost', 'damage', 'unknown-versions'])
+			expect(await trust.locator(`tr[data-counter="${name}"] [data-value]`).count()).toBe(1);
+	});
+
 	it('the event grid names the row the keys moved to', async () => {
 		await page.getByTestId('language').selectOption('en');
 		await page.getByRole('tab', { name: 'Events' }).click();

@@ -504,4 +504,31 @@ export const en: Record<string, string> = {
 	'export.cancelled': 'Export cancelled.',
 	'export.done': 'Exported {{count}} events to {{fileName}}.',
 	'export.failed': 'Export failed: {{error}}',
+
+	// ---- trust counters ----
+	'trust.title': 'Can these numbers be trusted?',
+	'trust.counter': 'Counter',
+	'trust.severity': 'Severity',
+	'trust.value': 'Value',
+	'trust.events': 'Events',
+	'trust.show': 'Show events',
+	'trust.sev.info': 'info',
+	'trust.sev.data-loss': 'data loss',
+	'trust.sev.error': 'error',
+	'trust.name.events-lost': 'Events lost while logging',
+	'trust.about.events-lost': 'The session had no free buffer for them (EventsLost in the header).',
+	'trust.name.buffers-lost': 'Buffers lost while logging',
+	'trust.about.buffers-lost':
+		'Whole buffers that never reached the file (BuffersLost in the header).',
+	'trust.name.damage': 'Damaged buffers and records',
+	'trust.about.damage': 'Places in the file the decoder could not read and skipped.',
+	'trust.name.unknown-providers': 'Events of unknown providers',
+	'trust.about.unknown-providers':
+		'Neither the trace nor Sockscope names their provider: only the header is read.',
+	'trust.name.unknown-versions': 'Winsock events of an unknown version',
+	'trust.about.unknown-versions':
+		'A provider Sockscope knows, in an event id or version its schema does not hold: their fields are not read.',
+	'trust.name.no-schema': 'Records without a schema',
+	'trust.about.no-schema':
+		"Read by header only (kernel, TraceLogging and other providers' events).",
 };

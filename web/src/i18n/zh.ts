@@ -459,4 +459,28 @@ export const zh: Record<string, string> = {
 	'export.cancelled': '导出已取消。',
 	'export.done': '已将 {{count}} 个事件导出到 {{fileName}}。',
 	'export.failed': '导出失败：{{error}}',
+
+	// ---- trust counters ----
+	'trust.title': '这些数字可信吗？',
+	'trust.counter': '计数器',
+	'trust.severity': '严重性',
+	'trust.value': '值',
+	'trust.events': '事件',
+	'trust.show': '显示事件',
+	'trust.sev.info': '信息',
+	'trust.sev.data-loss': '数据丢失',
+	'trust.sev.error': '错误',
+	'trust.name.events-lost': '记录时丢失的事件',
+	'trust.about.events-lost': '会话没有可用的缓冲区来存放它们（标头中的 EventsLost）。',
+	'trust.name.buffers-lost': '记录时丢失的缓冲区',
+	'trust.about.buffers-lost': '从未写入文件的整个缓冲区（标头中的 BuffersLost）。',
+	'trust.name.damage': '损坏的缓冲区和记录',
+	'trust.about.damage': '文件中解码器无法读取并已跳过的位置。',
+	'trust.name.unknown-providers': '未知提供程序的事件',
+	'trust.about.unknown-providers': '跟踪和 Sockscope 都不知道其提供程序的名称：只读取了标头。',
+	'trust.name.unknown-versions': '未知版本的 Winsock 事件',
+	'trust.about.unknown-versions':
+		'Sockscope 认识该提供程序，但其架构中没有此事件 ID 或版本：未读取其字段。',
+	'trust.name.no-schema': '没有架构的记录',
+	'trust.about.no-schema': '只读取了标头（内核、TraceLogging 及其他提供程序的事件）。',
 };
