@@ -293,6 +293,12 @@ describe('a new version', () => {
 			const prompt = page.getByTestId('update-prompt');
 			await prompt.waitFor({ timeout: 30_000 });
 			expect(await prompt.textContent()).toContain('Update available');
+			// It says what the waiting version brings: its CHANGELOG entry, read from the server.
+			await expect
+				.poll(() => prompt.getByTestId('update-changes').locator('summary').textContent(), {
+					timeout: 30_000,
+				})
+				.toBe(`What's new in ${NEXT_VERSION}`);
 			// Until the user says so, the page keeps running the version it was loaded with.
 			expect(await version.textContent()).toBe(packageVersion());
 

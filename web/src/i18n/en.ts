@@ -531,4 +531,7 @@ export const en: Record<string, string> = {
 	'trust.name.no-schema': 'Records without a schema',
 	'trust.about.no-schema':
 		"Read by header only (kernel, TraceLogging and other providers' events).",
+
+	// ---- update changes ----
+	'update.whats-new': "What's new in {{version}}",
 };

@@ -483,4 +483,7 @@ export const zh: Record<string, string> = {
 		'Sockscope 认识该提供程序，但其架构中没有此事件 ID 或版本：未读取其字段。',
 	'trust.name.no-schema': '没有架构的记录',
 	'trust.about.no-schema': '只读取了标头（内核、TraceLogging 及其他提供程序的事件）。',
+
+	// ---- update changes ----
+	'update.whats-new': '{{version}} 的新功能',
 };
