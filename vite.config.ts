@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { latestEntry } from './scripts/changelog.ts';
 
 const projectRoot = fileURLToPath(new URL('.', import.meta.url));
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as {
@@ -24,6 +25,19 @@ export default defineConfig({
 	plugins: [
 		// No svelte.config.js: TypeScript in components needs no preprocessor in Svelte 5.
 		svelte({ configFile: false }),
+		{
+			// The latest CHANGELOG entry beside the page, for the update prompt (not precached:
+			// a waiting version's prompt reads the new one from the server).
+			name: 'sockscope-changes',
+			generateBundle() {
+				const entry = latestEntry(readFileSync(new URL('./CHANGELOG.md', import.meta.url), 'utf8'));
+				this.emitFile({
+					type: 'asset',
+					fileName: 'changes.json',
+					source: JSON.stringify({ version, entry }),
+				});
+			},
+		},
 		VitePWA({
 			// A new version waits until the user says so (UpdatePrompt); web/src/pwa/register.ts
 			// registers the worker through virtual:pwa-register, so no inline script is injected

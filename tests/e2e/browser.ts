@@ -21,6 +21,13 @@ export interface BrowserOptions {
 	 * was made (page, worker, service worker, or the browser itself).
 	 */
 	readonly proxy?: string;
+	/** The browser's language (navigator.languages); en-US unless told. */
+	readonly locale?: string;
+	/**
+	 * Lets Playwright add a script tag of its own (axe-core) despite the page's CSP. Only the
+	 * accessibility test sets it; every other test runs under the CSP as served.
+	 */
+	readonly bypassCSP?: boolean;
 }
 
 /** Profiles of browsers not closed yet: removed if the run is stopped (Ctrl-C) before. */
@@ -64,7 +71,8 @@ export async function launchBrowser(options: BrowserOptions = {}): Promise<Brows
 		proxy: options.proxy ? { server: options.proxy, bypass: '127.0.0.1' } : undefined,
 		colorScheme: options.colorScheme ?? 'light',
 		viewport: options.viewport ?? { width: 1280, height: 900 },
-		locale: 'en-US',
+		locale: options.locale ?? 'en-US',
+		bypassCSP: options.bypassCSP ?? false,
 		timezoneId: 'UTC',
 	});
 	return {

@@ -102,8 +102,12 @@ describe('installing', () => {
 			return urls;
 		});
 		const cachedPaths = new Set(cached.map((url) => new URL(url).pathname.slice(1)));
-		// The service worker's own scripts live in the browser's worker storage, not in a cache.
-		const expected = listFiles(dist).filter((path) => !/^(sw|workbox-[\w-]+)\.js$/.test(path));
+		// The service worker's own scripts live in the browser's worker storage, not in a cache;
+		// changes.json (the latest CHANGELOG entry) is read from the server on purpose: the update
+		// prompt shows the waiting version's.
+		const expected = listFiles(dist).filter(
+			(path) => !/^(sw|workbox-[\w-]+)\.js$/.test(path) && path !== 'changes.json',
+		);
 		expect(expected).toEqual(
 			expect.arrayContaining([
 				'index.html',
@@ -293,6 +297,12 @@ describe('a new version', () => {
 			const prompt = page.getByTestId('update-prompt');
 			await prompt.waitFor({ timeout: 30_000 });
 			expect(await prompt.textContent()).toContain('Update available');
+			// It says what the waiting version brings: its CHANGELOG entry, read from the server.
+			await expect
+				.poll(() => prompt.getByTestId('update-changes').locator('summary').textContent(), {
+					timeout: 30_000,
+				})
+				.toBe(`What's new in ${NEXT_VERSION}`);
 			// Until the user says so, the page keeps running the version it was loaded with.
 			expect(await version.textContent()).toBe(packageVersion());
 

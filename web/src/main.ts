@@ -6,6 +6,7 @@ import App from './App.svelte';
 import { startPwa } from './pwa/services.ts';
 import type { DecoderApi } from './worker/api.ts';
 import { TraceSession, type DecoderHandle } from './views/trace-session.svelte.ts';
+import { htmlLang, locale } from './i18n/locale.svelte.ts';
 import './app.css';
 
 // The `new Worker(new URL(…), { type: 'module' })` shape is what Vite looks for to bundle the worker.
@@ -19,6 +20,9 @@ function startDecoder(): DecoderHandle {
 
 const target = document.getElementById('app');
 if (!target) throw new Error('index.html has no #app element');
+
+// The page's language before the first paint: the reader's choice, or the browser's.
+document.documentElement.lang = htmlLang(locale.lang);
 
 const session = new TraceSession(startDecoder);
 addEventListener('pagehide', () => session.dispose());

@@ -165,7 +165,9 @@ export async function findingsCommand(
 	const { tracked, problems } = await track(trace, progress);
 	const findings = findingsOf(tracked);
 	if (json) {
-		await out.line(JSON.stringify({ sockets: tracked.sockets.length, findings }));
+		// English only: the messages the page translates stay out of the CLI's output.
+		const english = findings.map(({ message: _, ...f }) => f);
+		await out.line(JSON.stringify({ sockets: tracked.sockets.length, findings: english }));
 		return problems;
 	}
 	if (findings.length === 0) await out.line(`no findings (${tracked.sockets.length} sockets)`);

@@ -1,4 +1,4 @@
-import { NTSTATUS, WSA_ERRORS } from '../generated/codes.ts';
+import { NTSTATUS, NTSTATUS_EXPLAIN_ZH, WSA_ERRORS } from '../generated/codes.ts';
 
 export interface StatusExplained {
 	readonly value: number;
@@ -31,4 +31,13 @@ export function explainStatus(value: number): StatusExplained {
 			(known ? firstSentence(known.message) : `An NTSTATUS of severity ${SEVERITY[severity]}.`),
 		isError: severity === 3,
 	};
+}
+
+const SEVERITY_ZH = ['成功', '信息', '警告', '错误'];
+
+/** What an NTSTATUS means, in English or Simplified Chinese. */
+export function statusExplanation(value: number, lang: 'en' | 'zh'): string {
+	const v = value >>> 0;
+	if (lang === 'en') return explainStatus(v).explanation;
+	return NTSTATUS_EXPLAIN_ZH[v] ?? `严重级别为“${SEVERITY_ZH[v >>> 30]}”的 NTSTATUS。`;
 }

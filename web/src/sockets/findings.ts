@@ -6,6 +6,7 @@ import { formatDuration, ticksToMs } from './format.ts';
 import { namedEndpoint } from './names.ts';
 import type { SocketSummary } from './socket.ts';
 import type { PollActivity, TrackedTrace } from './tracker.ts';
+import { english, list, msg, type Msg } from '../i18n/render.ts';
 
 export type FindingKind =
 	| 'connect-refused'
@@ -38,6 +39,8 @@ export interface Finding {
 	/** How many: failed connects, aborted sockets, dropped datagrams, requests … (see kind). */
 	readonly count: number;
 	readonly explanation: string;
+	/** Title and explanation as messages, for a reader of another language (see i18n/). */
+	readonly message: { readonly title: Msg; readonly explanation: Msg };
 	/** Keys of the sockets behind it (the first maxLinks). */
 	readonly sockets: readonly string[];
 	/** Record indexes of the events behind it, ascending (the first maxLinks). */
@@ -70,10 +73,6 @@ interface Group {
 	statuses: Set<number>;
 	/** What TCP/IP logged for the sockets (TcpOutcome.text), when the trace has it. */
 	tcp: Set<string>;
-}
-
-function plural(n: number, one: string, many = `${one}s`): string {
-	return `${n} ${n === 1 ? one : many}`;
 }
 
 function whoOf(s: { process: string; pid: number | null }): string {
@@ -131,6 +130,7 @@ function span(list: readonly SocketSummary[]): string {
 	return formatDuration(ticksToMs(last - first));
 }
 
+/** Title, severity and explanation of a group. */
 /** The socket's own connect events (findings lead to events that name the socket). */
 function socketLinks(s: SocketSummary): number[] {
 	const c = s.connect;
@@ -138,117 +138,140 @@ function socketLinks(s: SocketSummary): number[] {
 	return links.length ? links : [s.firstEvent.index];
 }
 
-/** Title, severity and explanation of a group, with what TCP/IP logged for connect failures. */
-function describe(g: Group, t: TrackedTrace): [string, Severity, string] {
+/**
+ * Title, severity and explanation of a group, with what TCP/IP logged for connect failures (in
+ * English: sockets/tcp.ts words it).
+ */
+function describe(g: Group, t: TrackedTrace): [Msg, Severity, Msg] {
 	const [title, severity, text] = describeAfd(g, t);
 	const tcp = [...g.tcp];
-	return [title, severity, tcp.length ? `${text} TCP/IP logged: ${tcp.join('; ')}.` : text];
+	if (tcp.length === 0) return [title, severity, text];
+	return [title, severity, msg('finding.tcp-logged', { text, tcp: list(tcp, 'semicolon') })];
 }
 
-function describeAfd(g: Group, t: TrackedTrace): [string, Severity, string] {
-	const n = g.count;
-	const statuses = [...g.statuses].map(statusText).join('; ');
-	const why = [...g.statuses].map((x) => explainStatus(x).explanation).join(' ');
+function describeAfd(g: Group, t: TrackedTrace): [Msg, Severity, Msg] {
+	const count = g.count;
+	const subject = g.subject;
+	const statuses = list([...g.statuses].map(statusText), 'semicolon');
+	const why = list(
+		[...g.statuses].map((x) => ({ status: x })),
+		'space',
+	);
+	const title = (kind: FindingKind) => msg(`finding.${kind}.title`, { subject });
 	switch (g.kind) {
 		case 'connect-refused':
 			return [
-				`Connections refused: ${g.subject}`,
+				title(g.kind),
 				'warning',
-				`${plural(n, 'connect')} from ${g.subject} ${n === 1 ? 'was' : 'were'} refused (${statuses}). ${why}`,
+				msg('finding.connect-refused.explanation', { count, subject, statuses, why }),
 			];
 		case 'connect-timeout':
 			return [
-				`Connect timeouts: ${g.subject}`,
+				title(g.kind),
 				'warning',
-				`${plural(n, 'connect')} from ${g.subject} timed out (${statuses}): the peer never answered the SYN; it may be down, unreachable, or dropping packets at a firewall.`,
+				msg('finding.connect-timeout.explanation', { count, subject, statuses }),
 			];
 		case 'connect-failed':
 			return [
-				`Failed connects: ${g.subject}`,
+				title(g.kind),
 				'warning',
-				`${plural(n, 'connect')} from ${g.subject} failed (${statuses}). ${why}`,
+				msg('finding.connect-failed.explanation', { count, subject, statuses, why }),
 			];
 		case 'retry-storm':
 			return [
-				`Retry storm: ${g.subject}`,
+				title(g.kind),
 				'error',
-				`${plural(n, 'failed connect')} from ${g.subject} within ${span(g.list)}: the application keeps retrying a peer that does not accept; retries without backoff waste ports and time.`,
+				msg('finding.retry-storm.explanation', { count, subject, span: span(g.list) }),
 			];
 		case 'afd-abort':
-			return [
-				`Aborted by AFD: ${g.subject}`,
-				'warning',
-				`${plural(n, 'connection')} aborted by AFD itself (${g.subject}), not by the application or the peer.`,
-			];
+			return [title(g.kind), 'warning', msg('finding.afd-abort.explanation', { count, subject })];
 		case 'transport-abort':
 			return [
-				`Reset by the transport: ${g.subject}`,
+				title(g.kind),
 				'warning',
-				`${plural(n, 'connection')} ended by the transport (${g.subject}): usually a TCP reset from the peer or a middlebox, or a retransmission timeout.`,
+				msg('finding.transport-abort.explanation', { count, subject }),
 			];
-		case 'datagram-dropped':
+		case 'datagram-dropped': {
+			const bytes = formatBytes(g.extra);
 			return [
-				`Datagrams dropped: ${g.subject}`,
+				title(g.kind),
 				'warning',
-				`${plural(n, 'datagram')} (${formatBytes(g.extra)}) dropped by AFD before the application read them (${g.subject}).${
-					/buffer space/i.test(g.subject)
-						? ' The socket had no receive posted and its buffer was full: read faster or enlarge SO_RCVBUF.'
-						: ''
-				}`,
+				/buffer space/i.test(g.subject)
+					? msg('finding.datagram-dropped.explanation-buffer', { count, subject, bytes })
+					: msg('finding.datagram-dropped.explanation', { count, subject, bytes }),
 			];
+		}
 		case 'open-at-end':
-			return [
-				`Open at the end of the trace: ${g.subject}`,
-				'info',
-				`${plural(n, 'socket')} of ${g.subject} ${n === 1 ? 'was' : 'were'} still open when the trace ended. Long-lived connections and listeners are normal; sockets that pile up without being closed are a leak.`,
-			];
+			return [title(g.kind), 'info', msg('finding.open-at-end.explanation', { count, subject })];
 		case 'io-after-close':
 			return [
-				`I/O after close: ${g.subject}`,
+				title(g.kind),
 				'warning',
-				`${plural(n, 'request')} on ${plural(g.sockets.size, 'socket')} of ${g.subject} came after closesocket on that socket: a use-after-close bug, or two threads sharing a socket without coordination.`,
+				msg('finding.io-after-close.explanation', {
+					count,
+					subject,
+					sockets: msg('finding.sockets', { count: g.sockets.size }),
+				}),
 			];
 		case 'tiny-send-storm':
 			return [
-				`Tiny-send storm: ${g.subject}`,
+				title(g.kind),
 				'warning',
-				`${plural(n, 'send')} of at most ${t.thresholds.tinySendBytes} bytes on ${plural(g.sockets.size, 'socket')} of ${g.subject}, at least ${t.thresholds.tinySendCount} within ${formatDuration(t.thresholds.tinySendWindowMs)}: each costs a system call and often a packet; coalesce writes (buffer, or gather with WSASend).`,
+				msg('finding.tiny-send-storm.explanation', {
+					count,
+					subject,
+					bytes: t.thresholds.tinySendBytes,
+					sockets: msg('finding.sockets', { count: g.sockets.size }),
+					least: t.thresholds.tinySendCount,
+					window: formatDuration(t.thresholds.tinySendWindowMs),
+				}),
 			];
 		case 'busy-poll':
 			return [
-				`Busy select/poll loop: ${g.subject}`,
+				title(g.kind),
 				'warning',
-				`${plural(n, 'select/poll call')} by ${g.subject} came at ${t.thresholds.pollCount} or more per ${formatDuration(t.thresholds.pollWindowMs)}: a loop that polls without waiting burns CPU; wait with a timeout or use overlapped I/O.`,
+				msg('finding.busy-poll.explanation', {
+					count,
+					subject,
+					least: t.thresholds.pollCount,
+					window: formatDuration(t.thresholds.pollWindowMs),
+				}),
 			];
 		case 'port-exhaustion':
 			return [
-				`Port exhaustion: ${g.subject}`,
+				title(g.kind),
 				'error',
-				`${plural(n, 'bind')} by ${g.subject} failed for lack of a free local port (${statuses}). Too many sockets in TIME_WAIT or open at once: reuse connections, or widen the dynamic port range.`,
+				msg('finding.port-exhaustion.explanation', { count, subject, statuses }),
 			];
 		case 'address-in-use':
 			return [
-				`Address in use: ${g.subject}`,
+				title(g.kind),
 				'warning',
-				`${plural(n, 'bind')} by ${g.subject} failed because another socket holds the address (${statuses}).`,
+				msg('finding.address-in-use.explanation', { count, subject, statuses }),
 			];
 		case 'bind-failed':
 			return [
-				`Failed binds: ${g.subject}`,
+				title(g.kind),
 				'warning',
-				`${plural(n, 'bind')} by ${g.subject} failed (${statuses}). ${why}`,
+				msg('finding.bind-failed.explanation', { count, subject, statuses, why }),
 			];
 		case 'tcp-connect-failed':
 			return [
-				`TCP connect failed: ${g.subject}`,
+				title(g.kind),
 				'warning',
-				`${plural(n, 'connect')} failed in TCP/IP (${g.subject}), as Microsoft-Windows-TCPIP logged ${n === 1 ? 'it' : 'them'}${statuses ? ` (${statuses})` : ''}.`,
+				g.statuses.size > 0
+					? msg('finding.tcp-connect-failed.explanation-status', { count, subject, statuses })
+					: msg('finding.tcp-connect-failed.explanation', { count, subject }),
 			];
 		case 'syn-retransmits':
 			return [
-				`SYN retransmissions: ${g.subject}`,
+				title(g.kind),
 				'warning',
-				`TCP/IP retransmitted the SYN ${plural(n, 'time')} on ${plural(g.sockets.size, 'socket')} (${g.subject}): the peer did not answer at once; it may be slow, overloaded, or behind a firewall that drops packets.`,
+				msg('finding.syn-retransmits.explanation', {
+					count,
+					subject,
+					sockets: msg('finding.sockets', { count: g.sockets.size }),
+				}),
 			];
 	}
 }
@@ -338,10 +361,11 @@ export function findingsOf(t: TrackedTrace, options: FindingOptions = {}): Findi
 				id: `${g.kind}:${g.subject}`,
 				kind: g.kind,
 				severity,
-				title,
+				title: english(title),
 				subject: g.subject,
 				count: g.count,
-				explanation,
+				explanation: english(explanation),
+				message: { title, explanation },
 				sockets: [...g.sockets].slice(0, maxLinks),
 				events: events.slice(0, maxLinks),
 				socketCount: g.sockets.size,

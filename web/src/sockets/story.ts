@@ -1,19 +1,16 @@
 // A socket's life in one sentence, e.g. "chrome.exe (PID 4120) connected to 142.250.74.46:443 in
-// 38 ms, sent 12.4 KiB, received 1.2 MiB, closed by the application after 41.2 s".
-import { explainStatus } from '../decoder/status.ts';
+// 38 ms, sent 12.4 KiB, received 1.2 MiB, closed by the application after 41.2 s". Built as a
+// message (i18n/render.ts) so the page can tell it in the reader's language; storyOf is English.
+import { english, list, msg, type Msg, type Text } from '../i18n/render.ts';
 import { formatBytes } from '../lib/format-size.ts';
 import { formatDuration, protocolLabel, ticksToMs } from './format.ts';
 import { namedEndpoint } from './names.ts';
-import type { SocketPidSource, SocketSummary } from './socket.ts';
+import type { SocketSummary } from './socket.ts';
 
 /** Remotes a datagram socket's story names one by one. */
 const STORY_PEERS = 4;
 const REFUSED = new Set(['STATUS_CONNECTION_REFUSED', 'STATUS_REMOTE_NOT_LISTENING']);
 const TIMED_OUT = new Set(['STATUS_IO_TIMEOUT', 'STATUS_TIMEOUT']);
-
-function plural(n: number, one: string, many = `${one}s`): string {
-	return `${n} ${n === 1 ? one : many}`;
-}
 
 function who(s: SocketSummary): string {
 	return s.pid !== null && s.process !== `PID ${s.pid}` ? `${s.process} (PID ${s.pid})` : s.process;
@@ -24,91 +21,136 @@ function peer(s: SocketSummary): string | null {
 	return s.remote === null ? null : namedEndpoint(s.remoteName, s.remote);
 }
 
+/** "a, b and c", or "a, b, c, d and 2 more" past `shown` items. */
+function andList(items: readonly Text[], total: number): Text {
+	const more = total - items.length;
+	if (more > 0) return msg('story.list-more', { first: list(items, 'comma'), count: more });
+	if (items.length === 1) return items[0]!;
+	return msg('story.list-and', { first: list(items.slice(0, -1), 'comma'), last: items.at(-1)! });
+}
+
+/** Clauses said one after the other ("connected to X" "in 38 ms"). */
+function clauses(...parts: (Text | null | false)[]): Text {
+	return list(
+		parts.filter((p): p is Text => p !== null && p !== false),
+		'space',
+	);
+}
+
 /** What the socket was for: its first clause. */
-function opening(s: SocketSummary): string {
+function opening(s: SocketSummary): Text {
 	const label = protocolLabel(s.type, s.protocol);
-	const kind = label === 'socket' ? 'socket' : `${label} socket`;
+	const kind = label === 'socket' ? msg('story.socket') : msg('story.labelled-socket', { label });
 	const early = s.origin === 'before-trace' || s.origin === 'missing-create';
 	const since =
-		s.origin === 'before-trace'
-			? 'opened before the trace began'
-			: 'whose creation is not in the trace';
+		s.origin === 'before-trace' ? msg('story.since-before-trace') : msg('story.since-no-create');
+	const w = who(s);
 	if (s.listening)
-		return `${who(s)} listened on ${s.local ?? 'an unknown address'}${
-			s.accepts ? ` and accepted ${plural(s.accepts, 'connection')}` : ''
-		}${early ? ` (a socket ${since})` : ''}`;
+		return clauses(
+			msg('story.listened', { who: w, local: s.local ?? msg('story.unknown-address') }),
+			s.accepts > 0 && msg('story.listened-accepts', { count: s.accepts }),
+			early && msg('story.early-socket', { since }),
+		);
 	if (s.listener !== null || (s.origin === 'accepted' && s.remote))
-		return `${who(s)} accepted a connection from ${peer(s) ?? 'an unknown peer'}${
-			s.local ? ` on ${s.local}` : ''
-		}`;
+		return clauses(
+			msg('story.accepted', { who: w, remote: peer(s) ?? msg('story.unknown-peer') }),
+			s.local !== null && msg('story.on', { local: s.local }),
+		);
 	const c = s.connect;
-	const to = peer(s) ?? 'an unknown address';
+	const to = peer(s) ?? msg('story.unknown-address');
 	if (c?.outcome === 'connected')
-		return `${who(s)} connected to ${to}${c.ms !== null ? ` in ${formatDuration(c.ms)}` : ''}`;
+		return clauses(
+			msg('story.connected', { who: w, to }),
+			c.ms !== null && msg('story.in', { duration: formatDuration(c.ms) }),
+		);
 	if (c?.outcome === 'failed') {
-		const name = c.statusName ?? 'an error';
-		const how = REFUSED.has(name) ? 'refused' : TIMED_OUT.has(name) ? 'timed out' : 'failed';
-		const after = c.failedAfterMs !== null ? ` after ${formatDuration(c.failedAfterMs)}` : '';
-		return `${who(s)} tried to connect to ${to}: ${how} (${name})${after}`;
+		const name = c.statusName ?? msg('story.an-error');
+		const how = REFUSED.has(c.statusName ?? '')
+			? msg('story.how-refused')
+			: TIMED_OUT.has(c.statusName ?? '')
+				? msg('story.how-timed-out')
+				: msg('story.how-failed');
+		return clauses(
+			msg('story.connect-failed', { who: w, to, how, name }),
+			c.failedAfterMs !== null && msg('story.after', { duration: formatDuration(c.failedAfterMs) }),
+		);
 	}
-	if (c?.outcome === 'pending') return `${who(s)} was connecting to ${to}`;
+	if (c?.outcome === 'pending') return msg('story.connecting', { who: w, to });
 	if (s.peers.length > 1) {
-		const each = s.peers
-			.slice(0, STORY_PEERS)
-			.map(
-				(p) =>
-					`${namedEndpoint(p.remoteName, p.remote)} (sent ${formatBytes(p.bytesSent)}, received ${formatBytes(p.bytesReceived)})`,
-			);
-		const from = s.local ? ` from ${s.local}` : '';
-		const old = early ? ` (a ${kind} ${since})` : '';
-		const more = s.peers.length - each.length;
-		const list = more
-			? `${each.join(', ')} and ${more} more`
-			: `${each.slice(0, -1).join(', ')} and ${each.at(-1)}`;
-		return `${who(s)} exchanged datagrams with ${s.peers.length} remotes${from}${old}: ${list}`;
+		const each = s.peers.slice(0, STORY_PEERS).map((p) =>
+			msg('story.peer-flow', {
+				remote: namedEndpoint(p.remoteName, p.remote),
+				sent: formatBytes(p.bytesSent),
+				received: formatBytes(p.bytesReceived),
+			}),
+		);
+		return msg('story.with-peers', {
+			opening: clauses(
+				msg('story.datagrams-peers', { who: w, count: s.peers.length }),
+				s.local !== null && msg('story.from', { local: s.local }),
+				early && msg('story.early-kind', { kind, since }),
+			),
+			peers: andList(each, s.peers.length),
+		});
 	}
-	if (early) return `${who(s)} used a ${kind}${s.remote ? ` to ${peer(s)}` : ''} ${since}`;
+	if (early)
+		return s.remote
+			? msg('story.used-to', { who: w, kind, remote: peer(s)!, since })
+			: msg('story.used', { who: w, kind, since });
 	if (s.type === 2 && s.remote)
-		return `${who(s)} exchanged datagrams with ${peer(s)}${s.local ? ` from ${s.local}` : ''}`;
+		return clauses(
+			msg('story.datagrams', { who: w, remote: peer(s)! }),
+			s.local !== null && msg('story.from', { local: s.local }),
+		);
 	if (s.error && s.local === null && s.errors.some((e) => e.op === 'bind'))
-		return `${who(s)} could not bind a ${kind} (${s.error}: ${explainStatus(s.errors.find((e) => e.op === 'bind')!.status).explanation.replace(/\.$/, '')})`;
-	return `${who(s)} opened a ${kind}${s.local ? ` on ${s.local}` : ''}`;
+		return msg('story.bind-failed', {
+			who: w,
+			kind,
+			error: s.error,
+			why: { status: s.errors.find((e) => e.op === 'bind')!.status, bare: true },
+		});
+	return clauses(
+		msg('story.opened', { who: w, kind }),
+		s.local !== null && msg('story.on', { local: s.local }),
+	);
 }
 
-function lifetime(s: SocketSummary): string {
+function lifetime(s: SocketSummary): Msg | null {
 	const from = s.opened ?? s.firstEvent;
 	const to = s.closed ?? s.closeRequested;
-	return to ? ` after ${formatDuration(ticksToMs(to.ticks - from.ticks))}` : '';
+	return to
+		? msg('story.after', { duration: formatDuration(ticksToMs(to.ticks - from.ticks)) })
+		: null;
 }
 
-function ending(s: SocketSummary): string {
+function reasonOf(s: SocketSummary): Text {
+	return s.abort?.reasonName ?? msg('story.reason', { reason: String(s.abort?.reason) });
+}
+
+function ending(s: SocketSummary): Text | null {
 	switch (s.endedBy) {
 		case null:
 			return s.state === 'open at end of trace' || s.state === 'failed'
-				? 'still open at the end of the trace'
-				: '';
+				? msg('story.still-open')
+				: null;
 		case 'afd-abort':
-			return `aborted by AFD (${s.abort?.reasonName ?? `reason ${s.abort?.reason}`})${lifetime(s)}`;
+			return clauses(msg('story.aborted-afd', { reason: reasonOf(s) }), lifetime(s));
 		case 'transport-abort':
-			return `reset by the transport (${s.abort?.reasonName ?? `reason ${s.abort?.reason}`})${lifetime(s)}`;
+			return clauses(msg('story.reset-transport', { reason: reasonOf(s) }), lifetime(s));
 		case 'peer-disconnect':
-			return `closed by the peer${lifetime(s)}`;
+			return clauses(msg('story.closed-peer'), lifetime(s));
 		case 'application':
-			return `closed by the application${lifetime(s)}`;
+			return clauses(msg('story.closed-app'), lifetime(s));
 		case 'unknown':
-			return 'its end is not in the trace';
+			return msg('story.end-unknown');
 	}
 }
 
-/** When the sent figure rests on taking exits at unknown Locations as parts of nested sends. */
-function nested(s: SocketSummary): string {
-	if (s.nestedSendExits === 0) return '';
-	return ` (assuming ${plural(s.nestedSendExits, 'send completion')} at an unknown Location inside an unfinished send ${s.nestedSendExits === 1 ? 'was' : 'were'} part of it: ${formatBytes(s.nestedSendBytes)} not counted again)`;
-}
-
-export function storyOf(s: SocketSummary): string {
-	const parts = [opening(s)];
-	// What TCP/IP itself logged: the reason a connect failed, retransmissions, a reset.
+/** The socket's story as a message, to tell in any language. */
+export function storyMessageOf(s: SocketSummary): Text {
+	const parts: Text[] = [opening(s)];
+	// What TCP/IP itself logged: the reason a connect failed, retransmissions, a reset (in English:
+	// sockets/tcp.ts words it, with the status names it quotes).
 	const tcp = s.tcp;
 	if (
 		tcp &&
@@ -118,31 +160,43 @@ export function storyOf(s: SocketSummary): string {
 	const data = s.sends + s.receives > 0 || s.bytesSent + s.bytesReceived > 0;
 	if (data)
 		parts.push(
-			`sent ${formatBytes(s.bytesSent)}${nested(s)}`,
-			`received ${formatBytes(s.bytesReceived)}`,
+			s.nestedSendExits === 0
+				? msg('story.sent', { bytes: formatBytes(s.bytesSent) })
+				: // The sent figure rests on taking exits at unknown Locations as parts of nested sends.
+					msg('story.sent-nested', {
+						bytes: formatBytes(s.bytesSent),
+						count: s.nestedSendExits,
+						skipped: formatBytes(s.nestedSendBytes),
+					}),
+			msg('story.received', { bytes: formatBytes(s.bytesReceived) }),
 		);
 	if (s.datagramsDropped > 0)
 		parts.push(
-			`${plural(s.datagramsDropped, 'datagram')} dropped (${s.dropReasons.map((r) => r.name).join('; ')})`,
+			msg('story.dropped', {
+				count: s.datagramsDropped,
+				reasons: list(
+					s.dropReasons.map((r) => r.name),
+					'semicolon',
+				),
+			}),
 		);
-	if (s.ioAfterClose > 0) parts.push(`${plural(s.ioAfterClose, 'request')} after closesocket`);
+	if (s.ioAfterClose > 0) parts.push(msg('story.after-close', { count: s.ioAfterClose }));
 	const end = ending(s);
 	if (end) parts.push(end);
-	return parts.join(', ');
+	return list(parts, 'comma');
 }
 
-const PID_SOURCES: Readonly<Record<SocketPidSource, string>> = {
-	create: 'from its create event',
-	'process-map': "from another socket's create in the same process (the same Process address)",
-	'reliable-location': "from an event header at a Location where it is the caller's",
-	'kernel-process': "from the kernel logger's process events",
-	listener: 'from the listening socket it was accepted on',
-	'caller-header': 'guessed from the header of an application call at an unknown Location',
-};
+/** The socket's story in English (the CLI's). */
+export function storyOf(s: SocketSummary): string {
+	return english(storyMessageOf(s));
+}
 
 /** How the socket's PID was learnt, as a sentence for its details. */
+export function pidSourceMessage(s: SocketSummary): Msg {
+	if (s.pid === null || s.pidSource === null) return msg('pid-source.unknown');
+	return msg(`pid-source.${s.pidSource}`, { pid: s.pid });
+}
+
 export function pidSourceText(s: SocketSummary): string {
-	if (s.pid === null || s.pidSource === null)
-		return 'PID unknown: no create or trusted event names its process';
-	return `PID ${s.pid} ${PID_SOURCES[s.pidSource]}`;
+	return english(pidSourceMessage(s));
 }

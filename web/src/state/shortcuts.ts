@@ -2,6 +2,7 @@
 // user's layout: `/` is Shift+: on a French keyboard and `j` sits elsewhere on Dvorak, and both
 // still work. Only when a key types no Latin character (Cyrillic, Greek, Hebrew…) does the
 // physical key (event.code) stand in, as if the layout were US QWERTY.
+import { msg, type Msg } from '../i18n/render.ts';
 
 export type ShortcutAction =
 	| 'focus-filter'
@@ -19,25 +20,31 @@ export type ShortcutAction =
 
 export interface ShortcutHelp {
 	readonly keys: readonly string[];
-	readonly does: string;
+	readonly does: Msg;
 }
 
 /** What `?` lists. The table's own keys (arrows, Page Up/Down, Home/End) are listed too. */
 export const SHORTCUT_HELP: readonly ShortcutHelp[] = [
-	{ keys: ['/'], does: 'Focus the filter box' },
-	{ keys: ['Esc'], does: 'Clear the filter (in the box), else close menus and the selection' },
-	{ keys: ['j', '↓'], does: 'Next event' },
-	{ keys: ['k', '↑'], does: 'Previous event' },
-	{ keys: ['PgDn', 'PgUp', 'Home', 'End'], does: 'Move a page, or to the first or last event' },
-	{ keys: ['Shift+↓', 'Shift+↑', 'Shift+click', 'Ctrl+click'], does: 'Select several events' },
-	{ keys: ['Ctrl+C'], does: 'Copy the selected events as tab-separated text' },
-	{ keys: ['Enter', 'Shift+F10'], does: 'Filter on a cell of the selected event' },
-	{ keys: ['e'], does: 'Errors only, on or off' },
-	{ keys: ['t'], does: 'Time as UTC or since the trace start' },
-	{ keys: ['1', '2'], does: 'Events or Statistics' },
-	{ keys: ['-', '0'], does: 'Zoom the timeline out, or reset it' },
-	{ keys: ['d'], does: 'Theme: system, light, dark' },
-	{ keys: ['?'], does: 'This list' },
+	{ keys: ['/'], does: msg('shortcut.focus-the-filter-box') },
+	{ keys: ['Esc'], does: msg('shortcut.clear-the-filter-in-the-box-else-close-m') },
+	{ keys: ['j', '↓'], does: msg('shortcut.next-event') },
+	{ keys: ['k', '↑'], does: msg('shortcut.previous-event') },
+	{
+		keys: ['PgDn', 'PgUp', 'Home', 'End'],
+		does: msg('shortcut.move-a-page-or-to-the-first-or-last-even'),
+	},
+	{
+		keys: ['Shift+↓', 'Shift+↑', 'Shift+click', 'Ctrl+click'],
+		does: msg('shortcut.select-several-events'),
+	},
+	{ keys: ['Ctrl+C'], does: msg('shortcut.copy-the-selected-events-as-tab-separate') },
+	{ keys: ['Enter', 'Shift+F10'], does: msg('shortcut.filter-on-a-cell-of-the-selected-event') },
+	{ keys: ['e'], does: msg('shortcut.errors-only-on-or-off') },
+	{ keys: ['t'], does: msg('shortcut.time-as-utc-or-since-the-trace-start') },
+	{ keys: ['1', '2'], does: msg('shortcut.events-or-statistics') },
+	{ keys: ['-', '0'], does: msg('shortcut.zoom-the-timeline-out-or-reset-it') },
+	{ keys: ['d'], does: msg('shortcut.theme-system-light-dark') },
+	{ keys: ['?'], does: msg('shortcut.this-list') },
 ];
 
 const BY_CHARACTER: Record<string, ShortcutAction> = {

@@ -16,9 +16,10 @@ import {
 	formatTimerResolution,
 	formatUtc,
 } from './format.ts';
+import { msg, type Text } from '../i18n/render.ts';
 
 export interface FactPart {
-	readonly text: string;
+	readonly text: Text;
 	/** Stable name for data-fact; parts without one are commentary. */
 	readonly fact?: string;
 	readonly tone?: 'muted' | 'warn';
@@ -26,18 +27,18 @@ export interface FactPart {
 }
 
 export interface FactRow {
-	readonly label: string;
+	readonly label: Text;
 	/** The TRACE_LOGFILE_HEADER field behind the value, for readers who know the SDK. */
 	readonly source: string;
 	readonly parts: readonly FactPart[];
 }
 
 export interface FactGroup {
-	readonly title: string;
+	readonly title: Text;
 	readonly rows: readonly FactRow[];
 }
 
-const muted = (text: string): FactPart => ({ text, tone: 'muted' });
+const muted = (text: Text): FactPart => ({ text, tone: 'muted' });
 const lost = (n: number, fact: string): FactPart => ({
 	text: formatCount(n),
 	fact,
@@ -48,28 +49,32 @@ export function buildFactGroups(f: TraceFacts): FactGroup[] {
 	const duration = formatDuration(f.startFiletime, f.endFiletime);
 	return [
 		{
-			title: 'Trace',
+			title: msg('facts.group.trace'),
 			rows: [
 				{
-					label: 'File name',
+					label: msg('facts.file-name'),
 					source: 'File.name',
 					parts: [{ text: f.fileName, fact: 'fileName' }],
 				},
 				{
-					label: 'Size',
+					label: msg('facts.size'),
 					source: 'File.size',
 					parts: [
 						{ text: formatBytes(f.fileSize), fact: 'fileSize' },
-						{ text: `${formatCount(f.fileSize)} bytes`, fact: 'fileSizeBytes', tone: 'muted' },
+						{
+							text: msg('facts.bytes', { count: formatCount(f.fileSize) }),
+							fact: 'fileSizeBytes',
+							tone: 'muted',
+						},
 					],
 				},
 				{
-					label: 'Logger name',
+					label: msg('facts.logger-name'),
 					source: 'LoggerName',
 					parts: [f.loggerName ? { text: f.loggerName, fact: 'loggerName' } : none('loggerName')],
 				},
 				{
-					label: 'Log file name',
+					label: msg('facts.log-file-name'),
 					source: 'LogFileName',
 					parts: [
 						f.logFileName
@@ -78,62 +83,64 @@ export function buildFactGroups(f: TraceFacts): FactGroup[] {
 					],
 				},
 				{
-					label: 'Log file mode',
+					label: msg('facts.log-file-mode'),
 					source: 'LogFileMode',
 					parts: [{ text: formatHex32(f.logFileMode), fact: 'logFileMode', mono: true }],
 				},
 			],
 		},
 		{
-			title: 'Recorded on',
+			title: msg('facts.group.recorded-on'),
 			rows: [
 				{
-					label: 'Windows build',
+					label: msg('facts.windows-build'),
 					source: 'ProviderVersion',
 					parts: [{ text: String(f.build), fact: 'build' }],
 				},
 				{
-					label: 'Version',
+					label: msg('facts.version'),
 					source: 'VersionDetail',
 					parts: [{ text: f.version, fact: 'version' }],
 				},
 				{
-					label: 'CPUs',
+					label: msg('facts.cpus'),
 					source: 'NumberOfProcessors, CpuSpeedInMHz',
 					parts: [
 						{ text: String(f.cpus), fact: 'cpus' },
-						...(f.cpuSpeedMHz > 0 ? [muted(`at ${formatCount(f.cpuSpeedMHz)} MHz`)] : []),
+						...(f.cpuSpeedMHz > 0
+							? [muted(msg('facts.at-mhz', { mhz: formatCount(f.cpuSpeedMHz) }))]
+							: []),
 					],
 				},
 				{
-					label: 'Pointer size',
+					label: msg('facts.pointer-size'),
 					source: 'PointerSize',
 					parts: [
 						{ text: String(f.pointerSize), fact: 'pointerSize' },
-						muted(`bytes (${describePointerSize(f.pointerSize)})`),
+						muted(msg('facts.pointer-bytes', { bits: describePointerSize(f.pointerSize) })),
 					],
 				},
 				{
-					label: 'Time zone',
+					label: msg('facts.time-zone'),
 					source: 'TimeZone.Bias',
 					parts: [{ text: formatTimeZoneBias(f.timeZoneBias), fact: 'timeZone' }],
 				},
 			],
 		},
 		{
-			title: 'Clock',
+			title: msg('facts.group.clock'),
 			rows: [
 				{
-					label: 'Clock type',
+					label: msg('facts.clock-type'),
 					source: 'ReservedFlags',
 					parts: [
 						{ text: f.clockName, fact: 'clockName' },
-						muted('· type'),
+						muted(msg('facts.type')),
 						{ text: String(f.clockType), fact: 'clockType', tone: 'muted' },
 					],
 				},
 				{
-					label: 'Frequency',
+					label: msg('facts.frequency'),
 					source: 'PerfFreq',
 					parts: [
 						{ text: formatFrequency(f.perfFreq), fact: 'perfFreqHuman' },
@@ -141,46 +148,54 @@ export function buildFactGroups(f: TraceFacts): FactGroup[] {
 					],
 				},
 				{
-					label: 'Start (UTC)',
+					label: msg('facts.start-utc'),
 					source: 'StartTime',
 					parts: [{ text: formatUtc(f.startTime), fact: 'startTime', mono: true }],
 				},
 				{
-					label: 'End (UTC)',
+					label: msg('facts.end-utc'),
 					source: 'EndTime',
 					parts: [{ text: formatUtc(f.endTime), fact: 'endTime', mono: true }],
 				},
 				{
-					label: 'Duration',
+					label: msg('facts.duration'),
 					source: 'EndTime − StartTime',
 					parts: [duration ? { text: duration, fact: 'duration' } : none('duration')],
 				},
 				{
-					label: 'Timer resolution',
+					label: msg('facts.timer-resolution'),
 					source: 'TimerResolution',
 					parts: [{ text: formatTimerResolution(f.timerResolution), fact: 'timerResolution' }],
 				},
 			],
 		},
 		{
-			title: 'Buffers',
+			title: msg('facts.group.buffers'),
 			rows: [
 				{
-					label: 'Buffer size',
+					label: msg('facts.buffer-size'),
 					source: 'BufferSize',
 					parts: [
 						{ text: formatBytes(f.bufferSize), fact: 'bufferSize' },
-						{ text: `${formatCount(f.bufferSize)} bytes`, fact: 'bufferSizeBytes', tone: 'muted' },
+						{
+							text: msg('facts.bytes', { count: formatCount(f.bufferSize) }),
+							fact: 'bufferSizeBytes',
+							tone: 'muted',
+						},
 					],
 				},
 				{
-					label: 'Buffers written',
+					label: msg('facts.buffers-written'),
 					source: 'BuffersWritten',
 					parts: [{ text: formatCount(f.buffersWritten), fact: 'buffersWritten' }],
 				},
-				{ label: 'Events lost', source: 'EventsLost', parts: [lost(f.eventsLost, 'eventsLost')] },
 				{
-					label: 'Buffers lost',
+					label: msg('facts.events-lost'),
+					source: 'EventsLost',
+					parts: [lost(f.eventsLost, 'eventsLost')],
+				},
+				{
+					label: msg('facts.buffers-lost'),
 					source: 'BuffersLost',
 					parts: [lost(f.buffersLost, 'buffersLost')],
 				},
@@ -191,22 +206,18 @@ export function buildFactGroups(f: TraceFacts): FactGroup[] {
 
 /** A value the header leaves empty; still carries its data-fact so tests can find it. */
 function none(fact: string): FactPart {
-	return { text: 'not recorded', fact, tone: 'muted' };
+	return { text: msg('facts.not-recorded'), fact, tone: 'muted' };
 }
 
 /** A plain-language warning when the session dropped data, or null for a complete trace. */
-export function describeLoss(f: TraceFacts): string | null {
+export function describeLoss(f: TraceFacts): Text | null {
 	if (f.eventsLost === 0 && f.buffersLost === 0) return null;
-	const parts = [];
-	if (f.eventsLost > 0) parts.push(plural(f.eventsLost, 'event'));
-	if (f.buffersLost > 0) parts.push(plural(f.buffersLost, 'buffer'));
-	return (
-		`This trace is incomplete: the session lost ${parts.join(' and ')} while recording. ` +
-		'Some sockets may be missing events. Bigger or more buffers (logman -bs and -nb), or ' +
-		'level 4 instead of 5, make losses less likely.'
-	);
-}
-
-function plural(n: number, noun: string): string {
-	return `${formatCount(n)} ${noun}${n === 1 ? '' : 's'}`;
+	const parts: Text[] = [];
+	if (f.eventsLost > 0)
+		parts.push(msg('facts.lost-events', { count: f.eventsLost, n: formatCount(f.eventsLost) }));
+	if (f.buffersLost > 0)
+		parts.push(msg('facts.lost-buffers', { count: f.buffersLost, n: formatCount(f.buffersLost) }));
+	return msg('facts.loss', {
+		lost: parts.length === 2 ? msg('facts.and', { a: parts[0]!, b: parts[1]! }) : parts[0]!,
+	});
 }

@@ -9,6 +9,7 @@ import type { TraceRecord } from '../store/db.ts';
 import type { ExportProgress } from './export-selection.ts';
 import type { ExportFormat as LineFormat } from '../decoder/record-lines.ts';
 import type { TraceStatistics, Vocabulary } from './trace-insight.ts';
+import type { TrustCounter } from './trust.ts';
 
 export type { ExportProgress, TraceStatistics, Vocabulary };
 
@@ -121,6 +122,8 @@ export interface DecoderApi {
 	positionOf(id: number, index: number): Promise<number>;
 	/** Names in the trace, for the filter's autocomplete (process names learned from its events). */
 	vocabulary(id: number): Promise<Result<Vocabulary>>;
+	/** Trace facts' trust counters (losses, damage, records without a schema), once imported. */
+	trust(id: number): Promise<Result<TrustCounter[]>>;
 	/** The Statistics panel's tables over the last query's matches. */
 	statistics(id: number): Promise<Result<TraceStatistics>>;
 	/**

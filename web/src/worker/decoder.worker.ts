@@ -83,6 +83,13 @@ const api: DecoderApi = {
 			return fail(`cannot list the trace's names: ${reason(e)}`);
 		}
 	},
+	async trust(id) {
+		try {
+			return await library.trust(id);
+		} catch (e) {
+			return fail(`cannot count what the trace lost: ${reason(e)}`);
+		}
+	},
 	async statistics(id) {
 		try {
 			return await library.statistics(id);

@@ -63,6 +63,7 @@ import { fingerprint } from './fingerprint.ts';
 import { importShare } from './import-share.ts';
 import { LiveTrace } from './live-trace.ts';
 import type { ExportProgress } from './export-selection.ts';
+import { trustCounters, type TrustCounter } from './trust.ts';
 import { TraceInsight, type TraceStatistics, type Vocabulary } from './trace-insight.ts';
 
 /**
@@ -713,6 +714,15 @@ export class Library {
 	async vocabulary(id: number): Promise<Result<Vocabulary>> {
 		const live = await this.live(id);
 		return ok(await this.#insight(live).vocabulary(this.#active.has(id)));
+	}
+
+	/** The trust counters of Trace facts: losses, damage, records read without a schema. */
+	async trust(id: number): Promise<Result<TrustCounter[]>> {
+		const live = await this.live(id);
+		// The stored record: its damage is complete once the import is.
+		const record = (await getTrace(await this.db(), id)) ?? live.record;
+		const types = await this.#insight(live).typeCounts();
+		return ok(trustCounters(record.facts, record.damage.length, types));
 	}
 
 	async statistics(id: number): Promise<Result<TraceStatistics>> {

@@ -12,6 +12,7 @@ import type { ExportFormat } from '../decoder/record-lines.ts';
 import type { LiveTrace } from './live-trace.ts';
 import { learnProcessNames } from './process-names.ts';
 import { RecordReader } from './record-reader.ts';
+import type { TypeCount } from './trust.ts';
 import { acceptedSockets, optionChanges, type OptionRow } from './socket-payloads.ts';
 
 export interface Vocabulary {
@@ -135,6 +136,17 @@ export class TraceInsight {
 		};
 		whole.vocabulary = vocabulary;
 		return vocabulary;
+	}
+
+	/** Every event type of the trace with its count (the trust counters read them). */
+	async typeCounts(): Promise<TypeCount[]> {
+		const whole = await this.#wholeTrace();
+		const types = this.#live.tables.eventTypes;
+		const groups = await this.#live.engine.groupBy(whole.all, 'event', types.length + 1);
+		return groups.flatMap((g) => {
+			const type = types[Number(g.key)];
+			return type ? [{ type, count: g.count }] : [];
+		});
 	}
 
 	async statistics(sel: Selection, importing: boolean): Promise<TraceStatistics> {

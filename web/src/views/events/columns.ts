@@ -61,13 +61,22 @@ function addressTerms(text: string | null, addr: string, port: string): string |
 /** A cell offered to "filter on this" / "exclude this". */
 export interface CellEntry {
 	readonly column: string;
+	/** The column's id, for its name in the reader's language. */
+	readonly id: ColumnId;
 	readonly value: string;
 	readonly term: string;
 }
 
 export function cellEntry(column: Column, row: RowView, ctx: CellContext): CellEntry | null {
 	const term = column.term(row, ctx);
-	return term === null ? null : { column: column.label, value: column.text(row, ctx), term };
+	return term === null
+		? null
+		: {
+				column: column.label,
+				id: column.id,
+				value: column.text(row, ctx),
+				term,
+			};
 }
 
 export const COLUMNS: readonly Column[] = [

@@ -3,6 +3,7 @@
 // value names of a payload field. Both `field:value` and `field == value` are completed.
 import { mapNames } from '../../decoder/event-fields.ts';
 import { PAYLOAD_FIELDS, payloadField } from '../../decoder/payload-fields.ts';
+import { msg, type Text } from '../../i18n/render.ts';
 import { FIELDS } from '../../query/filter-fields.ts';
 
 export interface Vocabulary {
@@ -18,7 +19,7 @@ export interface Suggestion {
 	readonly label: string;
 	/** What replaces the word being typed. */
 	readonly insert: string;
-	readonly detail: string;
+	readonly detail: Text;
 }
 
 export interface Suggestions {
@@ -29,13 +30,13 @@ export interface Suggestions {
 }
 
 /** The filter language's fields over columns, with what each matches (filter-fields.ts). */
-export const FIELD_HELP: readonly { field: string; detail: string }[] = Object.entries(FIELDS).map(
-	([field, spec]) => ({ field, detail: spec.help }),
+export const FIELD_HELP: readonly { field: string; detail: Text }[] = Object.keys(FIELDS).map(
+	(field) => ({ field, detail: msg(`filter.field.${field}`) }),
 );
 
 /** Payload fields by name, offered after the column fields. */
-const PAYLOAD_HELP: readonly { field: string; detail: string }[] = [...PAYLOAD_FIELDS.values()].map(
-	(f) => ({ field: f.name.replace(/\s+/g, ''), detail: 'payload field' }),
+const PAYLOAD_HELP: readonly { field: string; detail: Text }[] = [...PAYLOAD_FIELDS.values()].map(
+	(f) => ({ field: f.name.replace(/\s+/g, ''), detail: msg('suggest.payload-field') }),
 );
 
 const LEVELS = ['critical', 'error', 'warning', 'info', 'verbose'];
@@ -50,11 +51,11 @@ function values(field: string, vocab: Vocabulary): Suggestion[] {
 			return vocab.events.map((e) => ({
 				label: e.name,
 				insert: quote(e.name),
-				detail: `${e.count.toLocaleString('en-US')} events`,
+				detail: msg('suggest.events', { count: e.count.toLocaleString('en-US') }),
 			}));
 		case 'process':
 			return vocab.processes.flatMap((p) => {
-				const detail = `${p.count.toLocaleString('en-US')} events`;
+				const detail = msg('suggest.events', { count: p.count.toLocaleString('en-US') });
 				const byPid = {
 					label: `${p.pid}${p.name ? ` (${p.name})` : ''}`,
 					insert: `${p.pid}`,
@@ -63,21 +64,27 @@ function values(field: string, vocab: Vocabulary): Suggestion[] {
 				return p.name ? [{ label: p.name, insert: quote(p.name), detail }, byPid] : [byPid];
 			});
 		case 'provider':
-			return vocab.providers.map((p) => ({ label: p, insert: quote(p), detail: 'provider' }));
+			return vocab.providers.map((p) => ({
+				label: p,
+				insert: quote(p),
+				detail: msg('suggest.provider'),
+			}));
 		case 'status':
 			return [
-				{ label: 'error', insert: 'error', detail: 'any failed status' },
-				{ label: 'ok', insert: 'ok', detail: 'a status that is not a failure' },
+				{ label: 'error', insert: 'error', detail: msg('suggest.status-error') },
+				{ label: 'ok', insert: 'ok', detail: msg('suggest.status-ok') },
 				...vocab.statuses.map((s) => ({
 					label: s.name,
 					insert: s.name,
-					detail: `${s.wsa ? `${s.wsa} · ` : ''}${s.count.toLocaleString('en-US')} events`,
+					detail: s.wsa
+						? msg('suggest.status-events', { wsa: s.wsa, count: s.count.toLocaleString('en-US') })
+						: msg('suggest.events', { count: s.count.toLocaleString('en-US') }),
 				})),
 			];
 		case 'level':
-			return LEVELS.map((l) => ({ label: l, insert: l, detail: 'level' }));
+			return LEVELS.map((l) => ({ label: l, insert: l, detail: msg('suggest.level') }));
 		case 'kind':
-			return KINDS.map((k) => ({ label: k, insert: k, detail: 'record kind' }));
+			return KINDS.map((k) => ({ label: k, insert: k, detail: msg('suggest.kind') }));
 		default: {
 			const payload = payloadField(field);
 			if (!payload) return [];

@@ -2,6 +2,7 @@
 // (the same fields as `sockscope decode`), and each piece becomes a Blob at once. Chromium keeps
 // large blobs on disk rather than in memory, and the final Blob only references the pieces, so
 // exporting 10 M rows never holds the whole text; the worker waits for each piece to be taken.
+import { t } from '../../i18n/locale.svelte.ts';
 import { proxy, type Remote } from 'comlink';
 import type { DecoderApi, ExportFormat, ExportProgress } from '../../worker/api.ts';
 
@@ -61,13 +62,13 @@ export class ExportJob {
 		try {
 			const r = await api.exportRows(traceId, format, proxy(write));
 			if (!r.ok) this.message = r.error;
-			else if (!r.value.complete) this.message = 'Export cancelled.';
+			else if (!r.value.complete) this.message = t('export.cancelled');
 			else {
 				saveBlob(new Blob(parts, { type: TYPES[format] }), fileName);
-				this.message = `Exported ${r.value.rows.toLocaleString('en-US')} events to ${fileName}.`;
+				this.message = t('export.done', { count: r.value.rows.toLocaleString('en-US'), fileName });
 			}
 		} catch (e) {
-			this.message = `Export failed: ${e instanceof Error ? e.message : String(e)}`;
+			this.message = t('export.failed', { error: e instanceof Error ? e.message : String(e) });
 		} finally {
 			this.progress = null;
 		}

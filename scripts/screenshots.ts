@@ -1,0 +1,56 @@
+// The README's screenshots, made from the bundled sample in the production build (run
+// `npm run build` first): Debian's Chromium through playwright-core, light theme, English.
+// `npm run screenshots` rewrites docs/screenshots/*.png.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { launchBrowser } from '../tests/e2e/browser.ts';
+import { projectRoot, startServer } from '../tests/e2e/server.ts';
+
+const out = join(projectRoot, 'docs', 'screenshots');
+mkdirSync(out, { recursive: true });
+const server = await startServer(['dist', '--port', '0']);
+const browser = await launchBrowser({
+	viewport: { width: 1280, height: 820 },
+	colorScheme: 'light',
+});
+try {
+	const page = await browser.context.newPage();
+	await page.goto(server.url);
+	// Theme fades would be caught half-way; the "ready to work offline" toast would cover a panel.
+	await page.addStyleTag({
+		content: '* { transition: none !important; } .toasts { display: none !important; }',
+	});
+	await page.getByRole('button', { name: 'Open the sample trace' }).click();
+	await page
+		.locator('[data-testid="filter-status"][data-filter=""]')
+		.filter({ hasNotText: 'importing' })
+		.getByTestId('match-count')
+		.waitFor({ timeout: 60_000 });
+	const shoot = async (name: string, clip?: { selector: string }) => {
+		const path = join(out, `${name}.png`);
+		if (clip) await page.locator(clip.selector).screenshot({ path });
+		else await page.screenshot({ path });
+		console.log(`screenshots: wrote docs/screenshots/${name}.png`);
+	};
+
+	// Events with a refused connect selected: its fields, the NTSTATUS explained.
+	await page.locator('#filter-input').fill('status:error');
+	await page.locator('#filter-input').press('Enter');
+	await page.locator('[role="row"][data-position="0"] [data-column="time"]').click();
+	await page.getByTestId('details').waitFor();
+	await shoot('events');
+
+	await page.getByRole('tab', { name: 'Sockets' }).click();
+	await page.getByTestId('socket-table').waitFor({ timeout: 60_000 });
+	await page.getByTestId('findings').waitFor({ timeout: 60_000 });
+	await shoot('findings', { selector: 'section.findings' });
+	// A socket's story: the first one that failed.
+	await page.getByTestId('socket-table').locator('tbody tr.failed').first().click();
+	await page.getByTestId('socket-story').waitFor();
+	await shoot('sockets', { selector: 'section.list' });
+	await shoot('lanes', { selector: 'section.lanes-box' });
+	await shoot('conversations', { selector: 'section.conversations' });
+} finally {
+	await browser.close();
+	await server.stop();
+}
