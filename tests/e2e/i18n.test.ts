@@ -42,7 +42,7 @@ describe('Simplified Chinese', () => {
 		// A finding's title is the Chinese message with the finding's own subject in it.
 		expect(await finding.textContent()).toMatch(/[\u4e00-\u9fff]/);
 		await page.getByTestId('socket-table').locator('tbody tr').first().click();
-		expect(await page.getByTestId('socket-story').locator('p').textContent()).toMatch(
+		expect(await page.getByTestId('socket-story').locator('p').first().textContent()).toMatch(
 			/[\u4e00-\u9fff]/,
 		);
 		await page.getByRole('tab', { name: zh['trace.panel-events'] }).click();
