@@ -7,10 +7,10 @@ import type { FilterContext } from '../query/filter-nodes.ts';
 import { statusName } from '../query/filter-compile.ts';
 import type { Conversation } from '../sockets/conversations.ts';
 import type { Finding } from '../sockets/findings.ts';
-import { familyName, protocolName, typeName } from '../sockets/format.ts';
 import type { SocketSummary } from '../sockets/socket.ts';
 import type { Row, TableColumn } from './table-writer.ts';
 import { canonicalAddress } from '../sockets/names.ts';
+import { socketRow } from '../sockets/socket-row.ts';
 
 export const EVENT_COLUMNS: readonly TableColumn[] = [
 	{ name: 'index', type: 'INT64' },
@@ -131,30 +131,9 @@ export const SOCKET_TABLE: readonly TableColumn[] = [
 ];
 
 export function socketTableRow(s: SocketSummary): Row {
-	return {
-		key: s.key,
-		pid: s.pid,
-		process: s.process,
-		endpoint: s.endpoint,
-		generation: s.generation,
-		family: familyName(s.family),
-		type: typeName(s.type),
-		protocol: protocolName(s.protocol),
-		local: s.local,
-		remote: s.remote,
-		remote_name: s.remoteName ?? null,
-		opened: s.opened?.iso ?? null,
-		closed: s.closed?.iso ?? null,
-		state: s.state,
-		connect_ms: s.connect?.ms ?? null,
-		bytes_sent: s.bytesSent,
-		bytes_received: s.bytesReceived,
-		sends: s.sends,
-		receives: s.receives,
-		error: s.error,
-		ended_by: s.endedBy,
-		events: s.eventCount,
-	};
+	// The command's row without its CSV-only list of names, with the key and the event count.
+	const { remote_names: _names, ...row } = socketRow(s);
+	return { key: s.key, ...row, events: s.eventCount };
 }
 
 export const CONVERSATION_TABLE: readonly TableColumn[] = [
