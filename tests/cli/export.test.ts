@@ -83,6 +83,19 @@ describe('sockscope export', () => {
 		expect(got.map((r) => r.id)).toEqual(want.map((f) => f.id).sort());
 	});
 
+	it('sockets carry the names the sockets command gives them (DNS answers in the trace)', async () => {
+		const lines = (await sockscope('sockets', sample, '--columns', 'key,remote_name')).stdout
+			.trim()
+			.split('\n')
+			.map((l) => JSON.parse(l) as { key: string; remote_name: string | null });
+		expect(lines.some((l) => l.remote_name !== null)).toBe(true);
+		const rows = await query(
+			`select key, remote_name from ${table('sockets')} where trace = 'sample' order by key`,
+		);
+		const want = [...lines].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+		expect(rows.map((r) => ({ key: r.key, remote_name: r.remote_name }))).toEqual(want);
+	});
+
 	it('refused connects per process across traces: the query the README shows', async () => {
 		const rows = await query(
 			`select trace, process, count(*) as refused from ${table('events')}

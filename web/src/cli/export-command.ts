@@ -99,7 +99,7 @@ async function exportTrace(
 			progress,
 		);
 		await events.close();
-		const tracked = sockets.tracker.snapshot();
+		const tracked = sockets.snapshot();
 		const write = async <T>(
 			table: string,
 			columns: readonly TableColumn[],

@@ -5,7 +5,8 @@ import type { OpenTrace } from '../decoder/etl-file.ts';
 import { ProviderTable } from '../decoder/record-json.ts';
 import type { TraceTables } from '../ingest/trace-tables.ts';
 import { BufferFeeder } from './buffer-view.ts';
-import { SocketTracker } from './tracker.ts';
+import { enrich } from './enrich.ts';
+import { SocketTracker, type TrackedTrace } from './tracker.ts';
 
 /**
  * A socket's events are found again by filtering on its endpoint; the few indexes kept per socket
@@ -19,6 +20,8 @@ export interface ImportTracker {
 	observe(b: DecodedBuffer, i: number, index: number): void;
 	/** For IngestOptions.beforeCommit: adds the process and host names learned so far. */
 	learnNames(tables: TraceTables): void;
+	/** The sockets so far, named by DNS and told their TCP outcome (as trackTrace gives them). */
+	snapshot(): TrackedTrace;
 }
 
 /**
@@ -34,6 +37,7 @@ export function importTracker(trace: OpenTrace, sockets = true): ImportTracker {
 	return {
 		tracker,
 		observe: (b, i, index) => feeder.feed(b, i, index),
+		snapshot: () => enrich(tracker.snapshot(), feeder.net),
 		learnNames(tables) {
 			for (const p of tracker.processes.list())
 				if (p.name && !tables.processNames.has(p.pid)) tables.processNames.set(p.pid, p.name);
