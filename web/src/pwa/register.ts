@@ -27,7 +27,15 @@ export function registerServiceWorker(state: PwaState, onCached: () => void): vo
 			state.markFailed();
 		},
 	});
-	state.connect(() => activate(true));
+	state.connect(async () => {
+		// Reload once the new version controls this page. workbox-window reloads on its own
+		// 'controlling' event too, but that one can be missed (seen under load, after "Later" and a
+		// reload): the browser's controllerchange is the fact to wait for.
+		navigator.serviceWorker.addEventListener('controllerchange', () => window.location.reload(), {
+			once: true,
+		});
+		await activate(true);
+	});
 }
 
 /**
