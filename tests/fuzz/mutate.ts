@@ -1,5 +1,6 @@
 // Mutations of valid traces for the fuzz tests: byte flips, overwritten words, truncation,
 // duplicated and dropped ranges. Deterministic for a seed.
+import { concat } from '../builders/bytes.ts';
 
 export function rng(seed: number): () => number {
 	let s = seed >>> 0 || 1;
@@ -144,17 +145,7 @@ export function mutateStructure(input: Uint8Array, seed: number): Uint8Array {
 			break;
 		}
 		default: // bytes of one buffer's data scrambled (records, or XPRESS data)
-			return mutate(concatAll(pieces), seed);
+			return mutate(concat(pieces), seed);
 	}
-	return concatAll(pieces);
-}
-
-function concatAll(parts: Uint8Array[]): Uint8Array {
-	const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-	let at = 0;
-	for (const p of parts) {
-		out.set(p, at);
-		at += p.length;
-	}
-	return out;
+	return concat(pieces);
 }
