@@ -223,7 +223,6 @@ export enum Status {
 	BadRecordMarker = 6,
 	BadDataEnd = 7,
 	CompressionError = 8,
-	TooManyRecords = 9,
 	BadExtendedItem = 10,
 	NoHeader = 11,
 	Truncated = 12,

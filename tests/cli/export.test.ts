@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { recordDecoder } from '../../web/src/decoder/single-record.ts';
-import { ingestToMemory } from '../../web/src/ingest/memory-chunks.ts';
+import { ingestToMemory } from '../builders/memory-chunks.ts';
 import { QueryEngine } from '../../web/src/query/engine.ts';
 import { exportParquet } from '../../web/src/worker/export-parquet.ts';
 import { RecordReader } from '../../web/src/worker/record-reader.ts';

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { sockscope } from './run.ts';
 import { realFixturesDir } from '../fixtures/real/sources-table.ts';
 import { realFixture, statsOf } from '../decoder/load.ts';
-import { FIRST_CHUNK_ROWS } from '../../web/src/ingest/columns.ts';
+import { FIRST_CHUNK_ROWS } from '../../web/src/columns/layout.ts';
 import { CLI_PROCESS_MS } from '../timeouts.ts';
 
 const fixture = (name: string) => join(realFixturesDir, `${name}.etl`);

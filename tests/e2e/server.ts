@@ -34,7 +34,7 @@ export function startServer(args: readonly string[]): Promise<RunningServer> {
 			const match = READY.exec(output);
 			if (match) {
 				clearTimeout(timer);
-				resolve({ url: match[1], stop });
+				resolve({ url: match[1]!, stop });
 			}
 		};
 		child.stdout.on('data', onData);

@@ -23,7 +23,10 @@ export function mutate(input: Uint8Array, seed: number): Uint8Array {
 	for (let k = 0; k < rounds; k++) {
 		switch (pick(6)) {
 			case 0: // flip a few bytes
-				for (let i = 0, n = 1 + pick(16); i < n; i++) b[pick(b.length)] ^= 1 << pick(8);
+				for (let i = 0, n = 1 + pick(16); i < n; i++) {
+					const at = pick(b.length);
+					b[at] = b[at]! ^ (1 << pick(8));
+				}
 				break;
 			case 1: {
 				// overwrite a 16- or 32-bit word with an edge value (sizes, offsets, markers)

@@ -8,7 +8,7 @@ import {
 	storeColumns,
 	type ColumnName,
 	type Columns,
-} from '../../web/src/ingest/columns.ts';
+} from '../../web/src/columns/layout.ts';
 
 describe('chunk sizes', () => {
 	it('makes the first chunk small and the others full size', () => {

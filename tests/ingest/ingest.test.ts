@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { indexBuffers, type OpenTrace } from '../../web/src/decoder/etl-file.ts';
 import type { BufferFeed } from '../../web/src/decoder/buffer-feed.ts';
-import type { Chunk } from '../../web/src/ingest/columns.ts';
+import type { Chunk } from '../../web/src/columns/layout.ts';
 import { ingestTrace } from '../../web/src/ingest/ingest.ts';
 import { TraceTables } from '../../web/src/ingest/trace-tables.ts';
 import { open } from '../decoder/load.ts';

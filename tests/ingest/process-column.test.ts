@@ -2,7 +2,7 @@
 // a Process only where it is the caller's, so completions logged in another process's context
 // are not filed under that process.
 import { describe, expect, it } from 'vitest';
-import { ingestToMemory } from '../../web/src/ingest/memory-chunks.ts';
+import { ingestToMemory } from '../builders/memory-chunks.ts';
 import { QueryEngine } from '../../web/src/query/engine.ts';
 import { AFD_PROVIDER, type TruthRecord } from '../builders/etl-writer.ts';
 import { windowsScenario } from '../builders/windows-afd.ts';

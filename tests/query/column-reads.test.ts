@@ -2,7 +2,7 @@
 // ahead and the read that needs it overlap, and several chunks at a time (a source answers each
 // read after a wait: IndexedDB in the browser).
 import { describe, expect, it } from 'vitest';
-import { allocateColumn, type ColumnName, type Columns } from '../../web/src/ingest/columns.ts';
+import { allocateColumn, type ColumnName, type Columns } from '../../web/src/columns/layout.ts';
 import { QueryEngine, type ChunkInfo, type ChunkSource } from '../../web/src/query/engine.ts';
 
 const CHUNKS = 24;

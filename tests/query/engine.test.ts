@@ -7,7 +7,7 @@ import { indexBuffers } from '../../web/src/decoder/etl-file.ts';
 import { mergeRecords } from '../../web/src/decoder/merge.ts';
 import { ProviderTable, recordJson, type RecordJson } from '../../web/src/decoder/record-json.ts';
 import { explainStatus } from '../../web/src/decoder/status.ts';
-import { ingestToMemory, type MemoryTrace } from '../../web/src/ingest/memory-chunks.ts';
+import { ingestToMemory, type MemoryTrace } from '../builders/memory-chunks.ts';
 import { QueryEngine } from '../../web/src/query/engine.ts';
 import { FilterError } from '../../web/src/query/filter-parser.ts';
 import { ipMatches, parseIp, parseIpPattern } from '../../web/src/query/ip.ts';

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { recordDecoder } from '../../web/src/decoder/single-record.ts';
-import { ingestToMemory, type MemoryTrace } from '../../web/src/ingest/memory-chunks.ts';
+import { ingestToMemory, type MemoryTrace } from '../builders/memory-chunks.ts';
 import { QueryEngine } from '../../web/src/query/engine.ts';
 import { FilterError, formatFilter, parseFilter } from '../../web/src/query/filter-parser.ts';
 import { compileFilter } from '../../web/src/query/filter-compile.ts';

@@ -4,9 +4,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { categoryOf, CATEGORIES } from '../../web/src/ingest/categories.ts';
-import { FLAG_ERROR, TICK_SPAN } from '../../web/src/ingest/columns.ts';
-import { ingestToMemory, type MemoryTrace } from '../../web/src/ingest/memory-chunks.ts';
+import { categoryOf, CATEGORIES } from '../../web/src/columns/categories.ts';
+import { FLAG_ERROR, TICK_SPAN } from '../../web/src/columns/layout.ts';
+import { ingestToMemory, type MemoryTrace } from '../builders/memory-chunks.ts';
 import { QueryEngine, type Histogram } from '../../web/src/query/engine.ts';
 import { EtlWriter } from '../builders/etl-writer.ts';
 import { open } from '../decoder/load.ts';

@@ -7,7 +7,7 @@ import { indexBuffers } from '../../web/src/decoder/etl-file.ts';
 import { mergeRecords } from '../../web/src/decoder/merge.ts';
 import { ProviderTable, recordJson, type RecordJson } from '../../web/src/decoder/record-json.ts';
 import { ingestTrace } from '../../web/src/ingest/ingest.ts';
-import { MemoryChunks } from '../../web/src/ingest/memory-chunks.ts';
+import { MemoryChunks } from '../builders/memory-chunks.ts';
 import { TraceTables } from '../../web/src/ingest/trace-tables.ts';
 import { QueryEngine } from '../../web/src/query/engine.ts';
 import { importTracker } from '../../web/src/sockets/import-tracker.ts';

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ingestToMemory, type MemoryTrace } from '../../web/src/ingest/memory-chunks.ts';
+import { ingestToMemory, type MemoryTrace } from '../builders/memory-chunks.ts';
 import { recordDecoder } from '../../web/src/decoder/single-record.ts';
 import { QueryEngine } from '../../web/src/query/engine.ts';
 import {

@@ -254,11 +254,13 @@ for (const families of ['modern', 'legacy', 'both'] as const) {
 
 describe('both families for the same operations', () => {
 	it('count each operation once: the same numbers as either family alone', async () => {
-		const [modern, legacy, both] = await Promise.all(
-			(['modern', 'legacy', 'both'] as const).map(
-				async (f) => (await trackBytes(scenario(f).file.bytes)).tracked,
-			),
-		);
+		const track = async (f: 'modern' | 'legacy' | 'both') =>
+			(await trackBytes(scenario(f).file.bytes)).tracked;
+		const [modern, legacy, both] = await Promise.all([
+			track('modern'),
+			track('legacy'),
+			track('both'),
+		]);
 		const counts = (t: typeof both) =>
 			t.sockets.map((s) => [
 				s.key,

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { recordDecoder } from '../../web/src/decoder/single-record.ts';
 import { ingestTrace } from '../../web/src/ingest/ingest.ts';
-import { ingestToMemory, type MemoryTrace } from '../../web/src/ingest/memory-chunks.ts';
+import { ingestToMemory, type MemoryTrace } from '../builders/memory-chunks.ts';
 import { TraceTables } from '../../web/src/ingest/trace-tables.ts';
 import { importTracker } from '../../web/src/sockets/import-tracker.ts';
 import { QueryEngine } from '../../web/src/query/engine.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TraceFacts } from '../../web/src/decoder/types.ts';
 import { PROVIDERS } from '../../web/src/generated/schemas.ts';
-import type { EventType } from '../../web/src/ingest/columns.ts';
+import type { EventType } from '../../web/src/columns/layout.ts';
 import { trustCounters } from '../../web/src/worker/trust.ts';
 
 const facts = { eventsLost: 7, buffersLost: 0 } as TraceFacts;

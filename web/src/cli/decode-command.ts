@@ -16,7 +16,7 @@ import {
 	type PickedColumn,
 } from '../decoder/record-lines.ts';
 import { decodeRecord, recordDecoder } from '../decoder/single-record.ts';
-import { NO_PID, type Chunk } from '../ingest/columns.ts';
+import { NO_PID, type Chunk } from '../columns/layout.ts';
 import { ingestTrace } from '../ingest/ingest.ts';
 import { TraceTables } from '../ingest/trace-tables.ts';
 import { compileFilter } from '../query/filter-compile.ts';

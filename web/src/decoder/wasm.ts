@@ -22,11 +22,6 @@ interface RawExports {
 	bufferStatus(): number;
 }
 
-/** A compiled decoder module; instances are cheap, one per trace being read. */
-export async function compileDecoder(bytes: BufferSource): Promise<WebAssembly.Module> {
-	return WebAssembly.compile(bytes);
-}
-
 /** Compiles from a URL, falling back when the server sends the wrong MIME type for .wasm. */
 export async function compileDecoderFromUrl(url: string): Promise<WebAssembly.Module> {
 	const response = await fetch(url);

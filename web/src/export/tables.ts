@@ -2,7 +2,7 @@
 // analyst queries plus the payload as JSON), sockets, conversations and findings. The same rows
 // go to NDJSON and CSV. Column names are snake_case, as SQL engines like them.
 import type { RecordJson } from '../decoder/record-json.ts';
-import { NO_PID, FLAG_BYTES, FLAG_ERROR, FLAG_STATUS, type Columns } from '../ingest/columns.ts';
+import { NO_PID, FLAG_BYTES, FLAG_ERROR, FLAG_STATUS, type Columns } from '../columns/layout.ts';
 import type { FilterContext } from '../query/filter-nodes.ts';
 import { statusName } from '../query/filter-compile.ts';
 import type { Conversation } from '../sockets/conversations.ts';

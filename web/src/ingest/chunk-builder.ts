@@ -32,8 +32,8 @@ import {
 	TICK_SPAN,
 	type Chunk,
 	type Columns,
-} from './columns.ts';
-import { CAT_ERRORS, CATEGORIES, categoryOf } from './categories.ts';
+} from '../columns/layout.ts';
+import { CAT_ERRORS, CATEGORIES, categoryOf } from '../columns/categories.ts';
 import { BytesTable } from '../lib/bytes-table.ts';
 import { pointerText, PointerTable } from '../lib/pointer-table.ts';
 import { eventTypeKey, type TraceTables } from './trace-tables.ts';

@@ -7,7 +7,7 @@ import { mergeFound, mergeRecords, OutOfOrder } from '../decoder/merge.ts';
 import { TimeSpan, timeFindings } from '../decoder/buffer-checks.ts';
 import { DamageLog } from '../decoder/messages.ts';
 import { ProviderTable } from '../decoder/record-json.ts';
-import { chunkStartingAt, type Chunk, type EventType } from './columns.ts';
+import { chunkStartingAt, type Chunk, type EventType } from '../columns/layout.ts';
 import { ChunkBuilder, newBuilderCaches, type BuilderCaches } from './chunk-builder.ts';
 import { TraceTables } from './trace-tables.ts';
 

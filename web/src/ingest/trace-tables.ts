@@ -1,6 +1,6 @@
 // Per-trace tables the columns point into: strings and event types. Both only grow, and each
 // chunk records what it added, so a trace can be rebuilt (or an import resumed) chunk by chunk.
-import type { EventType } from './columns.ts';
+import type { EventType } from '../columns/layout.ts';
 
 export class TraceTables {
 	readonly strings: string[] = [''];

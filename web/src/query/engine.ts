@@ -12,8 +12,8 @@ import {
 	ticksSaturate,
 	type ColumnName,
 	type Columns,
-} from '../ingest/columns.ts';
-import { CATEGORIES, type HistogramCategory } from '../ingest/categories.ts';
+} from '../columns/layout.ts';
+import { CATEGORIES, type HistogramCategory } from '../columns/categories.ts';
 import { KIND_NAMES } from '../decoder/record-json.ts';
 import {
 	compileFilter,
@@ -490,9 +490,9 @@ export class QueryEngine {
 		for (const [k, part] of sel.parts.entries()) {
 			this.#check(generation);
 			this.#readAhead(chunks, k, names);
-			const [a, flags, rport = null] = await Promise.all(
+			const [a, flags, rport = null] = (await Promise.all(
 				names.map((name) => this.column(part.chunk, name)),
-			);
+			)) as [Columns[ColumnName], Columns[ColumnName], Columns[ColumnName]?];
 			const add = (i: number) => {
 				let v = a[i]!;
 				if (key === 'status' && !(flags[i]! & FLAG_STATUS)) return;

@@ -3,7 +3,7 @@
 import { explainStatus } from '../decoder/status.ts';
 import { PAYLOAD_FIELDS, payloadField } from '../decoder/payload-fields.ts';
 import { NTSTATUS } from '../generated/codes.ts';
-import { FLAG_STATUS, type ColumnName, type Columns } from '../ingest/columns.ts';
+import { FLAG_STATUS, type ColumnName, type Columns } from '../columns/layout.ts';
 import { nearest } from '../lib/nearest.ts';
 import { FIELDS, FILTER_FIELDS, type Term } from './filter-fields.ts';
 import {

@@ -3,7 +3,7 @@
 import { NTSTATUS } from '../generated/codes.ts';
 import { KIND_NAMES } from '../decoder/record-json.ts';
 import { filetimeFromIso } from '../decoder/time.ts';
-import { FLAG_BYTES, FLAG_ERROR, FLAG_STATUS, NO_PID, type ColumnName } from '../ingest/columns.ts';
+import { FLAG_BYTES, FLAG_ERROR, FLAG_STATUS, NO_PID, type ColumnName } from '../columns/layout.ts';
 import { nearest } from '../lib/nearest.ts';
 import { FilterError, type Op } from './filter-parser.ts';
 import {

@@ -1,7 +1,7 @@
 // The pieces a compiled filter is built of: a node names the columns it reads and makes a row
 // predicate for a chunk. Names are resolved once per query into lookup arrays indexed by the
 // columns' values, so the per-row work is array reads.
-import type { ColumnName, Columns, EventType } from '../ingest/columns.ts';
+import type { ColumnName, Columns, EventType } from '../columns/layout.ts';
 import { FilterError, type Op } from './filter-parser.ts';
 
 export interface FilterContext {

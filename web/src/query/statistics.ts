@@ -16,8 +16,8 @@ import {
 	FLAG_STATUS,
 	NO_PID,
 	type EventType,
-} from '../ingest/columns.ts';
-import { categoryOf, type HistogramCategory } from '../ingest/categories.ts';
+} from '../columns/layout.ts';
+import { categoryOf, type HistogramCategory } from '../columns/categories.ts';
 import type { QueryEngine, Selection } from './engine.ts';
 import type { FilterContext } from './filter-compile.ts';
 

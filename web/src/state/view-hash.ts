@@ -81,7 +81,3 @@ export function formatHash(v: ViewState): string {
 	// URLSearchParams writes spaces as '+'; %20 reads the same and survives more chat clients.
 	return `#${p.toString().replace(/\+/g, '%20')}`;
 }
-
-export function sameView(a: ViewState, b: ViewState): boolean {
-	return formatHash(a) === formatHash(b);
-}

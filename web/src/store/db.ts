@@ -10,7 +10,7 @@ import {
 } from 'idb';
 import type { BufferTable } from '../decoder/buffer-records.ts';
 import type { TraceFacts } from '../decoder/types.ts';
-import type { ColumnPart } from '../ingest/columns.ts';
+import type { ColumnPart } from '../columns/layout.ts';
 import type { ChunkAdditions, IngestDamage } from '../ingest/ingest.ts';
 import type { TrackedTrace } from '../sockets/tracker.ts';
 

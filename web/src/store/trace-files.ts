@@ -1,9 +1,9 @@
 // The library's copies of trace files, in the origin private file system beside the database.
 // Details and exports read records back from them after a reload, when the dropped file is gone;
 // the copy is written by its own worker (copy.worker.ts) while the import decodes the original.
-import type { CopyRequest } from '../worker/copy.worker.ts';
+import type { CopyRequest } from './copy.worker.ts';
 import type { ByteSource } from '../decoder/source.ts';
-import { startJob, type Job } from '../worker/job.ts';
+import { startJob, type Job } from '../lib/job.ts';
 
 const DIR = 'traces';
 
@@ -86,7 +86,7 @@ export async function openTraceFileSync(
 
 /** Copies `file` into the library as the copy of trace `id`, in a worker of its own. */
 export function copyTraceFile(file: File, id: number): Job<null> {
-	const worker = new Worker(new URL('../worker/copy.worker.ts', import.meta.url), {
+	const worker = new Worker(new URL('./copy.worker.ts', import.meta.url), {
 		type: 'module',
 		name: 'trace-copy',
 	});

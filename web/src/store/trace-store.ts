@@ -8,7 +8,7 @@ import {
 	type Chunk,
 	type ColumnName,
 	type Columns,
-} from '../ingest/columns.ts';
+} from '../columns/layout.ts';
 import type { ChunkAdditions } from '../ingest/ingest.ts';
 import type { BufferTable } from '../decoder/buffer-records.ts';
 import type { TrackedTrace } from '../sockets/tracker.ts';

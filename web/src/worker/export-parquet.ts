@@ -3,7 +3,7 @@
 // holds one row group at a time; the page keeps the pieces as Blob parts.
 import { EVENT_COLUMNS, eventRow } from '../export/tables.ts';
 import { tableWriter } from '../export/table-writer.ts';
-import { makeColumns, type ColumnName, type Columns } from '../ingest/columns.ts';
+import { makeColumns, type ColumnName, type Columns } from '../columns/layout.ts';
 import type { QueryEngine, Selection } from '../query/engine.ts';
 import type { FilterContext } from '../query/filter-nodes.ts';
 import type { ExportProgress } from './export-selection.ts';

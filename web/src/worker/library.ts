@@ -48,7 +48,7 @@ import {
 	removeTraceFile,
 	traceFile,
 } from '../store/trace-files.ts';
-import { isQuotaError, JobFailed, laterJob, startJob, type Job } from './job.ts';
+import { isQuotaError, JobFailed, laterJob, startJob, type Job } from '../lib/job.ts';
 import type { SocketsRequest, SocketsStored } from './sockets.worker.ts';
 import type {
 	ExportFormat,

@@ -9,7 +9,7 @@ import {
 	type Chunk,
 	type ColumnName,
 	type Columns,
-} from '../ingest/columns.ts';
+} from '../columns/layout.ts';
 import type { ChunkAdditions } from '../ingest/ingest.ts';
 import { TraceTables } from '../ingest/trace-tables.ts';
 import { QueryEngine, type ChunkInfo, type ChunkSource, type Selection } from '../query/engine.ts';

@@ -3,7 +3,7 @@
 // trace whose import did not learn them as it decoded: they let the table say `curl.exe (5200)`
 // and the filter accept `process:curl.exe`.
 import { RecordKind } from '../generated/layouts.ts';
-import type { EventType } from '../ingest/columns.ts';
+import type { EventType } from '../columns/layout.ts';
 import type { QueryEngine, Selection } from '../query/engine.ts';
 import { ProcessTable } from '../sockets/processes.ts';
 import { processViewOf } from '../sockets/record-json-view.ts';

@@ -8,7 +8,7 @@ import type { OpenTrace } from '../decoder/etl-file.ts';
 import { ProviderTable, recordJson, type RecordJson } from '../decoder/record-json.ts';
 import { decodeRecord } from '../decoder/single-record.ts';
 import type { TraceFacts } from '../decoder/types.ts';
-import { NO_PID, type Columns } from '../ingest/columns.ts';
+import { NO_PID, type Columns } from '../columns/layout.ts';
 import type { QueryEngine } from '../query/engine.ts';
 
 /** Where stored records come from: the engine's columns and the trace's buffers. */

@@ -1,7 +1,7 @@
 // Statistics that need payload fields the columns do not keep: socket option changes (AfdOption
 // 1035, legacy SocketOptionSet 29) and the sockets an accept created (AcceptEndpoint of
 // AfdAccept*WithAddress 1024/1027), read by decoding those few events again.
-import { FLAG_ENTER, FLAG_ERROR, type EventType } from '../ingest/columns.ts';
+import { FLAG_ENTER, FLAG_ERROR, type EventType } from '../columns/layout.ts';
 import type { QueryEngine, Selection } from '../query/engine.ts';
 import type { RecordReader } from './record-reader.ts';
 import { rowsOfTypes, typeIndexes } from './type-rows.ts';

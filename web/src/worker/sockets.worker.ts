@@ -14,7 +14,7 @@ import { trackTrace } from '../sockets/track-trace.ts';
 import type { TrackedTrace } from '../sockets/tracker.ts';
 import { openStore } from '../store/db.ts';
 import { putSockets } from '../store/trace-store.ts';
-import { serveJob } from './job.ts';
+import { serveJob } from '../lib/job.ts';
 
 export interface SocketsRequest {
 	readonly file: File;

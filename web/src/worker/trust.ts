@@ -4,7 +4,7 @@
 // events carries the filter that shows them.
 import type { TraceFacts } from '../decoder/types.ts';
 import { PROVIDERS } from '../generated/schemas.ts';
-import type { EventType } from '../ingest/columns.ts';
+import type { EventType } from '../columns/layout.ts';
 
 export type TrustSeverity = 'info' | 'data-loss' | 'error';
 

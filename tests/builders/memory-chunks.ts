@@ -1,11 +1,15 @@
 // Chunks held in memory: the query engine's source in tests and in the command line.
-import { BufferRecords, bufferTable, type RecordBytes } from '../decoder/buffer-records.ts';
-import { indexBuffers, reopenTrace, type OpenTrace } from '../decoder/etl-file.ts';
-import type { ChunkInfo, ChunkSource } from '../query/engine.ts';
-import type { FilterContext } from '../query/filter-compile.ts';
-import type { Chunk, ColumnName, Columns } from './columns.ts';
-import { ingestTrace, type IngestResult } from './ingest.ts';
-import { TraceTables } from './trace-tables.ts';
+import {
+	BufferRecords,
+	bufferTable,
+	type RecordBytes,
+} from '../../web/src/decoder/buffer-records.ts';
+import { indexBuffers, reopenTrace, type OpenTrace } from '../../web/src/decoder/etl-file.ts';
+import type { ChunkInfo, ChunkSource } from '../../web/src/query/engine.ts';
+import type { FilterContext } from '../../web/src/query/filter-compile.ts';
+import type { Chunk, ColumnName, Columns } from '../../web/src/columns/layout.ts';
+import { ingestTrace, type IngestResult } from '../../web/src/ingest/ingest.ts';
+import { TraceTables } from '../../web/src/ingest/trace-tables.ts';
 
 export class MemoryChunks implements ChunkSource {
 	readonly list: Chunk[] = [];

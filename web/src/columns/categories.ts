@@ -1,6 +1,6 @@
 // The timeline's categories of events. Each stored event carries its category (the `cat`
 // column), so that a timeline over millions of events reads one byte per event for it.
-import type { EventType } from './columns.ts';
+import type { EventType } from './layout.ts';
 
 export type HistogramCategory = 'connect' | 'data' | 'other' | 'errors';
 

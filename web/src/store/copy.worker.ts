@@ -2,7 +2,7 @@
 // beside the decoder worker, on a core of its own. The file is read as a stream into one reused
 // buffer: reading it in large slices allocated a fresh block each time, and a worker that makes
 // no other garbage does not collect them soon enough (hundreds of MB held for a 1 GB file).
-import { serveJob } from './job.ts';
+import { serveJob } from '../lib/job.ts';
 
 export interface CopyRequest {
 	readonly file: File;
