@@ -6,13 +6,6 @@ import type { Histogram, HistogramCategory } from '../../query/engine.ts';
 /** Bottom to top. Errors sit on top so they stay visible even when few. */
 export const STACK_ORDER: readonly HistogramCategory[] = ['data', 'connect', 'other', 'errors'];
 
-export const CATEGORY_LABELS: Record<HistogramCategory, string> = {
-	connect: 'Connect / accept',
-	data: 'Send / receive',
-	other: 'Other',
-	errors: 'Errors',
-};
-
 export interface StackedSeries {
 	/** Bin start times, seconds since the trace start. */
 	readonly x: number[];
