@@ -89,21 +89,27 @@ describe('statistics over the sample', () => {
 	});
 
 	it('gives each remote endpoint its connections, bytes each way and errors', () => {
-		const byRemote = new Map<string, typeof truth.sockets>();
+		// A datagram socket's bytes go to each of its peers; a stream's to its remote.
+		type Flow = { socket: (typeof truth.sockets)[number]; sent: number; received: number };
+		const byRemote = new Map<string, Flow[]>();
+		const add = (remote: string, flow: Flow) => {
+			const key = remote.replace(/%\d+/, '');
+			byRemote.set(key, [...(byRemote.get(key) ?? []), flow]);
+		};
 		for (const s of truth.sockets.filter((s) => s.remote))
-			byRemote.set(s.remote!.replace(/%\d+/, ''), [
-				...(byRemote.get(s.remote!.replace(/%\d+/, '')) ?? []),
-				s,
-			]);
+			if (s.peers.length)
+				for (const p of s.peers)
+					add(p.remote, { socket: s, sent: p.bytesSent, received: p.bytesReceived });
+			else add(s.remote!, { socket: s, sent: s.bytesSent, received: s.bytesReceived });
 		expect(stats.remotes.map((r) => r.remote).sort()).toEqual([...byRemote.keys()].sort());
-		for (const [remote, sockets] of byRemote) {
+		for (const [remote, flows] of byRemote) {
 			const row = stats.remotes.find((r) => r.remote === remote)!;
 			expect(row, remote).toMatchObject({
-				connections: sockets.length,
-				bytesSent: sum(sockets.map((s) => s.bytesSent)),
-				bytesReceived: sum(sockets.map((s) => s.bytesReceived)),
+				connections: flows.length,
+				bytesSent: sum(flows.map((f) => f.sent)),
+				bytesReceived: sum(flows.map((f) => f.received)),
 			});
-			expect(row.errors > 0, remote).toBe(sockets.some((s) => s.error !== null));
+			expect(row.errors > 0, remote).toBe(flows.some((f) => f.socket.error !== null));
 		}
 	});
 

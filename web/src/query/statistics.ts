@@ -103,6 +103,9 @@ const quote = (s: string) => (/[\s()"]/.test(s) ? `"${s}"` : s);
 const addressText = (ip: string, port: number) =>
 	ip.includes(':') ? `[${ip}]:${port}` : `${ip}:${port}`;
 
+/** An accept or connect indication names the peer of a new socket, not of the listener's. */
+const isListenerEvent = (t: EventType) => t.afd && /Accept|ConnectIndication/.test(t.name);
+
 /** Most sockets a remote's filter names one by one before falling back to its address. */
 const MAX_ENDPOINTS_IN_FILTER = 12;
 
@@ -118,8 +121,7 @@ export async function remotesOfSockets(
 	types: readonly EventType[],
 	extra: ReadonlyMap<number, number> = new Map(),
 ): Promise<Map<number, number>> {
-	// An accept or connect indication names the peer of a new socket, not of the listener's.
-	const listener = types.map((t) => t.afd && /Accept|ConnectIndication/.test(t.name));
+	const listener = types.map(isListenerEvent);
 	const remote = new Map<number, number>();
 	for (const part of all.parts) {
 		const [endpoint, raddr, rport, etype] = await Promise.all([
@@ -163,6 +165,7 @@ export async function buildStatistics(
 ): Promise<Statistics> {
 	const types = ctx.eventTypes;
 	const direction = types.map(transferDirection);
+	const listener = types.map(isListenerEvent);
 	const byType = new Map<number, { count: number; errors: number }>();
 	const byStatus = new Map<number, Map<number, number>>();
 	const byProcess = new Map<number, ProcessAcc>();
@@ -210,12 +213,16 @@ export async function buildStatistics(
 			else if (dir === 'recv') p.received += moved;
 			if (error) p.errors++;
 
-			const peer = (e && remotes.get(e)) || (raddr[i] ? raddr[i]! * 65536 + rport[i]! : 0);
+			// An event's own address first: a datagram socket talks to each of its peers in turn.
+			// Sends and receives on a stream carry none, and go to the socket's remote.
+			const own = raddr[i] ? raddr[i]! * 65536 + rport[i]! : 0;
+			const mine = own !== 0 && !listener[t];
+			const peer = mine ? own : (e && remotes.get(e)) || own;
 			if (peer) {
 				let r = byRemote.get(peer);
 				if (!r) byRemote.set(peer, (r = { sockets: new Set(), sent: 0, received: 0, errors: 0 }));
 				// A listener's accept names a client, but the listener is not that client's socket.
-				if (e && remotes.get(e) === peer) r.sockets.add(e);
+				if (e && (mine || remotes.get(e) === peer)) r.sockets.add(e);
 				if (dir === 'send') r.sent += moved;
 				else if (dir === 'recv') r.received += moved;
 				if (error) r.errors++;
