@@ -198,7 +198,8 @@ export class TraceSession {
 		this.importing = null;
 		void this.refreshLibrary();
 		// Cancelled: nothing of it was kept, so back to the library.
-		if (!result.ok && result.code === 'cancelled') return this.#settle(generation, { kind: 'empty' });
+		if (!result.ok && result.code === 'cancelled')
+			return this.#settle(generation, { kind: 'empty' });
 		this.#settle(
 			generation,
 			result.ok

@@ -32,7 +32,10 @@ export interface Decoder {
 }
 
 export function decoderApi(parts: DecoderParts): Decoder {
-	const catalog = new Catalog(parts.openDb ?? (() => openStore()), parts.files ?? browserTraceFiles);
+	const catalog = new Catalog(
+		parts.openDb ?? (() => openStore()),
+		parts.files ?? browserTraceFiles,
+	);
 	const traces = new OpenTraces(catalog, parts.module);
 	const queries = new QueryService(catalog, traces);
 	const notices = new ImportNotices();

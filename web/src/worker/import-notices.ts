@@ -22,7 +22,9 @@ export class ImportNotices {
 	unfollow(n: number): void {
 		const entry = this.#listeners.get(n);
 		this.#listeners.delete(n);
-		const release = (entry?.listener as { [releaseProxy]?: () => void } | undefined)?.[releaseProxy];
+		const release = (entry?.listener as { [releaseProxy]?: () => void } | undefined)?.[
+			releaseProxy
+		];
 		release?.call(entry!.listener);
 	}
 

@@ -145,5 +145,10 @@ export async function openResumedImport(
 	deps.traces.forget(id);
 	const live = await deps.traces.live(id);
 	const updated = await updateTrace(db, id, { status: 'importing', error: null });
-	return ok({ trace: opened.value, record: updated, tables: live.tables, skipRows: record.records });
+	return ok({
+		trace: opened.value,
+		record: updated,
+		tables: live.tables,
+		skipRows: record.records,
+	});
 }

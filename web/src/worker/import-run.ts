@@ -7,7 +7,12 @@
 // error); or interrupted by the page going away, when the trace stays listed as importing, to be
 // resumed with the same file or deleted.
 import { BufferRecords, bufferTable } from '../decoder/buffer-records.ts';
-import { blobSource, switchableSource, withHead, type SwitchableSource } from '../decoder/source.ts';
+import {
+	blobSource,
+	switchableSource,
+	withHead,
+	type SwitchableSource,
+} from '../decoder/source.ts';
 import { reopenTrace, type OpenTrace } from '../decoder/etl-file.ts';
 import { feedIndex, type BufferFeed } from '../decoder/buffer-feed.ts';
 import type { Chunk } from '../ingest/columns.ts';
@@ -417,7 +422,7 @@ export class ImportRun implements ActiveImport {
 	async #awaitSideJobs(): Promise<void> {
 		const rebuild = this.#rebuild!;
 		const sides = Promise.all([this.#copied, rebuild.done]);
-		for (let finished = false; !finished; ) {
+		for (let finished = false; !finished;) {
 			finished = await Promise.race([
 				sides.then(() => true),
 				new Promise<boolean>((r) => setTimeout(() => r(false), PROGRESS_EVERY_MS)),

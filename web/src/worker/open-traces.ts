@@ -88,7 +88,8 @@ export class OpenTraces {
 			await this.#module(),
 			record.name,
 		);
-		if (!opened.ok) throw new CodedError('io', `the library's copy of ${record.name}: ${opened.error}`);
+		if (!opened.ok)
+			throw new CodedError('io', `the library's copy of ${record.name}: ${opened.error}`);
 		return new BufferRecords(opened.value, table);
 	}
 }

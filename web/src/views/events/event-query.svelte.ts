@@ -4,12 +4,7 @@
 // rows and positions are asked of the answer's selection handle (a newer query supersedes it).
 import type { Remote } from 'comlink';
 import type { RowView, TimeRange } from '../../query/engine.ts';
-import type {
-	DecoderApi,
-	QueryAnswer,
-	RecordDetails,
-	SelectionHandle,
-} from '../../worker/api.ts';
+import type { DecoderApi, QueryAnswer, RecordDetails, SelectionHandle } from '../../worker/api.ts';
 
 type Api = Remote<DecoderApi> | DecoderApi;
 
