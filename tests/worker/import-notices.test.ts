@@ -1,15 +1,16 @@
-// When an import tells the page's view to ask again: the policy (first chunk at once, then
-// spaced by half the import's time, at least a second; held chunks told when the decoding
-// ends) and the listeners, per trace.
+// When an import tells the page's view to ask again: the policy (not the first chunk, which the
+// view's first query waits for; then spaced by half the import's time, at least a second; held
+// chunks told when the decoding ends) and the listeners, per trace.
 import { describe, expect, it } from 'vitest';
 import type { ChunksCommitted } from '../../web/src/worker/api.ts';
 import { ImportNotices, RefreshPolicy } from '../../web/src/worker/import-notices.ts';
 
 describe('the refresh policy', () => {
-	it('tells the first chunk at once, then spaces notices by half the elapsed time, at least 1 s', () => {
+	it('leaves the first chunk to the query waiting for it, then spaces notices by half the elapsed time, at least 1 s', () => {
 		const p = new RefreshPolicy();
 		expect(p.due(10)).toBe(false);
-		expect(p.committed(50)).toBe(true);
+		expect(p.committed(50)).toBe(false);
+		expect(p.flush()).toBe(false);
 		expect(p.committed(400)).toBe(false);
 		expect(p.due(1000)).toBe(false);
 		expect(p.due(1050)).toBe(true);
@@ -23,11 +24,14 @@ describe('the refresh policy', () => {
 		expect(p.due(20_000)).toBe(false);
 	});
 
-	it('starts over with the import: its next chunk is told at once', () => {
+	it('starts over with the import: its new first chunk is again for the query waiting for it', () => {
 		const p = new RefreshPolicy();
-		expect(p.committed(100)).toBe(true);
+		p.committed(100);
+		expect(p.committed(2000)).toBe(true);
 		p.restarted();
-		expect(p.committed(200)).toBe(true);
+		expect(p.committed(2100)).toBe(false);
+		expect(p.committed(2200)).toBe(false);
+		expect(p.flush()).toBe(true);
 	});
 });
 

@@ -89,11 +89,12 @@ describe('an import run', { timeout: SAMPLE_IMPORT_MS }, () => {
 		// The first report carries the trace, to be shown at once; the last counts every event.
 		expect(run.reports[0]).toMatchObject({ phase: 'indexing', trace: { id: trace.id } });
 		expect(run.reports.at(-1)).toMatchObject({ phase: 'importing', records: total });
-		// Told at the first chunk stored, and once the import has completed, last.
+		// Told of the chunks stored after the first (when the decoding ends, at the latest), and
+		// once the import has completed, last.
 		expect(run.notices[0]).toEqual({
 			traceId: trace.id,
-			records: FIRST_CHUNK_ROWS,
-			chunks: 1,
+			records: total,
+			chunks: chunksOf(total),
 			final: false,
 		});
 		expect(run.notices.at(-1)).toEqual({

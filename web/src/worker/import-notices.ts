@@ -42,28 +42,31 @@ export class ImportNotices {
 const MIN_SPACING_MS = 1000;
 
 /**
- * When an import tells the page to look again: at its first chunk stored (the first rows wait for
- * nothing), then spaced by half the time the import has taken, at least a second, so that the
- * page's queries take a bounded share of the worker as the trace grows; chunks held back are told
- * when the decoding ends.
+ * When an import tells the page to look again. Not at its first chunk stored: the view's first
+ * query waits for that chunk in the worker (query-service.ts), and a second query then would
+ * only hold up its first rows. From there, spaced by half the time the import has taken, at
+ * least a second, so that the page's queries take a bounded share of the worker as the trace
+ * grows; chunks held back are told when the decoding ends.
  */
 export class RefreshPolicy {
-	#told = false;
-	#lastMs = -Infinity;
+	/** When the page last saw the stored chunks (the first chunk, or a notice); null before. */
+	#lastMs: number | null = null;
 	#held = false;
 
 	/** Chunks were committed `elapsedMs` into the import: whether to tell the page now. */
 	committed(elapsedMs: number): boolean {
+		if (this.#lastMs === null) {
+			this.#lastMs = elapsedMs;
+			return false;
+		}
 		this.#held = true;
 		return this.due(elapsedMs);
 	}
 
 	/** Whether chunks held back are due now (asked as the import reports progress). */
 	due(elapsedMs: number): boolean {
-		if (!this.#held) return false;
-		if (this.#told && elapsedMs - this.#lastMs < Math.max(MIN_SPACING_MS, elapsedMs / 2))
-			return false;
-		this.#told = true;
+		if (!this.#held || this.#lastMs === null) return false;
+		if (elapsedMs - this.#lastMs < Math.max(MIN_SPACING_MS, elapsedMs / 2)) return false;
 		this.#held = false;
 		this.#lastMs = elapsedMs;
 		return true;
@@ -76,9 +79,12 @@ export class RefreshPolicy {
 		return held;
 	}
 
-	/** The import started over: its next chunk is a first one again. */
+	/**
+	 * The import started over (and told the page so): the view's next query waits for the new
+	 * first chunk.
+	 */
 	restarted(): void {
-		this.#told = false;
+		this.#lastMs = null;
 		this.#held = false;
 	}
 }
