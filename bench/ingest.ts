@@ -42,24 +42,25 @@ function chromiumRssMB(): number {
 
 /** Runs in the worker: times the queries the page makes, on the imported trace. */
 const QUERY_SCRIPT = `(async () => {
-	const lib = globalThis.sockscopeLibrary;
-	const [trace] = await lib.list();
+	const api = globalThis.sockscopeApi;
+	const [trace] = (await api.listTraces()).value;
 	const id = trace.id;
 	const time = async (fn) => { const t = performance.now(); await fn(); return performance.now() - t; };
 	const out = {};
 	const filter = 'event:AfdReceive bytes>1000';
 	// The first pass loads the columns it needs from IndexedDB into the worker's cache.
-	out.countColdMs = await time(() => lib.query(id, filter, null));
-	out.countMs = await time(() => lib.query(id, filter, null));
-	const r = await lib.query(id, filter, null);
+	out.countColdMs = await time(() => api.query(id, filter, null));
+	out.countMs = await time(() => api.query(id, filter, null));
+	const r = await api.query(id, filter, null);
+	const h = r.value.handle;
 	out.matched = r.value.matched;
 	out.total = r.value.total;
-	out.rowsMs = await time(() => lib.rows(id, Math.floor(r.value.matched / 2), 100));
-	out.histogramColdMs = await time(() => lib.histogram(id, 0, 3.2e9, 800));
-	out.histogramMs = await time(() => lib.histogram(id, 0, 3.2e9, 800));
-	out.groupByMs = await time(() => lib.groupBy(id, 'event', 50));
-	out.errorsMs = await time(() => lib.query(id, 'status:error', null));
-	out.allMs = await time(() => lib.query(id, '', null));
+	out.rowsMs = await time(() => api.rows(h, Math.floor(r.value.matched / 2), 100));
+	out.histogramColdMs = await time(() => api.histogram(h, 0, 3.2e9, 800));
+	out.histogramMs = await time(() => api.histogram(h, 0, 3.2e9, 800));
+	out.groupByMs = await time(() => api.groupBy(h, 'event', 50));
+	out.errorsMs = await time(() => api.query(id, 'status:error', null));
+	out.allMs = await time(() => api.query(id, '', null));
 	return out;
 })()`;
 

@@ -7,3 +7,9 @@ export const WHOLE_FIXTURES_MS = 60_000;
 
 /** Running the command line over whole traces (in this process, or a child and its start-up). */
 export const CLI_PROCESS_MS = 60_000;
+
+/**
+ * Importing the bundled sample (2,570 events, 512 KiB) into a library in Node, with its copy and
+ * sockets, once or twice per test: about a second here, more on a slow machine under load.
+ */
+export const SAMPLE_IMPORT_MS = 30_000;

@@ -1,6 +1,6 @@
-// The trace library in real Chromium with real IndexedDB: imports survive a reload, can be
-// cancelled, stop cleanly when storage runs out, resume after the page closed mid-import, sit
-// side by side, and free their space when deleted.
+// The trace library in real Chromium with real IndexedDB: imports survive a reload; a cancelled
+// import, or one stopped by storage running out, leaves nothing stored; one interrupted by the
+// page closing resumes; imports sit side by side, and free their space when deleted.
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -67,6 +67,32 @@ async function deleteTrace(page: Page, name: string): Promise<void> {
 	await (await libraryRow(page, name)).getByTestId('delete-trace').click();
 	await page.locator('li[data-trace-id]').filter({ hasText: name }).waitFor({ state: 'detached' });
 }
+
+/** Records in each object store of the library's database, and the copies of trace files. */
+async function stored(page: Page): Promise<{ records: Record<string, number>; copies: number }> {
+	return page.evaluate(async () => {
+		const db = await new Promise<IDBDatabase>((resolve, reject) => {
+			const r = indexedDB.open('sockscope');
+			r.onsuccess = () => resolve(r.result);
+			r.onerror = () => reject(r.error);
+		});
+		const records: Record<string, number> = {};
+		for (const name of db.objectStoreNames)
+			records[name] = await new Promise<number>((resolve, reject) => {
+				const count = db.transaction(name).objectStore(name).count();
+				count.onsuccess = () => resolve(count.result);
+				count.onerror = () => reject(count.error);
+			});
+		db.close();
+		let copies = 0;
+		const root = await navigator.storage.getDirectory();
+		const dir = await root.getDirectoryHandle('traces', { create: true });
+		for await (const _ of (dir as unknown as { keys(): AsyncIterable<string> }).keys()) copies++;
+		return { records, copies };
+	});
+}
+
+const NOTHING = { traces: 0, chunks: 0, columns: 0, buffers: 0, sockets: 0 };
 
 async function usage(page: Page): Promise<number> {
 	return page.evaluate(async () => (await navigator.storage.estimate()).usage ?? 0);
@@ -227,27 +253,24 @@ describe('trace library', () => {
 		await page.close();
 	});
 
-	it('shows first rows before a long import ends, and Cancel stops it', async () => {
-		const { page, errors } = await openSite(browser, inject('baseUrl'));
+	it('shows first rows before a long import ends, and Cancel stops it, keeping nothing', async () => {
+		// A profile of its own: nothing else is stored in it.
+		const own = await launchBrowser();
+		const { page, errors } = await openSite(own, inject('baseUrl'));
 		await pickFile(page, huge.path);
 		await page.getByTestId('import-progress').waitFor();
 		await page.locator('[data-position="0"] [role=gridcell]').first().waitFor({ timeout: 30_000 });
+		// Chunks are stored by now, and the copy of the file is being written.
+		expect((await stored(page)).records.chunks).toBeGreaterThan(0);
 		await page.getByRole('button', { name: 'Cancel' }).click();
 		await page.getByTestId('import-progress').waitFor({ state: 'detached', timeout: 30_000 });
-		await page.getByRole('button', { name: '← All traces' }).click();
-		const row = await libraryRow(page, 'huge-');
-		expect(await row.getAttribute('data-status')).toBe('cancelled');
-		const text = (await row.textContent())!;
-		const stored = Number(/([\d,]+) events/.exec(text)![1]!.replace(/,/g, ''));
-		expect(stored).toBeGreaterThan(0);
-		expect(stored).toBeLessThan(huge.records);
-		// Resume with the same file completes it.
-		await row.getByTestId('resume-input').setInputFiles(huge.path);
-		expect(await totalShown(page)).toBe(huge.records);
-		await page.getByRole('button', { name: '← All traces' }).click();
-		await deleteTrace(page, 'huge-');
+		// Back to the library, where it is not listed; nothing of it is left in storage.
+		await page.getByRole('heading', { level: 1, name: 'Sockscope' }).waitFor();
+		await expect.poll(() => page.locator('li[data-trace-id]').count()).toBe(0);
+		await expect.poll(() => stored(page)).toEqual({ records: NOTHING, copies: 0 });
+		expect(await page.getByRole('alert').count()).toBe(0);
 		expect(errors).toEqual([]);
-		await page.close();
+		await own.close();
 	});
 
 	/** Imports `huge` in a page closed mid-import; a new page, and the trace listed as interrupted. */
@@ -400,7 +423,7 @@ describe('trace library', () => {
 		await own.close();
 	});
 
-	it('when storage runs out, the import stops cleanly, keeps what is stored and says how much more is needed', async () => {
+	it('when storage runs out, the import stops, keeps nothing and says how much more is needed', async () => {
 		// A profile of its own: the quota is set against this test's usage only.
 		const own = await launchBrowser();
 		const { page, errors } = await openSite(own, inject('baseUrl'));
@@ -417,18 +440,14 @@ describe('trace library', () => {
 		const alert = page.getByRole('alert');
 		await alert.waitFor({ timeout: 60_000 });
 		expect(await alert.textContent()).toMatch(
-			/storage is full after [\d,]+ events: about [\d.]+ MB more are needed/,
+			/storage is full after [\d,]+ events: about [\d.]+ MB more are needed\. Nothing of this import was kept/,
 		);
-		const row = await libraryRow(page, 'long-');
-		expect(await row.getAttribute('data-status')).toBe('failed');
-		const stored = Number(
-			/([\d,]+) events/.exec((await row.textContent())!)![1]!.replace(/,/g, ''),
-		);
-		expect(stored).toBeGreaterThan(0);
-		expect(stored).toBeLessThan(long.records);
-		// With the space back, Resume completes it.
+		// Nothing of it is listed or stored.
+		await expect.poll(() => stored(page)).toEqual({ records: NOTHING, copies: 0 });
+		await expect.poll(() => page.locator('li[data-trace-id]').count()).toBe(0);
+		// With the space back, the file imports.
 		await cdp.send('Storage.overrideQuotaForOrigin', { origin });
-		await row.getByTestId('resume-input').setInputFiles(long.path);
+		await pickFile(page, long.path);
 		expect(await totalShown(page)).toBe(long.records);
 		await page.getByRole('button', { name: '← All traces' }).click();
 		await deleteTrace(page, 'long-');

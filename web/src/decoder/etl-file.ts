@@ -89,7 +89,7 @@ export async function openTrace(
 	module: WebAssembly.Module,
 	fileName: string,
 ): Promise<Result<OpenTrace>> {
-	const notEtl = (why: string) => fail<OpenTrace>(`not an ETL file: ${why}`);
+	const notEtl = (why: string) => fail<OpenTrace>('format', `not an ETL file: ${why}`);
 	if (source.size === 0) return notEtl('the file is empty');
 	if (source.size < HEADER_SIZE)
 		return notEtl(

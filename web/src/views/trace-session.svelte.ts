@@ -4,7 +4,7 @@
 // a generation number makes the newest request win and drops late answers from older ones.
 import { proxy, type Remote } from 'comlink';
 import type { TraceFacts } from '../decoder/types.ts';
-import type { Result } from '../lib/result.ts';
+import type { FailureCode, Result } from '../lib/result.ts';
 import type { DecoderApi, ImportProgress, TraceSummary } from '../worker/api.ts';
 import { MARK_OPEN } from './marks.ts';
 
@@ -18,7 +18,12 @@ export type SessionState =
 			/** Set while this trace is being imported. */
 			readonly progress: ImportProgress | null;
 	  }
-	| { readonly kind: 'error'; readonly fileName: string; readonly message: string };
+	| {
+			readonly kind: 'error';
+			readonly fileName: string;
+			readonly message: string;
+			readonly code: FailureCode;
+	  };
 
 /** A started decoder worker and its Comlink proxy; created lazily, recreated after a crash. */
 export interface DecoderHandle {
@@ -56,7 +61,9 @@ export class TraceSession {
 
 	async refreshLibrary(): Promise<void> {
 		try {
-			this.library = await this.api.listTraces();
+			const r = await this.api.listTraces();
+			if (r.ok) this.library = r.value;
+			else console.error(r.error);
 		} catch (err) {
 			console.error('cannot list the trace library', err);
 		}
@@ -91,6 +98,7 @@ export class TraceSession {
 				kind: 'error',
 				fileName: 'sample.etl',
 				message: `the sample trace could not be loaded: ${describe(err)}`,
+				code: 'io',
 			});
 			return;
 		}
@@ -109,6 +117,7 @@ export class TraceSession {
 				kind: 'error',
 				fileName: known?.name ?? '',
 				message: opened.error,
+				code: opened.code,
 			});
 			return;
 		}
@@ -183,16 +192,19 @@ export class TraceSession {
 		} catch (err) {
 			// Expected failures arrive as Result values; a throw means the decoder itself broke.
 			console.error('decoder worker failed', err);
-			result = { ok: false, error: `the decoder failed: ${describe(err)}` };
+			result = { ok: false, code: 'internal', error: `the decoder failed: ${describe(err)}` };
 		}
 		finished = true;
 		this.importing = null;
 		void this.refreshLibrary();
+		// Cancelled: nothing of it was kept, so back to the library.
+		if (!result.ok && result.code === 'cancelled')
+			return this.#settle(generation, { kind: 'empty' });
 		this.#settle(
 			generation,
 			result.ok
 				? { kind: 'trace', trace: result.value, facts: result.value.facts, progress: null }
-				: { kind: 'error', fileName, message: result.error },
+				: { kind: 'error', fileName, message: result.error, code: result.code },
 		);
 	}
 
@@ -214,6 +226,7 @@ export class TraceSession {
 					kind: 'error',
 					fileName: this.state.fileName,
 					message: `the decoder stopped unexpectedly${detail}`,
+					code: 'internal',
 				});
 			}
 		};

@@ -44,7 +44,27 @@ export interface ImportProgress {
 	readonly trace?: TraceSummary;
 }
 
+/**
+ * A query's selection, for the requests about its matches. Only the latest selection of a trace
+ * is kept: an older handle's requests fail with `superseded`.
+ */
+export interface SelectionHandle {
+	readonly traceId: number;
+	readonly selection: number;
+}
+
+/** Told while a trace is imported, when the worker would have the page ask again. */
+export interface ChunksCommitted {
+	readonly traceId: number;
+	/** Events and chunks stored so far. */
+	readonly records: number;
+	readonly chunks: number;
+	/** The import has completed: a query now gives the whole trace. */
+	readonly final: boolean;
+}
+
 export interface QueryAnswer {
+	readonly handle: SelectionHandle;
 	readonly total: number;
 	readonly matched: number;
 	/** Still importing: more rows may come. */
@@ -82,26 +102,41 @@ export interface OpenedTrace {
 	readonly processes: [number, string][];
 }
 
-/** What the decoder worker offers the page, through Comlink. */
+/**
+ * What the decoder worker offers the page, through Comlink. Every method answers with a Result:
+ * expected failures and thrown errors alike arrive as a failure with a code (lib/result.ts).
+ */
 export interface DecoderApi {
 	/** Reads the trace header of a dropped or picked file; the File is passed, never its bytes. */
 	readFacts(file: File): Promise<Result<TraceFacts>>;
-	listTraces(): Promise<TraceSummary[]>;
-	/** Imports a file into the library; progress is reported through the callback (≤ 10 per second). */
+	listTraces(): Promise<Result<TraceSummary[]>>;
+	/**
+	 * Imports a file into the library; progress is reported through the callback (≤ 10 per
+	 * second). A cancelled import fails with `cancelled`, a failed one with its error; neither
+	 * leaves anything stored. A damaged trace completes, its damage listed with it.
+	 */
 	importFile(file: File, onProgress: (p: ImportProgress) => void): Promise<Result<TraceSummary>>;
-	/** Continues an interrupted, cancelled or failed import with the same file. */
+	/** Continues an interrupted import (the page went away meanwhile) with the same file. */
 	resumeImport(
 		id: number,
 		file: File,
 		onProgress: (p: ImportProgress) => void,
 	): Promise<Result<TraceSummary>>;
-	/** Stops the import of trace `id`, or with null the imports still indexing their file. */
-	cancelImport(id: number): Promise<void>;
+	/** Stops the import of trace `id`, which then deletes what it stored. */
+	cancelImport(id: number): Promise<Result<void>>;
+	/**
+	 * While trace `id` is imported, `listener` is told when its view should ask again (the worker
+	 * spaces these as the import grows), and once more when the import has completed. Returns a
+	 * number for `unfollowImport`.
+	 */
+	followImport(id: number, listener: (c: ChunksCommitted) => void): Promise<Result<number>>;
+	unfollowImport(following: number): Promise<Result<void>>;
 	renameTrace(id: number, name: string): Promise<Result<TraceSummary>>;
 	deleteTrace(id: number): Promise<Result<void>>;
 	openTrace(id: number): Promise<Result<OpenedTrace>>;
 	/**
-	 * Runs a filter over a time range; later calls supersede earlier ones. `head`: how many of the
+	 * Runs a filter over a time range; its answer holds a handle to the selection, which the
+	 * requests below take. A later query of the same trace supersedes it. `head`: how many of the
 	 * first matching rows to send with the answer.
 	 */
 	query(
@@ -110,28 +145,33 @@ export interface DecoderApi {
 		range: TimeRange | null,
 		head?: number,
 	): Promise<Result<QueryAnswer>>;
-	/** Rows [offset, offset + limit) of the last query's matches. */
-	rows(id: number, offset: number, limit: number): Promise<RowView[]>;
-	histogram(id: number, from: number, to: number, bins: number): Promise<Result<Histogram>>;
-	groupBy(id: number, key: GroupKey, limit: number): Promise<Result<Group[]>>;
+	/** Rows [offset, offset + limit) of a selection's matches. */
+	rows(selection: SelectionHandle, offset: number, limit: number): Promise<Result<RowView[]>>;
+	histogram(
+		selection: SelectionHandle,
+		from: number,
+		to: number,
+		bins: number,
+	): Promise<Result<Histogram>>;
+	groupBy(selection: SelectionHandle, key: GroupKey, limit: number): Promise<Result<Group[]>>;
 	details(id: number, index: number): Promise<Result<RecordDetails>>;
 	/** Sockets rebuilt from the trace's Winsock events (stored when the import completed). */
 	sockets(id: number): Promise<Result<TrackedTrace>>;
 	findings(id: number): Promise<Result<Finding[]>>;
-	/** Position of event `index` among the last query's matches, or -1 when it does not match. */
-	positionOf(id: number, index: number): Promise<number>;
+	/** Position of event `index` among a selection's matches, or -1 when it does not match. */
+	positionOf(selection: SelectionHandle, index: number): Promise<Result<number>>;
 	/** Names in the trace, for the filter's autocomplete (process names learned from its events). */
 	vocabulary(id: number): Promise<Result<Vocabulary>>;
 	/** Trace facts' trust counters (losses, damage, records without a schema), once imported. */
 	trust(id: number): Promise<Result<TrustCounter[]>>;
-	/** The Statistics panel's tables over the last query's matches. */
-	statistics(id: number): Promise<Result<TraceStatistics>>;
+	/** The Statistics panel's tables over a selection's matches. */
+	statistics(selection: SelectionHandle): Promise<Result<TraceStatistics>>;
 	/**
-	 * The last query's matches as `sockscope decode` would print them, in pieces of about 1 MiB.
+	 * A selection's matches as `sockscope decode` would print them, in pieces of about 1 MiB.
 	 * The next piece is made only after `write` returns; returning false stops the export.
 	 */
 	exportRows(
-		id: number,
+		selection: SelectionHandle,
 		format: ExportFormat,
 		write: (piece: string | Uint8Array, progress: ExportProgress) => Promise<boolean> | boolean,
 	): Promise<Result<{ rows: number; complete: boolean }>>;

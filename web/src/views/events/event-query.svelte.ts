@@ -1,9 +1,10 @@
 // The events view of one trace: the filter and time range, the worker's answer, a window of rows
 // for the table, the selected event (and any others marked for copying) and its details. Every
-// request carries a generation so a late answer to an older filter never overwrites a newer one.
+// request carries a generation so a late answer to an older filter never overwrites a newer one;
+// rows and positions are asked of the answer's selection handle (a newer query supersedes it).
 import type { Remote } from 'comlink';
 import type { RowView, TimeRange } from '../../query/engine.ts';
-import type { DecoderApi, QueryAnswer, RecordDetails } from '../../worker/api.ts';
+import type { DecoderApi, QueryAnswer, RecordDetails, SelectionHandle } from '../../worker/api.ts';
 
 type Api = Remote<DecoderApi> | DecoderApi;
 
@@ -79,7 +80,7 @@ export class EventQuery {
 		if (generation !== this.#generation) return;
 		this.running = false;
 		if (!r.ok) {
-			if (!/superseded/.test(r.error)) this.error = r.error;
+			if (r.code !== 'superseded') this.error = r.error;
 			return;
 		}
 		this.error = null;
@@ -93,7 +94,8 @@ export class EventQuery {
 		if (head.length > 0) this.#rowsIn.done();
 		this.marked = new Set();
 		this.#anchor = null;
-		const position = keep === null ? -1 : await this.#api.positionOf(this.traceId, keep);
+		const found = keep === null ? null : await this.#api.positionOf(r.value.handle, keep);
+		const position = found?.ok ? found.value : -1;
 		if (generation !== this.#generation) return;
 		if (position >= 0) {
 			this.selected = position;
@@ -124,7 +126,7 @@ export class EventQuery {
 		let missing = false;
 		for (let i = from; i < end && !missing; i++) if (!this.rows.has(i)) missing = true;
 		if (!missing) return;
-		const page = await this.#api.rows(this.traceId, from, end - from);
+		const page = await this.#rows(from, end - from);
 		if (generation !== this.#generation) return;
 		// Requests overlap while scrolling and may land out of order: keep what the table shows
 		// now, from this page and from earlier ones, and ask again if that leaves holes.
@@ -173,7 +175,7 @@ export class EventQuery {
 			this.#anchor = position;
 		}
 		this.selected = position;
-		const row = this.rows.get(position) ?? (await this.#api.rows(this.traceId, position, 1))[0];
+		const row = this.rows.get(position) ?? (await this.#rows(position, 1))[0];
 		if (!row || this.selected !== position) return;
 		this.selectedIndex = row.index;
 		await this.#loadDetails(position, row.index);
@@ -183,6 +185,14 @@ export class EventQuery {
 		if (index === null) return;
 		const d = await this.#api.details(this.traceId, index);
 		if (this.selected === position) this.details = d.ok ? d.value : null;
+	}
+
+	/** Rows of the current answer's matches; none once a newer query has superseded it. */
+	async #rows(offset: number, limit: number): Promise<RowView[]> {
+		const handle: SelectionHandle | undefined = this.answer?.handle;
+		if (!handle) return [];
+		const r = await this.#api.rows(handle, offset, limit);
+		return r.ok ? r.value : [];
 	}
 
 	/** Positions to copy: the marked ones, else the selection, in table order. */
@@ -202,7 +212,7 @@ export class EventQuery {
 			const from = positions[k]!;
 			const cached = positions.slice(k, end).map((p) => this.rows.get(p));
 			if (cached.every((r) => r)) out.push(...(cached as RowView[]));
-			else out.push(...(await this.#api.rows(this.traceId, from, end - k)));
+			else out.push(...(await this.#rows(from, end - k)));
 			k = end;
 		}
 		return out;

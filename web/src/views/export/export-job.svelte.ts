@@ -4,7 +4,12 @@
 // exporting 10 M rows never holds the whole text; the worker waits for each piece to be taken.
 import { t } from '../../i18n/locale.svelte.ts';
 import { proxy, type Remote } from 'comlink';
-import type { DecoderApi, ExportFormat, ExportProgress } from '../../worker/api.ts';
+import type {
+	DecoderApi,
+	ExportFormat,
+	ExportProgress,
+	SelectionHandle,
+} from '../../worker/api.ts';
 
 type Api = Remote<DecoderApi> | DecoderApi;
 
@@ -47,7 +52,13 @@ export class ExportJob {
 		this.#cancelled = true;
 	}
 
-	async run(api: Api, traceId: number, format: ExportFormat, fileName: string): Promise<void> {
+	/** Exports the matches of `selection` (the answer on screen). */
+	async run(
+		api: Api,
+		selection: SelectionHandle,
+		format: ExportFormat,
+		fileName: string,
+	): Promise<void> {
 		if (this.progress) return;
 		this.#cancelled = false;
 		this.message = null;
@@ -60,7 +71,7 @@ export class ExportJob {
 			return !this.#cancelled;
 		};
 		try {
-			const r = await api.exportRows(traceId, format, proxy(write));
+			const r = await api.exportRows(selection, format, proxy(write));
 			if (!r.ok) this.message = r.error;
 			else if (!r.value.complete) this.message = t('export.cancelled');
 			else {

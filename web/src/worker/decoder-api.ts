@@ -1,0 +1,118 @@
+// The decoder worker's API put together: the catalogue, the opened traces, the imports and the
+// queries, each method wrapped once so that whatever it throws reaches the page as a coded
+// failure. Its parts that reach outside the worker (the database, the file copies, the side
+// workers, the storage estimate) are given, so tests can run it in Node.
+import { openTrace } from '../decoder/etl-file.ts';
+import { blobSource } from '../decoder/source.ts';
+import { ok } from '../lib/result.ts';
+import type { DecoderApi } from './api.ts';
+import { Catalog, browserTraceFiles, type LibraryDB, type TraceFiles } from './catalog.ts';
+import { guardedApi } from './guard.ts';
+import { browserEstimate, type StorageEstimate } from './import-open.ts';
+import { ImportNotices } from './import-notices.ts';
+import { ImportRun, type ImportDeps } from './import-run.ts';
+import { OpenTraces } from './open-traces.ts';
+import { QueryService } from './query-service.ts';
+import { browserSideJobs, type SideJobs } from './side-jobs.ts';
+import { openStore } from '../store/db.ts';
+
+export interface DecoderParts {
+	readonly module: () => Promise<WebAssembly.Module>;
+	readonly openDb?: () => Promise<LibraryDB>;
+	readonly files?: TraceFiles;
+	readonly side?: SideJobs;
+	readonly estimate?: StorageEstimate;
+}
+
+export interface Decoder {
+	readonly api: DecoderApi;
+	readonly catalog: Catalog;
+	readonly traces: OpenTraces;
+	readonly queries: QueryService;
+}
+
+export function decoderApi(parts: DecoderParts): Decoder {
+	const catalog = new Catalog(
+		parts.openDb ?? (() => openStore()),
+		parts.files ?? browserTraceFiles,
+	);
+	const traces = new OpenTraces(catalog, parts.module);
+	const queries = new QueryService(catalog, traces);
+	const notices = new ImportNotices();
+	/** Requests of the page being answered: an import lets them in at every buffer meanwhile. */
+	let answering = 0;
+	const imports: ImportDeps = {
+		catalog,
+		traces,
+		notices,
+		side: parts.side ?? browserSideJobs,
+		estimate: parts.estimate ?? browserEstimate,
+		othersWaiting: () => answering > 0,
+	};
+	/** A request the page waits on (its answer a few turns of the event loop away). */
+	const answer =
+		<A extends unknown[], R>(f: (...args: A) => Promise<R>) =>
+		async (...args: A): Promise<R> => {
+			answering++;
+			try {
+				return await f(...args);
+			} finally {
+				answering--;
+			}
+		};
+	const methods: DecoderApi = {
+		async readFacts(file) {
+			const opened = await openTrace(blobSource(file), await parts.module(), file.name);
+			return opened.ok ? ok(opened.value.facts) : opened;
+		},
+		listTraces: async () => ok(await catalog.list()),
+		importFile: (file, onProgress) => ImportRun.start(imports, file, onProgress),
+		resumeImport: (id, file, onProgress) => ImportRun.resume(imports, id, file, onProgress),
+		async cancelImport(id) {
+			catalog.cancel(id);
+			return ok(undefined);
+		},
+		followImport: async (id, listener) => ok(notices.follow(id, listener)),
+		unfollowImport: async (n) => ok(notices.unfollow(n)),
+		renameTrace: (id, to) => catalog.rename(id, to),
+		deleteTrace: (id) => catalog.remove(id),
+		openTrace: answer((id) => queries.opened(id)),
+		query: answer((id, filter, range, head) => queries.query(id, filter, range, head)),
+		rows: answer((h, offset, limit) => queries.rows(h, offset, limit)),
+		histogram: answer((h, from, to, bins) => queries.histogram(h, from, to, bins)),
+		groupBy: answer((h, key, limit) => queries.groupBy(h, key, limit)),
+		details: answer((id, index) => queries.details(id, index)),
+		sockets: answer((id) => queries.sockets(id)),
+		findings: answer((id) => queries.findings(id)),
+		positionOf: answer((h, index) => queries.positionOf(h, index)),
+		vocabulary: (id) => queries.vocabulary(id),
+		trust: (id) => queries.trust(id),
+		statistics: (h) => queries.statistics(h),
+		exportRows: (h, format, write) => queries.exportRows(h, format, write),
+	};
+	const api = guardedApi(methods, {
+		readFacts: (file) => `cannot read ${file.name}`,
+		listTraces: () => 'cannot list the trace library',
+		importFile: (file) => `cannot import ${file.name}`,
+		resumeImport: (_id, file) => `cannot resume ${file.name}`,
+		cancelImport: () => 'cannot cancel the import',
+		followImport: () => 'cannot follow the import',
+		unfollowImport: () => 'cannot stop following the import',
+		renameTrace: () => 'cannot rename the trace',
+		deleteTrace: () => 'cannot delete the trace',
+		openTrace: () => 'cannot open the trace',
+		query: () => 'query failed',
+		rows: () => 'cannot read rows',
+		histogram: () => 'cannot draw the timeline',
+		groupBy: () => 'cannot group the events',
+		details: (_id, index) => `cannot read event ${index}`,
+		sockets: () => 'cannot read the sockets',
+		findings: () => 'cannot read the findings',
+		positionOf: () => 'cannot find the event',
+		vocabulary: () => "cannot list the trace's names",
+		trust: () => 'cannot count what the trace lost',
+		statistics: () => 'cannot compute statistics',
+		exportRows: () => 'export failed',
+	});
+	return { api, catalog, traces, queries };
+}

@@ -1,0 +1,477 @@
+// One import of a trace file into the library, from its first report to its end: the index pass
+// feeding the decoding, the chunks stored and counted, the side jobs (the copy of the file, the
+// sockets), progress, a restart when the merge meets a CPU found late, and cancel.
+//
+// How an import ends: complete (damage found is listed with it, its good records kept); cancelled
+// by the user or failed with an error, when everything it stored is deleted (the page shows the
+// error); or interrupted by the page going away, when the trace stays listed as importing, to be
+// resumed with the same file or deleted.
+import { BufferRecords, bufferTable } from '../decoder/buffer-records.ts';
+import {
+	blobSource,
+	switchableSource,
+	withHead,
+	type SwitchableSource,
+} from '../decoder/source.ts';
+import { reopenTrace, type OpenTrace } from '../decoder/etl-file.ts';
+import { feedIndex, type BufferFeed } from '../decoder/buffer-feed.ts';
+import type { Chunk } from '../columns/layout.ts';
+import {
+	ingestTrace,
+	IngestStopped,
+	type ChunkAdditions,
+	type IngestProgress,
+	type IngestResult,
+} from '../ingest/ingest.ts';
+import { TraceTables } from '../ingest/trace-tables.ts';
+import { fail, ok, type FailureCode, type Result } from '../lib/result.ts';
+import { importTracker, type ImportTracker } from '../sockets/import-tracker.ts';
+import type { TraceRecord } from '../store/db.ts';
+import {
+	commitChunk,
+	countChunk,
+	countsOf,
+	dropChunksFrom,
+	NO_CHUNKS,
+	putBuffers,
+	updateTrace,
+	type ChunkCounts,
+} from '../store/trace-store.ts';
+import type { ImportProgress, TraceSummary } from './api.ts';
+import type { ActiveImport } from './catalog.ts';
+import { errorCode, errorMessage } from './guard.ts';
+import {
+	COLUMNS_FACTOR,
+	HEAD_BYTES,
+	mb,
+	openNewImport,
+	openResumedImport,
+	type ImportStart,
+	type OpenDeps,
+} from './import-open.ts';
+import { RefreshPolicy, type ImportNotices } from './import-notices.ts';
+import { importingProgress, indexingProgress } from './import-progress.ts';
+import { laterJob, type Job } from '../lib/job.ts';
+import type { LiveTrace } from './live-trace.ts';
+import type { SideJobs } from './side-jobs.ts';
+import type { SocketsStored } from './sockets.worker.ts';
+
+const PROGRESS_EVERY_MS = 100;
+/** How often an import writes what its trace counts of the chunks stored so far. */
+const COUNT_EVERY_MS = 500;
+
+export interface ImportDeps extends OpenDeps {
+	readonly notices: ImportNotices;
+	readonly side: SideJobs;
+	/** Whether requests of the page wait to be answered (the decoding then lets them in). */
+	readonly othersWaiting: () => boolean;
+}
+
+type OnProgress = (p: ImportProgress) => void;
+
+export class ImportRun implements ActiveImport {
+	/** Imports `file` as a new trace of the library. */
+	static async start(
+		deps: ImportDeps,
+		file: File,
+		onProgress: OnProgress,
+	): Promise<Result<TraceSummary>> {
+		const start = await openNewImport(deps, file);
+		if (!start.ok) return start;
+		return new ImportRun(deps, start.value, file, onProgress).run();
+	}
+
+	/** Goes on with the interrupted import of trace `id`, from the same file. */
+	static async resume(
+		deps: ImportDeps,
+		id: number,
+		file: File,
+		onProgress: OnProgress,
+	): Promise<Result<TraceSummary>> {
+		const start = await openResumedImport(deps, id, file);
+		if (!start.ok) return start;
+		if (!('trace' in start.value)) return ok(deps.catalog.summary(start.value));
+		return new ImportRun(deps, start.value, file, onProgress).run();
+	}
+
+	readonly id: number;
+	readonly ended: Promise<void>;
+	readonly #end: () => void;
+	readonly #deps: ImportDeps;
+	readonly #trace: OpenTrace;
+	readonly #record: TraceRecord;
+	readonly #file: File;
+	readonly #onProgress: OnProgress;
+	readonly #tables: TraceTables;
+	readonly #skipRows: number;
+	readonly #started = performance.now();
+	/** Stops the index pass, and with it whatever waits on it. */
+	readonly #pass = new AbortController();
+	readonly #policy = new RefreshPolicy();
+	#cancelled = false;
+	/** Why a side job failed: that stops the decoding too. */
+	#sideError: Error | null = null;
+	/** Why no copy of the file could be kept (the import goes on without one). */
+	#copyProblem: string | null = null;
+	#live!: LiveTrace;
+	#names: ImportTracker;
+	/** Events stored by an earlier, interrupted import, which this one goes on from. */
+	#storedBefore: number;
+	/** What the trace counts of the chunks stored, in order; written every so often. */
+	#counted: ChunkCounts;
+	#counting: Promise<void> = Promise.resolve();
+	#countedAt = -Infinity;
+	#lastReport = 0;
+	/** The decoding has reported (until then, the index pass's progress is shown). */
+	#decoding = false;
+	#latest: IngestProgress = { bytesDone: 0, bytesTotal: 0, records: 0, chunks: 0 };
+	#rowsReported = false;
+	#anyStored = false;
+	#firstStored!: () => void;
+	readonly #stored = new Promise<void>((resolve) => (this.#firstStored = resolve));
+	// Set up as the run begins.
+	#feed: BufferFeed | null = null;
+	#indexSource: SwitchableSource | null = null;
+	#indexed: Promise<void> = Promise.resolve();
+	#copy: Job<null> | null = null;
+	#rebuild: Job<SocketsStored> | null = null;
+	/** Whether the library's copy of the file is whole (once the copy has ended). */
+	#copied: Promise<boolean> = Promise.resolve(false);
+	#readBack: Promise<BufferRecords> | null = null;
+	#local: Promise<{ close(): void } | null> = Promise.resolve(null);
+
+	private constructor(deps: ImportDeps, start: ImportStart, file: File, onProgress: OnProgress) {
+		this.#deps = deps;
+		this.#trace = start.trace;
+		this.#record = start.record;
+		this.id = start.record.id!;
+		this.#file = file;
+		this.#onProgress = onProgress;
+		this.#tables = start.tables;
+		this.#skipRows = start.skipRows;
+		this.#storedBefore = start.skipRows;
+		this.#counted = countsOf(start.record);
+		this.#names = importTracker(start.trace, false);
+		let end!: () => void;
+		this.ended = new Promise<void>((resolve) => (end = resolve));
+		this.#end = end;
+	}
+
+	/** Stops the import; it then deletes what it stored. */
+	cancel(): void {
+		this.#cancelled = true;
+		this.#pass.abort();
+	}
+
+	async run(): Promise<Result<TraceSummary>> {
+		const { catalog } = this.#deps;
+		catalog.begin(this.id, this);
+		let outcome: Result<TraceSummary>;
+		try {
+			outcome = ok(await this.#importAll());
+		} catch (caught) {
+			outcome = this.#failure(caught);
+		}
+		await this.#release();
+		if (!outcome.ok) {
+			// Nothing of a cancelled or failed import is kept. Should the deletion fail too, the
+			// trace stays listed as interrupted, for the user to delete.
+			await catalog.removeStored(this.id).catch(() => {});
+			catalog.end(this.id, this);
+			this.#end();
+			return outcome;
+		}
+		catalog.end(this.id, this);
+		this.#end();
+		// The view asks once more: its answer is whole now.
+		this.#tell(true);
+		return ok(catalog.summary(this.#live.record));
+	}
+
+	async #importAll(): Promise<TraceSummary> {
+		const db = await this.#deps.catalog.db();
+		this.#live = await this.#deps.traces.live(this.id);
+		this.#live.record = this.#record;
+		// The page shows the trace at once, building its view while the first rows are decoded
+		// (its first query waits for them).
+		this.#onProgress({
+			...indexingProgress(this.id, this.#file, 0, this.#started),
+			records: this.#storedBefore,
+			trace: this.#deps.catalog.summary(this.#record),
+		});
+		this.#startPass();
+		this.#startSideJobs();
+		const result = await this.#decode();
+		// A trace with no events stores no chunk: the copy starts now.
+		this.#firstStored();
+		this.#saveCounts();
+		if (this.#policy.flush()) this.#tell(false);
+		await this.#indexed;
+		await this.#awaitSideJobs();
+		await this.#counting;
+		const { storedBytes } = this.#counted;
+		if (this.#copy && (await this.#copied))
+			this.#live.record = await updateTrace(db, this.id, {
+				copied: true,
+				storedBytes: storedBytes + this.#file.size,
+			});
+		else if (this.#copy)
+			this.#live.record = await updateTrace(db, this.id, {
+				error: `no copy of the file could be kept (${this.#copyProblem}): after a reload, the details and exports of its events need the file imported again`,
+			});
+		this.#report(this.#latestAtEnd(), true);
+		this.#live.record = await updateTrace(db, this.id, {
+			status: 'complete',
+			damage: result.damage,
+			importMs: this.#record.importMs + (performance.now() - this.#started),
+		});
+		// For the first filters, which read columns the import did not keep at hand.
+		void this.#live.readStoredChunks();
+		return this.#deps.catalog.summary(this.#live.record);
+	}
+
+	/**
+	 * The index pass reads every byte (headers sit every 64 KiB or so) in large blocks, a few at a
+	 * time, a bounded lead ahead of the decoding (buffer-feed.ts); until the decoding reports, its
+	 * progress is shown. Once the library's copy is whole, the pass reads on from it
+	 * (synchronously, header by header) rather than read the rest of the File. Its first block
+	 * is the decoding's, read already.
+	 */
+	#startPass(): void {
+		const trace = this.#trace;
+		this.#indexSource = switchableSource(
+			withHead(blobSource(this.#file), trace.source, HEAD_BYTES),
+		);
+		const feed = (this.#feed = feedIndex(trace, {
+			source: this.#indexSource,
+			signal: this.#pass.signal,
+			onProgress: (offset) => {
+				const now = performance.now();
+				if (this.#decoding || now - this.#lastReport < PROGRESS_EVERY_MS) return;
+				this.#lastReport = now;
+				this.#onProgress(indexingProgress(this.id, this.#file, offset, this.#started));
+			},
+		}));
+		// Where each buffer is: stored for details and exports after a reload, used until then.
+		const table = feed.complete.then((whole) => bufferTable(whole.buffers));
+		this.#indexed = table.then(async (t) => putBuffers(await this.#deps.catalog.db(), this.id, t));
+		this.#indexed.catch(() => {});
+		this.#readBack = Promise.all([reopenTrace(trace), table]).then(
+			([t, buffers]) => new BufferRecords(t, buffers),
+		);
+		// Its failure (the index pass failed or was stopped) is met where records are read.
+		this.#readBack.catch(() => {});
+		this.#live.useRecords(this.#readBack);
+	}
+
+	/**
+	 * Beside the decoding, each on a core of its own: the file is copied into the library
+	 * (details and exports read it after a reload; until then they read the dropped file), and the
+	 * sockets are rebuilt. The copy starts once the first rows are stored: on few cores it would
+	 * hold them back. The sockets are part of the trace: if they fail, the import fails. The copy
+	 * only serves details and exports after a reload: where it cannot be kept (a browser without
+	 * a private file system) the import goes on and says so; storage running out stops it.
+	 */
+	#startSideJobs(): void {
+		const { side } = this.#deps;
+		const file = this.#file;
+		const id = this.id;
+		const copy = this.#record.copied
+			? null
+			: laterJob(this.#stored.then(() => side.copy(file, id)));
+		this.#copy = copy;
+		this.#copied = copy
+			? copy.done.then(
+					() => true,
+					(e: Error) => {
+						if (errorCode(e) === 'quota') this.#sideError ??= e;
+						else this.#copyProblem = e.message;
+						return false;
+					},
+				)
+			: Promise.resolve(this.#record.copied);
+		// The sockets read the copy once it is whole (far cheaper than the File a second time),
+		// finding its buffers themselves: they need not wait for the index pass, which keeps pace
+		// with the decoding. Where there is no copy, they read the File through the pass's index.
+		const module = this.#trace.decoder.module;
+		const feed = this.#feed!;
+		this.#rebuild = laterJob(
+			this.#copied.then(async (whole) =>
+				side.sockets({
+					file,
+					module,
+					buffers: whole ? null : (await feed.complete).buffers,
+					copyOf: whole ? id : null,
+					traceId: id,
+				}),
+			),
+		);
+		this.#rebuild.done.catch((e: Error) => (this.#sideError ??= e));
+		// Once the copy is whole, the decoding reads it too (synchronously, locally) instead of the
+		// dropped File; the File again once the import ends and the copy is let go.
+		const dropped = this.#trace.source;
+		const switchable = 'use' in dropped ? (dropped as SwitchableSource) : null;
+		this.#local = this.#copied.then(async (whole) => {
+			const local = whole && switchable ? await side.openCopy(id) : null;
+			if (local) {
+				switchable!.use(local);
+				this.#indexSource!.use(local);
+			}
+			return local;
+		});
+		this.#local.catch(() => {});
+	}
+
+	#decode(): Promise<IngestResult> {
+		return ingestTrace(this.#trace, (chunk, additions) => this.#commit(chunk, additions), {
+			found: { feed: this.#feed!, restart: () => this.#restart() },
+			tables: this.#tables,
+			skipRows: this.#skipRows,
+			onProgress: (p) => this.#report(p),
+			shouldStop: () => this.#cancelled || this.#sideError !== null,
+			othersWaiting: this.#deps.othersWaiting,
+			observe: (b, i, row) => this.#names.observe(b, i, row),
+			beforeCommit: (t) => this.#names.learnNames(t),
+		});
+	}
+
+	/**
+	 * Stores a chunk; the trace counts its chunks as they are stored, in order, writing the
+	 * counts every so often (a write per chunk would wait on the decoding's time slices): an
+	 * import interrupted meanwhile resumes from the last chunk counted, dropping any beyond it.
+	 */
+	async #commit(chunk: Chunk, additions: ChunkAdditions): Promise<void> {
+		const db = await this.#deps.catalog.db();
+		const { bytes, zeros } = await commitChunk(db, this.id, chunk, additions);
+		// One whose predecessor failed is not counted: that failure stops the import.
+		if (chunk.index !== this.#counted.chunks) return;
+		this.#counted = countChunk(this.#counted, chunk, bytes);
+		this.#live.added(chunk, additions, zeros);
+		this.#firstStored();
+		if (!this.#anyStored && this.#decoding) this.#report(this.#latest, true);
+		this.#anyStored = true;
+		const now = performance.now();
+		if (now - this.#countedAt >= COUNT_EVERY_MS) {
+			this.#countedAt = now;
+			this.#saveCounts();
+		}
+		if (this.#policy.committed(now - this.#started)) this.#tell(false);
+	}
+
+	#saveCounts(): void {
+		const c = this.#counted;
+		const db = this.#deps.catalog.db();
+		this.#counting = this.#counting
+			.catch(() => {})
+			.then(async () => updateTrace(await db, this.id, c))
+			.then((r) => void (this.#live.record = r));
+		// A failed write shows where the counts are next written (at the end, at the latest).
+		this.#counting.catch(() => {});
+	}
+
+	/** The merge met a CPU found late with earlier records: what was stored goes. */
+	async #restart(): Promise<TraceTables> {
+		const db = await this.#deps.catalog.db();
+		await this.#counting.catch(() => {});
+		this.#live.noMoreChunks();
+		await dropChunksFrom(db, this.id, 0);
+		this.#deps.traces.forget(this.id);
+		const record = await updateTrace(db, this.id, NO_CHUNKS);
+		this.#counted = countsOf(record);
+		this.#storedBefore = 0;
+		this.#live = await this.#deps.traces.live(this.id);
+		this.#live.record = record;
+		this.#live.useRecords(this.#readBack!);
+		this.#names = importTracker(this.#trace, false);
+		this.#policy.restarted();
+		this.#tell(false);
+		return new TraceTables();
+	}
+
+	#report(p: IngestProgress, force = false): void {
+		this.#latest = p;
+		this.#decoding = true;
+		const now = performance.now();
+		if (this.#policy.due(now - this.#started)) this.#tell(false);
+		// The first rows decoded, and the first stored, are reported at once.
+		if (!this.#rowsReported && p.records > 0) this.#rowsReported = force = true;
+		if (!force && now - this.#lastReport < PROGRESS_EVERY_MS) return;
+		this.#lastReport = now;
+		this.#onProgress(
+			importingProgress(
+				this.id,
+				this.#record.name,
+				{
+					decoded: p,
+					followed: this.#rebuild?.progress() ?? null,
+					copied: this.#copy ? (this.#copy.progress() ?? 0) : null,
+					fileSize: this.#file.size,
+				},
+				this.#storedBefore,
+				now - this.#started,
+			),
+		);
+	}
+
+	#latestAtEnd(): IngestProgress {
+		const { bytesTotal, records, chunks } = this.#latest;
+		return { bytesDone: bytesTotal, bytesTotal, records, chunks };
+	}
+
+	/** The side jobs usually end first; waits for them, still reporting and cancellable. */
+	async #awaitSideJobs(): Promise<void> {
+		const rebuild = this.#rebuild!;
+		const sides = Promise.all([this.#copied, rebuild.done]);
+		for (let finished = false; !finished;) {
+			finished = await Promise.race([
+				sides.then(() => true),
+				new Promise<boolean>((r) => setTimeout(() => r(false), PROGRESS_EVERY_MS)),
+			]);
+			if (this.#cancelled || this.#sideError) throw new IngestStopped();
+			this.#report(this.#latestAtEnd());
+		}
+		// Stored by the sockets worker, unless the trace was deleted meanwhile (and so cancelled).
+		if ((await rebuild.done) === null) throw new IngestStopped();
+	}
+
+	/** Why the import stopped, as the page is told. */
+	#failure(caught: unknown): Result<TraceSummary> {
+		// A failed side job stops the decoding too: report why it failed.
+		const e = caught instanceof IngestStopped && this.#sideError ? this.#sideError : caught;
+		// Cancel also stops the index pass, and with it whatever waits on it (the decoding, the
+		// sockets): what they throw then is the cancel.
+		if (e instanceof IngestStopped || this.#cancelled)
+			return fail('cancelled', 'the import was cancelled: nothing of it was kept');
+		const code: FailureCode = errorCode(e);
+		if (code === 'quota') {
+			const need = this.#trace.source.size * (1 + COLUMNS_FACTOR) - this.#counted.storedBytes;
+			return fail(
+				'quota',
+				`storage is full after ${this.#counted.records.toLocaleString('en-US')} events: about ${mb(Math.max(0, need))} more are needed. Nothing of this import was kept: free space, then import the file again.`,
+			);
+		}
+		return fail(code === 'internal' ? 'internal' : code, `import failed: ${errorMessage(e)}`);
+	}
+
+	/** Stops what still runs, lets this worker's writes settle, and lets go of the copy. */
+	async #release(): Promise<void> {
+		this.#feed?.release();
+		this.#pass.abort();
+		this.#copy?.cancel();
+		this.#rebuild?.cancel();
+		this.#live?.noMoreChunks();
+		// Not awaited: a copy never started never settles.
+		void this.#local.then((local) => {
+			if (!local) return;
+			(this.#trace.source as SwitchableSource).reset();
+			this.#indexSource?.reset();
+			local.close();
+		});
+		await Promise.allSettled([this.#counting, this.#indexed]);
+	}
+
+	#tell(final: boolean): void {
+		const c = this.#counted;
+		this.#deps.notices.tell({ traceId: this.id, records: c.records, chunks: c.chunks, final });
+	}
+}

@@ -1,0 +1,222 @@
+// The page's questions about opened traces. A query makes a selection and answers with a handle
+// to it; rows, the timeline, groups, statistics, positions and exports take that handle. Each
+// trace keeps only its latest selection: an older handle fails with `superseded` (the page has a
+// newer answer on its way), so no request depends on which query the worker happened to see last.
+import { fail, ok, type Result } from '../lib/result.ts';
+import {
+	Superseded,
+	type Group,
+	type GroupKey,
+	type Histogram,
+	type RowView,
+	type Selection,
+	type TimeRange,
+} from '../query/engine.ts';
+import { FilterError } from '../query/filter-parser.ts';
+import { recordDecoder } from '../decoder/single-record.ts';
+import { findingsOf, type Finding } from '../sockets/findings.ts';
+import type { TrackedTrace } from '../sockets/tracker.ts';
+import { getSockets, getTrace } from '../store/trace-store.ts';
+import type {
+	ExportFormat,
+	OpenedTrace,
+	QueryAnswer,
+	RecordDetails,
+	SelectionHandle,
+} from './api.ts';
+import type { Catalog } from './catalog.ts';
+import { recordDetails } from './details.ts';
+import type { ExportProgress } from './export-selection.ts';
+import type { LiveTrace } from './live-trace.ts';
+import type { OpenTraces } from './open-traces.ts';
+import { errorCode, errorMessage } from './guard.ts';
+import type { TraceStatistics, Vocabulary } from './trace-insight.ts';
+import { trustCounters, type TrustCounter } from './trust.ts';
+
+const NO_SOCKETS =
+	'the sockets of this trace are not available: it has not been imported completely';
+
+const SUPERSEDED = 'superseded by a newer query of this trace';
+
+interface Current {
+	readonly number: number;
+	readonly live: LiveTrace;
+	readonly selection: Selection;
+}
+
+export class QueryService {
+	readonly #catalog: Catalog;
+	readonly #traces: OpenTraces;
+	/** Per trace, its latest selection. */
+	readonly #current = new Map<number, Current>();
+	#numbered = 0;
+
+	constructor(catalog: Catalog, traces: OpenTraces) {
+		this.#catalog = catalog;
+		this.#traces = traces;
+		// A trace opened afresh has no selection yet: handles to the old one are out of date.
+		traces.onForget((id) => this.#current.delete(id));
+	}
+
+	async opened(id: number): Promise<Result<OpenedTrace>> {
+		const live = await this.#traces.live(id);
+		const record = (await this.#catalog.get(id)) ?? live.record;
+		live.record = record;
+		return ok({
+			trace: this.#catalog.summary(record),
+			eventTypes: live.tables.eventTypes,
+			processes: [...live.tables.processNames],
+		});
+	}
+
+	/** Runs a filter; a later query of the same trace supersedes this one and its handle. */
+	async query(
+		id: number,
+		filter: string,
+		range: TimeRange | null,
+		head = 0,
+	): Promise<Result<QueryAnswer>> {
+		const live = await this.#traces.live(id);
+		const generation = live.engine.begin();
+		// An import stores its first rows within milliseconds of showing the trace: its first
+		// answer waits for them, rather than come back empty and be asked for again.
+		if (this.#catalog.importing(id)) await live.firstChunk();
+		const t0 = performance.now();
+		let selection: Selection;
+		try {
+			selection = await live.engine.select(filter, range, generation);
+		} catch (e) {
+			if (e instanceof FilterError) return fail('filter', e.message);
+			if (e instanceof Superseded) return fail('superseded', e.message);
+			throw e;
+		}
+		const current = { number: ++this.#numbered, live, selection };
+		this.#current.set(id, current);
+		const ms = performance.now() - t0;
+		const handle: SelectionHandle = { traceId: id, selection: current.number };
+		const first = head > 0 ? await rowsOf(current, 0, head) : undefined;
+		return ok({
+			handle,
+			total: selection.total,
+			matched: selection.matched,
+			partial: this.#catalog.importing(id),
+			ms,
+			...(first ? { head: first } : {}),
+		});
+	}
+
+	/** The selection a handle names, if it is still the latest of its trace. */
+	#selected(handle: SelectionHandle): Result<Current> {
+		const current = this.#current.get(handle.traceId);
+		return current?.number === handle.selection ? ok(current) : fail('superseded', SUPERSEDED);
+	}
+
+	async rows(handle: SelectionHandle, offset: number, limit: number): Promise<Result<RowView[]>> {
+		const s = this.#selected(handle);
+		return s.ok ? ok(await rowsOf(s.value, offset, limit)) : s;
+	}
+
+	async positionOf(handle: SelectionHandle, index: number): Promise<Result<number>> {
+		const s = this.#selected(handle);
+		if (!s.ok) return s;
+		return ok(await s.value.live.engine.positionOf(s.value.selection, index));
+	}
+
+	async histogram(
+		handle: SelectionHandle,
+		from: number,
+		to: number,
+		bins: number,
+	): Promise<Result<Histogram>> {
+		const s = this.#selected(handle);
+		if (!s.ok) return s;
+		return ok(await s.value.live.engine.histogram(s.value.selection, from, to, bins));
+	}
+
+	async groupBy(handle: SelectionHandle, key: GroupKey, limit: number): Promise<Result<Group[]>> {
+		const s = this.#selected(handle);
+		if (!s.ok) return s;
+		return ok(await s.value.live.engine.groupBy(s.value.selection, key, limit));
+	}
+
+	async statistics(handle: SelectionHandle): Promise<Result<TraceStatistics>> {
+		const s = this.#selected(handle);
+		if (!s.ok) return s;
+		const { live, selection } = s.value;
+		const importing = this.#catalog.importing(handle.traceId);
+		return ok(await this.#traces.insight(live).statistics(selection, importing));
+	}
+
+	async exportRows(
+		handle: SelectionHandle,
+		format: ExportFormat,
+		write: (piece: string | Uint8Array, progress: ExportProgress) => Promise<boolean> | boolean,
+	): Promise<Result<{ rows: number; complete: boolean }>> {
+		const s = this.#selected(handle);
+		if (!s.ok) return s;
+		const { live, selection } = s.value;
+		return ok(await this.#traces.insight(live).export(selection, format, write));
+	}
+
+	async details(id: number, index: number): Promise<Result<RecordDetails>> {
+		const live = await this.#traces.live(id);
+		const at = live.locate(index);
+		if (!at) return fail('not-found', `no event ${index}`);
+		const [buffer, recOffset, cpu, time] = await Promise.all([
+			live.engine.column(at.chunk, 'buffer'),
+			live.engine.column(at.chunk, 'recOffset'),
+			live.engine.column(at.chunk, 'cpu'),
+			live.engine.column(at.chunk, 'time'),
+		]);
+		let bytes: Uint8Array;
+		try {
+			bytes = await live.records.bytes(buffer[at.row]!, recOffset[at.row]!);
+		} catch (e) {
+			const code = errorCode(e);
+			return fail(code === 'internal' ? 'io' : code, `event ${index}: ${errorMessage(e)}`);
+		}
+		const decoder = recordDecoder(await this.#traces.module(), live.record.facts);
+		const filetime = BigInt(live.record.facts.startFiletime) + BigInt(time[at.row]!);
+		const d = await recordDetails(decoder, index, bytes.slice(), cpu[at.row]!, filetime);
+		return d ? ok(d) : fail('format', `event ${index} could not be decoded again`);
+	}
+
+	async vocabulary(id: number): Promise<Result<Vocabulary>> {
+		const live = await this.#traces.live(id);
+		return ok(await this.#traces.insight(live).vocabulary(this.#catalog.importing(id)));
+	}
+
+	/** The trust counters of Trace facts: losses, damage, records read without a schema. */
+	async trust(id: number): Promise<Result<TrustCounter[]>> {
+		const live = await this.#traces.live(id);
+		// The stored record: its damage is complete once the import is.
+		const record = (await this.#catalog.get(id)) ?? live.record;
+		const types = await this.#traces.insight(live).typeCounts();
+		return ok(trustCounters(record.facts, record.damage.length, types));
+	}
+
+	/** The sockets rebuilt when the trace's import completed. */
+	async sockets(id: number): Promise<Result<TrackedTrace>> {
+		const tracked = await this.#trackedOf(id);
+		return tracked ? ok(tracked) : fail('not-found', NO_SOCKETS);
+	}
+
+	async findings(id: number): Promise<Result<Finding[]>> {
+		const tracked = await this.#trackedOf(id);
+		return tracked ? ok(findingsOf(tracked)) : fail('not-found', NO_SOCKETS);
+	}
+
+	/**
+	 * A complete trace's sockets. They are stored as soon as they are rebuilt, which may be before
+	 * an import that then stops: they are of the whole file, the events shown are not.
+	 */
+	async #trackedOf(id: number): Promise<TrackedTrace | undefined> {
+		const db = await this.#catalog.db();
+		const [record, tracked] = await Promise.all([getTrace(db, id), getSockets(db, id)]);
+		return record?.status === 'complete' ? tracked : undefined;
+	}
+}
+
+/** Rows [offset, offset + limit) of a selection's matches. */
+const rowsOf = ({ live, selection }: Current, offset: number, limit: number) =>
+	live.engine.rows(live.engine.indexes(selection, offset, limit));
