@@ -1,6 +1,7 @@
 // Buffered writes to stdout that respect back-pressure, so that piping millions of lines into
 // `head` or a slow consumer neither exhausts memory nor crashes on EPIPE. Once the reader has gone,
 // the next line throws OutputClosed: the command stops decoding and exits 0.
+import type { ByteSink } from '../export/byte-sink.ts';
 
 /** The reader of stdout has gone (EPIPE): nothing more is wanted. */
 export class OutputClosed extends Error {
@@ -25,10 +26,12 @@ export class LineWriter {
 			void e;
 			this.#closed = true;
 			this.#wake?.();
+			this.#release?.();
 		});
 		out.on('close', () => {
 			this.#closed = true;
 			this.#wake?.();
+			this.#release?.();
 		});
 	}
 
@@ -43,13 +46,45 @@ export class LineWriter {
 		if (this.#size >= 1 << 20) await this.flush();
 	}
 
+	/**
+	 * Sends what a sink holds (whole lines), after the lines before it. Two pieces of memory take
+	 * turns: the sink writes into one while the stream writes out the other, which it must have
+	 * finished with before the sink hands that one over again.
+	 */
+	async sink(sink: ByteSink): Promise<void> {
+		await this.flush();
+		if (sink.length === 0) return;
+		await this.#inFlight;
+		if (this.#closed) throw new OutputClosed();
+		const piece = sink.take();
+		this.#inFlight = new Promise<void>((resolve) => {
+			let released = false;
+			this.#release = () => {
+				if (released) return;
+				released = true;
+				sink.giveBack(piece);
+				resolve();
+			};
+		});
+		const release = this.#release!;
+		await this.#send(piece, release);
+	}
+
+	#inFlight: Promise<void> | null = null;
+	/** Ends the wait for the piece in flight (also when the stream closes instead). */
+	#release: (() => void) | null = null;
+
 	async flush(): Promise<void> {
 		if (this.#closed) throw new OutputClosed();
 		if (this.#chunk.length === 0) return;
 		const text = this.#chunk.join('\n') + '\n';
 		this.#chunk = [];
 		this.#size = 0;
-		if (this.#out.write(text)) return;
+		await this.#send(text);
+	}
+
+	async #send(data: string | Uint8Array, done?: () => void): Promise<void> {
+		if (this.#out.write(data, done && (() => done()))) return;
 		let wake!: () => void;
 		await new Promise<void>((resolve) => {
 			wake = resolve;
