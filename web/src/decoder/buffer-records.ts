@@ -5,6 +5,7 @@ import { RecordOut } from '../generated/layouts.ts';
 import { PromiseCache } from '../lib/promise-cache.ts';
 import { decodeBuffer, type DecodedBuffer } from './decoded-buffer.ts';
 import type { BufferEntry, OpenTrace } from './etl-file.ts';
+import { ProviderTable } from './record-json.ts';
 
 /** The buffer index as stored: one typed array per field. */
 export interface BufferTable {
@@ -60,7 +61,8 @@ export interface RecordBytes {
 	bytes(buffer: number, offset: number): Promise<Uint8Array>;
 }
 
-interface Decoded {
+/** A decoded buffer and where its records are. */
+export interface Decoded {
 	readonly buffer: DecodedBuffer;
 	/** recordOffset → record index. */
 	readonly at: Map<number, number>;
@@ -74,12 +76,34 @@ export class BufferRecords implements RecordBytes {
 	readonly #trace: OpenTrace;
 	readonly #table: BufferTable;
 	readonly #decoded: PromiseCache<number, Decoded>;
+	/** The decoded buffers among those kept, for callers that go on without waiting. */
+	readonly #ready = new Map<number, Decoded>();
+	readonly #keep: number;
+	/** GUIDs of the provider indexes in these buffers' records. */
+	readonly providers: ProviderTable;
 
 	/** `trace` must have a decoder of its own: decoding here must not disturb another pass. */
 	constructor(trace: OpenTrace, table: BufferTable, keep = 16) {
 		this.#trace = trace;
 		this.#table = table;
+		this.#keep = keep;
 		this.#decoded = new PromiseCache(keep);
+		this.providers = new ProviderTable(trace);
+	}
+
+	/** The trace facts the records' JSON refers to. */
+	get facts(): OpenTrace['facts'] {
+		return this.#trace.facts;
+	}
+
+	/** Buffer `index` decoded, when it is kept already; else undefined (then `decoded` it). */
+	decodedNow(index: number): Decoded | undefined {
+		return this.#ready.get(index);
+	}
+
+	/** Buffer `index` decoded (or null when the trace has no such buffer). */
+	async decoded(index: number): Promise<Decoded | null> {
+		return index < this.#table.offset.length ? this.#buffer(index) : null;
 	}
 
 	async bytes(buffer: number, offset: number): Promise<Uint8Array> {
@@ -100,7 +124,10 @@ export class BufferRecords implements RecordBytes {
 			const buffer = await decodeBuffer(this.#trace, bufferEntry(this.#table, k));
 			const at = new Map<number, number>();
 			for (let i = 0; i < buffer.count; i++) at.set(buffer.u32(i, RecordOut.recordOffset), i);
-			return { buffer, at };
+			const d = { buffer, at };
+			this.#ready.set(k, d);
+			if (this.#ready.size > this.#keep) this.#ready.delete(this.#ready.keys().next().value!);
+			return d;
 		});
 	}
 }
