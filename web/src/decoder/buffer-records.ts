@@ -62,10 +62,41 @@ export interface RecordBytes {
 }
 
 /** A decoded buffer and where its records are. */
-export interface Decoded {
+export class Decoded {
 	readonly buffer: DecodedBuffer;
-	/** recordOffset → record index. */
-	readonly at: Map<number, number>;
+	/** The records' offsets, in record order (increasing). */
+	readonly #offsets: Uint32Array;
+	/** Where the last look-up ended: readers mostly ask for the records in order. */
+	#next = 0;
+
+	constructor(buffer: DecodedBuffer) {
+		this.buffer = buffer;
+		this.#offsets = new Uint32Array(buffer.count);
+		for (let i = 0; i < buffer.count; i++) this.#offsets[i] = buffer.u32(i, RecordOut.recordOffset);
+	}
+
+	/** The index of the record at `offset`, or undefined when no record starts there. */
+	indexOf(offset: number): number | undefined {
+		const o = this.#offsets;
+		let i = this.#next;
+		if (o[i] !== offset) {
+			let lo = 0;
+			let hi = o.length - 1;
+			i = -1;
+			while (lo <= hi) {
+				const mid = (lo + hi) >>> 1;
+				if (o[mid]! < offset) lo = mid + 1;
+				else if (o[mid]! > offset) hi = mid - 1;
+				else {
+					i = mid;
+					break;
+				}
+			}
+			if (i < 0) return undefined;
+		}
+		this.#next = i + 1;
+		return i;
+	}
 }
 
 /**
@@ -110,7 +141,7 @@ export class BufferRecords implements RecordBytes {
 		if (buffer >= this.#table.offset.length)
 			throw new Error(`the trace has no buffer ${buffer} (it has ${this.#table.offset.length})`);
 		const d = await this.#buffer(buffer);
-		const i = d.at.get(offset);
+		const i = d.indexOf(offset);
 		if (i === undefined)
 			throw new Error(
 				`buffer ${buffer} at file offset 0x${this.#table.offset[buffer]!.toString(16)} has no record at 0x${offset.toString(16)}`,
@@ -122,9 +153,7 @@ export class BufferRecords implements RecordBytes {
 	#buffer(index: number): Promise<Decoded> {
 		return this.#decoded.get(index, async (k) => {
 			const buffer = await decodeBuffer(this.#trace, bufferEntry(this.#table, k));
-			const at = new Map<number, number>();
-			for (let i = 0; i < buffer.count; i++) at.set(buffer.u32(i, RecordOut.recordOffset), i);
-			const d = { buffer, at };
+			const d = new Decoded(buffer);
 			this.#ready.set(k, d);
 			if (this.#ready.size > this.#keep) this.#ready.delete(this.#ready.keys().next().value!);
 			return d;

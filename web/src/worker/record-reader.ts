@@ -129,7 +129,7 @@ export class RecordReader {
 			if (writer && buffers && c.kind[row] !== 0) {
 				const b = c.buffer[row]!;
 				const d = buffers.decodedNow(b) ?? (await buffers.decoded(b));
-				const i = d?.at.get(c.recOffset[row]!);
+				const i = d?.indexOf(c.recOffset[row]!);
 				// The columns' time and CPU are what `json` prints: the buffer must agree.
 				if (
 					d &&
