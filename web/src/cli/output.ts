@@ -20,6 +20,7 @@ export class LineWriter {
 
 	constructor(out: NodeJS.WritableStream = process.stdout) {
 		this.#out = out;
+		this.#reuse = out === process.stdout;
 		out.on('error', (e: NodeJS.ErrnoException) => {
 			// Any write error on stdout (EPIPE, or the pipe torn down otherwise) ends the output;
 			// there is no one left to tell on stdout, and stderr is not the place for it.
@@ -47,13 +48,19 @@ export class LineWriter {
 	}
 
 	/**
-	 * Sends what a sink holds (whole lines), after the lines before it. Two pieces of memory take
-	 * turns: the sink writes into one while the stream writes out the other, which it must have
-	 * finished with before the sink hands that one over again.
+	 * Sends what a sink holds (whole lines), after the lines before it. On the process's stdout,
+	 * two pieces of memory take turns: the sink writes into one while the stream writes out the
+	 * other, which it has finished with once its write's callback runs (the bytes are in the file
+	 * or pipe then). Another stream may hand the very memory on (a PassThrough does), so there
+	 * each piece is new memory.
 	 */
 	async sink(sink: ByteSink): Promise<void> {
 		await this.flush();
 		if (sink.length === 0) return;
+		if (!this.#reuse) {
+			await this.#send(sink.take());
+			return;
+		}
 		await this.#inFlight;
 		if (this.#closed) throw new OutputClosed();
 		const piece = sink.take();
@@ -70,6 +77,7 @@ export class LineWriter {
 		await this.#send(piece, release);
 	}
 
+	readonly #reuse: boolean;
 	#inFlight: Promise<void> | null = null;
 	/** Ends the wait for the piece in flight (also when the stream closes instead). */
 	#release: (() => void) | null = null;
