@@ -32,4 +32,11 @@ describe('Remote name column', () => {
 		expect(column.term(row('10.0.0.5:8081'), ctx)).toBeNull();
 		expect(column.text(row('151.101.1.69:443'), { ...ctx, hostNames: undefined })).toBe('');
 	});
+	it('names a remote seen before by the names known now (a trace being imported learns more)', () => {
+		const names = new Map<string, readonly string[]>();
+		const growing = { ...ctx, hostNames: names };
+		expect(column.text(row('192.0.2.7:53'), growing)).toBe('');
+		names.set('192.0.2.7', ['dns.example']);
+		expect(column.text(row('192.0.2.7:53'), growing)).toBe('dns.example');
+	});
 });

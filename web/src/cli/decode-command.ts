@@ -24,6 +24,8 @@ import { parseFilter } from '../query/filter-parser.ts';
 import { importTracker, type ImportTracker } from '../sockets/import-tracker.ts';
 import type { FilterContext } from '../query/filter-nodes.ts';
 import type { LineWriter } from './output.ts';
+import { ByteSink } from '../export/byte-sink.ts';
+import { RecordWriter } from '../export/record-writer.ts';
 import type { Progress } from './progress.ts';
 
 export interface DecodeOptions {
@@ -45,20 +47,20 @@ export async function decodeCommand(
 	progress: Progress,
 ): Promise<string[]> {
 	const cols = opts.columns;
-	const lines: string[] = [];
-	const print = (r: RecordJson) =>
-		lines.push(cols ? pickedLine(r, cols, opts.format) : recordLine(r, opts.format));
-	// Lines go out between buffers, so memory stays bounded whatever the trace size.
-	const flush = async () => {
-		for (const l of lines) await out.line(l);
-		lines.length = 0;
+	// Lines are written as bytes into one sink and go out between buffers, so memory stays
+	// bounded whatever the trace size.
+	const sink = new ByteSink(1 << 20);
+	const flush = () => out.sink(sink);
+	const line = (s: string) => {
+		sink.utf8(s);
+		sink.byte(10);
 	};
-	const header = cols
-		? opts.format === 'csv'
-			? pickedHeader(cols)
-			: null
-		: headerLine(opts.format);
-	if (header !== null) await out.line(header);
+	if (cols) {
+		if (opts.format === 'csv') line(pickedHeader(cols));
+	} else {
+		const header = headerLine(opts.format);
+		if (header !== null) line(header);
+	}
 	if (opts.filter !== null) {
 		const { damage } = await filteredRecords(
 			trace,
@@ -66,7 +68,7 @@ export async function decodeCommand(
 			opts.filter,
 			(r) => {
 				if (opts.provider === 'afd' && r.providerGuid !== AFD_GUID) return;
-				print(r);
+				line(cols ? pickedLine(r, cols, opts.format) : recordLine(r, opts.format));
 			},
 			flush,
 			progress,
@@ -79,13 +81,15 @@ export async function decodeCommand(
 	const total = index.buffers.reduce((n, b) => n + b.available, 0);
 	let done = 0;
 	const damage = new DamageLog();
+	const writer = cols ? null : new RecordWriter(opts.format, trace, providers, damage.record);
 	await mergeRecords(
 		trace,
 		index.buffers,
 		(b, i) => {
 			if (opts.provider === 'afd' && providers.guid(b.u16(i, RecordOut.providerIndex)) !== AFD_GUID)
 				return;
-			print(recordJson(b, i, trace, providers, damage.record));
+			if (writer) writer.record(sink, b, i);
+			else line(pickedLine(recordJson(b, i, trace, providers, damage.record), cols!, opts.format));
 		},
 		(b) => {
 			damage.add(b.damage);

@@ -5,6 +5,7 @@ import { RecordOut } from '../generated/layouts.ts';
 import { PromiseCache } from '../lib/promise-cache.ts';
 import { decodeBuffer, type DecodedBuffer } from './decoded-buffer.ts';
 import type { BufferEntry, OpenTrace } from './etl-file.ts';
+import { ProviderTable } from './record-json.ts';
 
 /** The buffer index as stored: one typed array per field. */
 export interface BufferTable {
@@ -60,10 +61,42 @@ export interface RecordBytes {
 	bytes(buffer: number, offset: number): Promise<Uint8Array>;
 }
 
-interface Decoded {
+/** A decoded buffer and where its records are. */
+export class Decoded {
 	readonly buffer: DecodedBuffer;
-	/** recordOffset → record index. */
-	readonly at: Map<number, number>;
+	/** The records' offsets, in record order (increasing). */
+	readonly #offsets: Uint32Array;
+	/** Where the last look-up ended: readers mostly ask for the records in order. */
+	#next = 0;
+
+	constructor(buffer: DecodedBuffer) {
+		this.buffer = buffer;
+		this.#offsets = new Uint32Array(buffer.count);
+		for (let i = 0; i < buffer.count; i++) this.#offsets[i] = buffer.u32(i, RecordOut.recordOffset);
+	}
+
+	/** The index of the record at `offset`, or undefined when no record starts there. */
+	indexOf(offset: number): number | undefined {
+		const o = this.#offsets;
+		let i = this.#next;
+		if (o[i] !== offset) {
+			let lo = 0;
+			let hi = o.length - 1;
+			i = -1;
+			while (lo <= hi) {
+				const mid = (lo + hi) >>> 1;
+				if (o[mid]! < offset) lo = mid + 1;
+				else if (o[mid]! > offset) hi = mid - 1;
+				else {
+					i = mid;
+					break;
+				}
+			}
+			if (i < 0) return undefined;
+		}
+		this.#next = i + 1;
+		return i;
+	}
 }
 
 /**
@@ -74,19 +107,41 @@ export class BufferRecords implements RecordBytes {
 	readonly #trace: OpenTrace;
 	readonly #table: BufferTable;
 	readonly #decoded: PromiseCache<number, Decoded>;
+	/** The decoded buffers among those kept, for callers that go on without waiting. */
+	readonly #ready = new Map<number, Decoded>();
+	readonly #keep: number;
+	/** GUIDs of the provider indexes in these buffers' records. */
+	readonly providers: ProviderTable;
 
 	/** `trace` must have a decoder of its own: decoding here must not disturb another pass. */
 	constructor(trace: OpenTrace, table: BufferTable, keep = 16) {
 		this.#trace = trace;
 		this.#table = table;
+		this.#keep = keep;
 		this.#decoded = new PromiseCache(keep);
+		this.providers = new ProviderTable(trace);
+	}
+
+	/** The trace facts the records' JSON refers to. */
+	get facts(): OpenTrace['facts'] {
+		return this.#trace.facts;
+	}
+
+	/** Buffer `index` decoded, when it is kept already; else undefined (then `decoded` it). */
+	decodedNow(index: number): Decoded | undefined {
+		return this.#ready.get(index);
+	}
+
+	/** Buffer `index` decoded (or null when the trace has no such buffer). */
+	async decoded(index: number): Promise<Decoded | null> {
+		return index < this.#table.offset.length ? this.#buffer(index) : null;
 	}
 
 	async bytes(buffer: number, offset: number): Promise<Uint8Array> {
 		if (buffer >= this.#table.offset.length)
 			throw new Error(`the trace has no buffer ${buffer} (it has ${this.#table.offset.length})`);
 		const d = await this.#buffer(buffer);
-		const i = d.at.get(offset);
+		const i = d.indexOf(offset);
 		if (i === undefined)
 			throw new Error(
 				`buffer ${buffer} at file offset 0x${this.#table.offset[buffer]!.toString(16)} has no record at 0x${offset.toString(16)}`,
@@ -98,9 +153,10 @@ export class BufferRecords implements RecordBytes {
 	#buffer(index: number): Promise<Decoded> {
 		return this.#decoded.get(index, async (k) => {
 			const buffer = await decodeBuffer(this.#trace, bufferEntry(this.#table, k));
-			const at = new Map<number, number>();
-			for (let i = 0; i < buffer.count; i++) at.set(buffer.u32(i, RecordOut.recordOffset), i);
-			return { buffer, at };
+			const d = new Decoded(buffer);
+			this.#ready.set(k, d);
+			if (this.#ready.size > this.#keep) this.#ready.delete(this.#ready.keys().next().value!);
+			return d;
 		});
 	}
 }

@@ -29,7 +29,8 @@ export function schemaOf(index: number): EventSchema | undefined {
 	return EVENT_SCHEMAS[index];
 }
 
-function mapValue(map: string | null, value: number): string | null {
+/** The named meaning a value map gives a value, or null. */
+export function mapValue(map: string | null, value: number): string | null {
 	switch (map) {
 		case null:
 			return null;

@@ -43,9 +43,19 @@ export const EVENT_COLUMNS: readonly TableColumn[] = [
 	{ name: 'payload', type: 'JSON' },
 ];
 
-function remoteName(ctx: FilterContext, address: string): string | null {
-	const canonical = canonicalAddress(address);
-	return canonical === null ? null : (ctx.hostNames?.get(canonical)?.[0] ?? null);
+/**
+ * The canonical form of each address string, by its index in a trace's strings table (which only
+ * grows): an address is parsed once per export, not once per row. The names are looked up on
+ * every row, as the table of names grows while a trace is imported.
+ */
+const canonicalByString = new WeakMap<readonly string[], (string | null)[]>();
+
+function remoteName(ctx: FilterContext, index: number): string | null {
+	let canonical = canonicalByString.get(ctx.strings);
+	if (!canonical) canonicalByString.set(ctx.strings, (canonical = []));
+	let a = canonical[index];
+	if (a === undefined) canonical[index] = a = canonicalAddress(ctx.strings[index]!);
+	return a === null ? null : (ctx.hostNames?.get(a)?.[0] ?? null);
 }
 
 /**
@@ -90,7 +100,7 @@ export function eventRow(
 		remote_port: c.raddr[i] ? c.rport[i]! : null,
 		// The first name the trace's DNS answers gave the address (the sockets table has the one
 		// in force when each socket first used it).
-		remote_name: c.raddr[i] ? remoteName(ctx, ctx.strings[c.raddr[i]!]!) : null,
+		remote_name: c.raddr[i] ? remoteName(ctx, c.raddr[i]!) : null,
 		bytes: f & FLAG_BYTES ? c.bytes[i]! : null,
 		status: f & FLAG_STATUS ? c.status[i]! : null,
 		status_name: f & FLAG_STATUS ? statusName(c.status[i]!) : null,

@@ -3,7 +3,11 @@
 // single-record decoder, PID and TID from the columns (kernel header records carry none of their
 // own), and the logfile header record shown as the trace's facts. Exports and the statistics'
 // payload lookups go through here, so the page and the CLI print the same fields.
-import type { RecordBytes } from '../decoder/buffer-records.ts';
+import { BufferRecords, type RecordBytes } from '../decoder/buffer-records.ts';
+import { Clock } from '../decoder/decoded-buffer.ts';
+import { recordLine, type ExportFormat } from '../decoder/record-lines.ts';
+import type { ByteSink } from '../export/byte-sink.ts';
+import { RecordWriter } from '../export/record-writer.ts';
 import type { OpenTrace } from '../decoder/etl-file.ts';
 import { ProviderTable, recordJson, type RecordJson } from '../decoder/record-json.ts';
 import { decodeRecord } from '../decoder/single-record.ts';
@@ -35,6 +39,7 @@ export class RecordReader {
 	readonly #providers: ProviderTable;
 	readonly #start: bigint;
 	#view: ChunkView | null = null;
+	readonly #writers = new Map<ExportFormat, RecordWriter>();
 
 	/** `decoder` is a single-record decoder (recordDecoder) over the trace's facts. */
 	constructor(store: StoredRecords, decoder: OpenTrace, facts: TraceFacts) {
@@ -88,6 +93,62 @@ export class RecordReader {
 			delete r.payload;
 		}
 		return r;
+	}
+
+	/**
+	 * Writes rows `rows[from..]` of chunk `chunk` (or rows `first + k` when `rows` is null, k below
+	 * `count`) as `json` would print them, until the sink holds `limit` bytes or the rows end.
+	 * Returns the position reached and the rows written (a row that no longer decodes is
+	 * skipped). Rows go straight from their decoded buffer when the record writer can; the others
+	 * (the logfile header, records it leaves to the record object) through `json`.
+	 */
+	async write(
+		sink: ByteSink,
+		format: ExportFormat,
+		chunk: number,
+		rows: ArrayLike<number> | null,
+		first: number,
+		from: number,
+		count: number,
+		limit: number,
+	): Promise<{ next: number; written: number }> {
+		const c = await this.#chunk(chunk);
+		const records = this.#store.records;
+		const buffers = records instanceof BufferRecords ? records : null;
+		let writer = this.#writers.get(format);
+		if (!writer && buffers)
+			this.#writers.set(
+				format,
+				(writer = new RecordWriter(format, { facts: this.#facts }, buffers.providers)),
+			);
+		const clock = new Clock(this.#start);
+		let written = 0;
+		let k = from;
+		for (; k < count && sink.length < limit; k++) {
+			const row = rows ? rows[k]! : first + k;
+			if (writer && buffers && c.kind[row] !== 0) {
+				const b = c.buffer[row]!;
+				const d = buffers.decodedNow(b) ?? (await buffers.decoded(b));
+				const i = d?.indexOf(c.recOffset[row]!);
+				// The columns' time and CPU are what `json` prints: the buffer must agree.
+				if (
+					d &&
+					i !== undefined &&
+					d.buffer.entry.cpu === c.cpu[row] &&
+					clock.ticks(d.buffer, i) === c.time[row] &&
+					writer.fast(sink, d.buffer, i, c.pid[row]!, c.tid[row]!)
+				) {
+					written++;
+					continue;
+				}
+			}
+			const r = await this.json(chunk, row);
+			if (!r) continue;
+			sink.utf8(recordLine(r, format));
+			sink.byte(10);
+			written++;
+		}
+		return { next: k, written };
 	}
 
 	/** The payload fields of rows of a chunk (what a filter on a payload field tests). */

@@ -43,10 +43,25 @@ export interface Column {
 
 const quote = (s: string) => (/[\s()"]/.test(s) ? `"${s}"` : s);
 
+/**
+ * Remote endpoints in canonical form, each parsed once: the column asks for every row drawn, and
+ * a trace's rows share few endpoints. Emptied when it grows large (a trace of many endpoints).
+ */
+const canonicalRemotes = new Map<string, string | null>();
+
+function canonicalRemote(remote: string): string | null {
+	let a = canonicalRemotes.get(remote);
+	if (a === undefined) {
+		if (canonicalRemotes.size >= 4096) canonicalRemotes.clear();
+		canonicalRemotes.set(remote, (a = canonicalAddress(remote)));
+	}
+	return a;
+}
+
 /** The name the trace's DNS answers give the row's remote address (the first), or null. */
 function remoteName(r: RowView, c: CellContext): string | null {
 	if (!r.remote || !c.hostNames) return null;
-	const a = canonicalAddress(r.remote);
+	const a = canonicalRemote(r.remote);
 	return (a !== null && c.hostNames.get(a)?.[0]) || null;
 }
 

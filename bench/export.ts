@@ -1,0 +1,316 @@
+// npm run bench:export [-- --size-mb N] [--runs N] [--page-size-mb N]
+//
+// Export speed, each figure beside the platform's own limit measured in the same run, on the
+// generated Winsock-AFD trace of bench/decode.ts (bench/winsock-trace.ts, cached under
+// .cache/bench/):
+// - CLI: `sockscope decode --format ndjson|csv FILE > /dev/null` and `sockscope stats FILE`, each
+//   in a child process running the bundled CLI (build/cli/main.mjs) as bin/sockscope.mjs does,
+//   beside a plain read of the file (64 KiB reads, page cache). Ratios: decode/read, and
+//   decode/stats, the issue's target (≤ 3).
+// - page: the web export (worker/export-selection.ts) in Node, over the columns an import of the
+//   same trace makes (ingestTrace into memory, as the worker does into IndexedDB), every row
+//   selected; beside the decode pass over the same trace (indexBuffers + mergeRecords, touching
+//   each record). Ratio: export/decode (target ≤ 3). --page-size-mb picks a smaller trace for
+//   this part (its columns are held in memory).
+// Medians of --runs runs (default 1); peak RSS per child (its maxRSS), and this process's for the
+// page part. A readable summary comes first, then ONE JSON line, last. MB = 2^20 bytes.
+
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { nodeFileSource } from '../web/src/cli/node-source.ts';
+import { BufferRecords, bufferTable } from '../web/src/decoder/buffer-records.ts';
+import {
+	indexBuffers,
+	openTrace,
+	reopenTrace,
+	type OpenTrace,
+} from '../web/src/decoder/etl-file.ts';
+import { mergeRecords } from '../web/src/decoder/merge.ts';
+import type { ExportFormat } from '../web/src/decoder/record-lines.ts';
+import { recordDecoder } from '../web/src/decoder/single-record.ts';
+import { blockCache } from '../web/src/decoder/source.ts';
+import { RecordOut } from '../web/src/generated/layouts.ts';
+import type { Chunk, ColumnName, Columns } from '../web/src/ingest/columns.ts';
+import { ingestTrace } from '../web/src/ingest/ingest.ts';
+import { TraceTables } from '../web/src/ingest/trace-tables.ts';
+import { QueryEngine, type ChunkInfo, type ChunkSource } from '../web/src/query/engine.ts';
+import { exportSelection } from '../web/src/worker/export-selection.ts';
+import { RecordReader } from '../web/src/worker/record-reader.ts';
+import { cachePath, cached, metaPath, removeStale, type TraceMeta } from './winsock-trace.ts';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const MB = 1024 * 1024;
+const CHUNK = 64 * 1024;
+const TARGETS = { cliToStats: 3, pageToDecode: 3 };
+const FORMATS: ExportFormat[] = ['ndjson', 'csv'];
+
+function arg(name: string, fallback: number, min = 1): number {
+	const i = process.argv.indexOf(name);
+	if (i < 0) return fallback;
+	const v = Number(process.argv[i + 1]);
+	if (!Number.isInteger(v) || v < min) throw new Error(`${name} needs an integer ≥ ${min}`);
+	return v;
+}
+
+const sizeMB = arg('--size-mb', 300);
+const pageSizeMB = arg('--page-size-mb', sizeMB);
+const runs = arg('--runs', 1);
+const CLI = join(ROOT, 'build/cli/main.mjs');
+if (!existsSync(CLI)) throw new Error(`${CLI} is missing: npm run build:cli`);
+
+const median = (xs: number[]): number => {
+	const s = [...xs].sort((a, b) => a - b);
+	const m = s.length >> 1;
+	return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+const round = (x: number, d = 1): number => Number(x.toFixed(d));
+
+/** The cached trace of that size (generated once, in a child process), and what it holds. */
+function trace(size: number): { path: string; meta: TraceMeta } {
+	const path = cachePath(size);
+	if (!cached(size)) {
+		removeStale();
+		console.log(`generating ${path} (${size} MB, once)…`);
+		const r = spawnSync(
+			process.execPath,
+			['--import', 'tsx', join(ROOT, 'bench/winsock-trace.ts'), '--size-mb', String(size)],
+			{ cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] },
+		);
+		if (r.status !== 0) throw new Error(`trace generation failed (exit ${r.status})`);
+	}
+	return { path, meta: JSON.parse(readFileSync(metaPath(path), 'utf8')) as TraceMeta };
+}
+
+function readAll(path: string): number {
+	const chunk = new Uint8Array(CHUNK);
+	const fd = openSync(path, 'r');
+	let total = 0;
+	try {
+		for (;;) {
+			const n = readSync(fd, chunk, 0, CHUNK, total);
+			if (n === 0) break;
+			total += n;
+		}
+	} finally {
+		closeSync(fd);
+	}
+	return total;
+}
+
+function timedRead(path: string): number {
+	const t = performance.now();
+	readAll(path);
+	return (performance.now() - t) / 1000;
+}
+
+interface CliRun {
+	readonly seconds: number;
+	readonly maxRssMB: number;
+}
+
+// Runs the bundled CLI's main() as bin/sockscope.mjs does, then reports its maxRSS on fd 3.
+const CHILD = `
+import { writeSync } from 'node:fs';
+const { main } = await import(${JSON.stringify(pathToFileURL(CLI).href)});
+process.exitCode = await main(process.argv.slice(1));
+writeSync(3, String(process.resourceUsage().maxRSS));`;
+
+/** One CLI command, stdout to /dev/null; wall time of the whole child process. */
+async function cli(...args: string[]): Promise<CliRun> {
+	const t = performance.now();
+	const child = spawn(process.execPath, ['--input-type=module', '-e', CHILD, '--', ...args], {
+		stdio: ['ignore', 'ignore', 'inherit', 'pipe'],
+	});
+	let rss = '';
+	child.stdio[3]!.on('data', (d: Buffer) => (rss += d.toString()));
+	const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+	const seconds = (performance.now() - t) / 1000;
+	if (code !== 0) throw new Error(`sockscope ${args.join(' ')}: exit ${code}`);
+	return { seconds, maxRssMB: round(Number(rss) / 1024) };
+}
+
+// ---- CLI ----------------------------------------------------------------------------------
+
+const cliTrace = trace(sizeMB);
+const cliMB = cliTrace.meta.fileBytes / MB;
+console.log(`CLI trace ${cliTrace.path}: ${cliMB.toFixed(0)} MB, ${cliTrace.meta.records} records`);
+readAll(cliTrace.path); // warm-up: the page cache now holds the file
+const reads: number[] = [];
+const stats: CliRun[] = [];
+const decodes: Record<ExportFormat, CliRun[]> = { ndjson: [], csv: [] };
+for (let r = 0; r < runs; r++) {
+	reads.push(timedRead(cliTrace.path));
+	stats.push(await cli('stats', '-q', cliTrace.path));
+	for (const f of FORMATS) decodes[f].push(await cli('decode', '-q', '--format', f, cliTrace.path));
+	console.log(
+		`run ${r + 1}/${runs}: read ${reads.at(-1)!.toFixed(3)} s, stats ${stats.at(-1)!.seconds.toFixed(2)} s, ` +
+			FORMATS.map((f) => `decode ${f} ${decodes[f].at(-1)!.seconds.toFixed(2)} s`).join(', '),
+	);
+}
+const readSeconds = median(reads);
+const statsSeconds = median(stats.map((s) => s.seconds));
+function cliFigures(f: ExportFormat) {
+	const seconds = median(decodes[f].map((d) => d.seconds));
+	return {
+		seconds: round(seconds, 2),
+		MBps: round(cliMB / seconds, 0),
+		recordsPerSec: Math.round(cliTrace.meta.records / seconds),
+		maxRssMB: Math.max(...decodes[f].map((d) => d.maxRssMB)),
+		toRead: round(seconds / readSeconds, 1),
+		toStats: round(seconds / statsSeconds, 2),
+	};
+}
+const cliResult = { ndjson: cliFigures('ndjson'), csv: cliFigures('csv') };
+
+// ---- page export ----------------------------------------------------------------------------
+
+const module = new WebAssembly.Module(readFileSync(join(ROOT, 'build/release/decoder.wasm')));
+
+class MemoryChunks implements ChunkSource {
+	readonly list: Chunk[] = [];
+	chunks(): readonly ChunkInfo[] {
+		return this.list;
+	}
+	async column<K extends ColumnName>(chunk: number, name: K): Promise<Columns[K]> {
+		return this.list[chunk]!.columns[name];
+	}
+}
+
+async function openFile(path: string): Promise<OpenTrace> {
+	const opened = await openTrace(blockCache(nodeFileSource(path)), module, basename(path));
+	if (!opened.ok) throw new Error(opened.error);
+	return opened.value;
+}
+
+/** The decode pass the page's import makes, touching each record; seconds. */
+async function decodePass(path: string): Promise<number> {
+	const t = performance.now();
+	const trace = await openFile(path);
+	const index = await indexBuffers(trace);
+	let check = 0;
+	await mergeRecords(trace, index.buffers, (b, i) => {
+		check = (check + b.timeLo(i) + b.u16(i, RecordOut.id)) | 0;
+	});
+	if (check === 0.5) console.log('unreachable');
+	return (performance.now() - t) / 1000;
+}
+
+let peakRss = process.memoryUsage.rss();
+const sampleRss = () => (peakRss = Math.max(peakRss, process.memoryUsage.rss()));
+const sampler = setInterval(sampleRss, 10);
+
+const pageTrace = pageSizeMB === sizeMB ? cliTrace : trace(pageSizeMB);
+console.log(`page trace ${pageTrace.path}: importing its columns into memory…`);
+const imported = await openFile(pageTrace.path);
+const chunks = new MemoryChunks();
+const tables = new TraceTables();
+const index = await indexBuffers(imported);
+await ingestTrace(imported, async (c) => void chunks.list.push(c), { tables, index });
+const start = BigInt(imported.facts.startFiletime);
+const engine = new QueryEngine(chunks, () => ({
+	strings: tables.strings,
+	eventTypes: tables.eventTypes,
+	startFiletime: start,
+	processNames: tables.processNames,
+}));
+const records = new BufferRecords(await reopenTrace(imported), bufferTable(index.buffers));
+const sel = await engine.select('');
+console.log(`${sel.matched} rows selected`);
+
+const decodeSeconds: number[] = [];
+const exports: Record<ExportFormat, { seconds: number; bytes: number }[]> = { ndjson: [], csv: [] };
+for (let r = 0; r < runs; r++) {
+	decodeSeconds.push(await decodePass(pageTrace.path));
+	for (const f of FORMATS) {
+		const reader = new RecordReader(
+			{ engine, records },
+			recordDecoder(module, imported.facts),
+			imported.facts,
+		);
+		let bytes = 0;
+		const t = performance.now();
+		const done = await exportSelection(sel, reader, f, (piece) => {
+			bytes += piece.length;
+			sampleRss();
+			return true;
+		});
+		const seconds = (performance.now() - t) / 1000;
+		if (done.rows !== sel.matched) throw new Error(`exported ${done.rows} of ${sel.matched} rows`);
+		exports[f].push({ seconds, bytes });
+	}
+	console.log(
+		`page run ${r + 1}/${runs}: decode ${decodeSeconds.at(-1)!.toFixed(2)} s, ` +
+			FORMATS.map((f) => `export ${f} ${exports[f].at(-1)!.seconds.toFixed(2)} s`).join(', '),
+	);
+}
+clearInterval(sampler);
+sampleRss();
+const pageDecode = median(decodeSeconds);
+function pageFigures(f: ExportFormat) {
+	const seconds = median(exports[f].map((e) => e.seconds));
+	const out = exports[f][0]!.bytes;
+	return {
+		seconds: round(seconds, 2),
+		rowsPerSec: Math.round(sel.matched / seconds),
+		outMB: round(out / MB, 0),
+		outMBps: round(out / MB / seconds, 0),
+		toDecode: round(seconds / pageDecode, 2),
+	};
+}
+const pageResult = { ndjson: pageFigures('ndjson'), csv: pageFigures('csv') };
+
+// ---- summary --------------------------------------------------------------------------------
+
+const result = {
+	bench: 'export',
+	cli: {
+		fileMB: round(cliMB, 0),
+		records: cliTrace.meta.records,
+		runs,
+		readSeconds: round(readSeconds, 3),
+		readMBps: round(cliMB / readSeconds, 0),
+		statsSeconds: round(statsSeconds, 2),
+		statsMaxRssMB: Math.max(...stats.map((s) => s.maxRssMB)),
+		...cliResult,
+	},
+	page: {
+		fileMB: round(pageTrace.meta.fileBytes / MB, 0),
+		rows: sel.matched,
+		decodeSeconds: round(pageDecode, 2),
+		peakRssMB: round(peakRss / MB),
+		...pageResult,
+	},
+	targets: TARGETS,
+	met: {
+		cliToStats: FORMATS.every((f) => cliResult[f].toStats <= TARGETS.cliToStats),
+		pageToDecode: FORMATS.every((f) => pageResult[f].toDecode <= TARGETS.pageToDecode),
+	},
+};
+
+const yes = (ok: boolean) => (ok ? 'met' : 'MISSED');
+console.log('');
+console.log(
+	`CLI         ${result.cli.fileMB} MB, ${result.cli.records} records; read ${result.cli.readMBps} MB/s ` +
+		`(${result.cli.readSeconds} s, page cache); stats ${result.cli.statsSeconds} s, maxRSS ${result.cli.statsMaxRssMB} MB`,
+);
+for (const f of FORMATS) {
+	const c = cliResult[f];
+	console.log(
+		`  decode ${f.padEnd(6)} ${c.seconds} s, ${c.MBps} MB/s, ${(c.recordsPerSec / 1e6).toFixed(2)} M records/s, ` +
+			`maxRSS ${c.maxRssMB} MB; ${c.toRead}× the read, ${c.toStats}× stats  target ≤ ${TARGETS.cliToStats}× stats: ${yes(c.toStats <= TARGETS.cliToStats)}`,
+	);
+}
+console.log(
+	`page        ${result.page.fileMB} MB, ${result.page.rows} rows; decode pass ${result.page.decodeSeconds} s; ` +
+		`peak RSS ${result.page.peakRssMB} MB (columns in memory)`,
+);
+for (const f of FORMATS) {
+	const p = pageResult[f];
+	console.log(
+		`  export ${f.padEnd(6)} ${p.seconds} s, ${(p.rowsPerSec / 1e6).toFixed(2)} M rows/s, ${p.outMB} MB out ` +
+			`(${p.outMBps} MB/s); ${p.toDecode}× the decode  target ≤ ${TARGETS.pageToDecode}×: ${yes(p.toDecode <= TARGETS.pageToDecode)}`,
+	);
+}
+console.log(JSON.stringify(result));
