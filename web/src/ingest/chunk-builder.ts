@@ -217,7 +217,10 @@ export class ChunkBuilder {
 		if (layout === PayloadLayout.schema) {
 			const k = ((b.u16(i, RecordOut.schemaIndex) * 16 + kind) << 8) | b.u8(i, RecordOut.opcode);
 			const known = this.#schemaTypes[k]!;
-			return known >= 0 ? known : (this.#schemaTypes[k] = this.#typeByKey(b, i, kind));
+			if (known > 0) return known - 1;
+			const made = this.#typeByKey(b, i, kind);
+			this.#schemaTypes[k] = made + 1;
+			return made;
 		}
 		return this.#typeByKey(b, i, kind);
 	}
@@ -407,7 +410,7 @@ function num(b: DecodedBuffer, start: number, k: number): number {
 /** Lookups that outlive one chunk (the tables they point into do too). */
 export interface BuilderCaches {
 	readonly types: Map<number, number>[];
-	/** Event type by (schema index × 16 + kind) × 256 + opcode; -1 not looked up yet. */
+	/** Event type + 1 by (schema index × 16 + kind) × 256 + opcode; 0 not looked up yet. */
 	readonly schemaTypes: Int32Array;
 	readonly pointers: PointerTable;
 	readonly addresses: BytesTable;
@@ -419,7 +422,8 @@ export interface BuilderCaches {
 export function newBuilderCaches(): BuilderCaches {
 	return {
 		types: [],
-		schemaTypes: new Int32Array(EVENT_SCHEMAS.length * 16 * 256).fill(-1),
+		// Zero-filled, so its pages cost nothing until used (filled with -1, it cost an import 15 ms).
+		schemaTypes: new Int32Array(EVENT_SCHEMAS.length * 16 * 256),
 		pointers: new PointerTable(),
 		addresses: new BytesTable(),
 		categories: [],
