@@ -1,10 +1,11 @@
 // npm run bench:ingest [-- --size-mb N]: a large generated Winsock trace dropped on the page in
 // headless Chromium (the real app: worker, WASM, IndexedDB), measuring end-to-end import speed,
 // time to first rows, peak memory, query latencies over the imported events, and the time to
-// reopen it after a reload. Prints a summary, then one JSON line last.
+// reopen it after a reload. Prints a summary, then one JSON line last. `--dist DIR` serves another
+// build (another commit's, to compare two builds run after one another on a busy machine).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 import type { Page, Worker } from 'playwright-core';
 import { launchBrowser } from '../tests/e2e/browser.ts';
 import { projectRoot, startServer } from '../tests/e2e/server.ts';
@@ -14,6 +15,8 @@ import { cachePath, cached, generate, metaPath, type TraceMeta } from './winsock
 const args = process.argv.slice(2);
 const sizeAt = args.indexOf('--size-mb');
 const sizeMB = sizeAt >= 0 ? Number(args[sizeAt + 1]) : 1300;
+const distAt = args.indexOf('--dist');
+const dist = distAt >= 0 ? args[distAt + 1]! : 'dist';
 const TARGETS = {
 	ratio: 2,
 	mbPerSecond: 200,
@@ -129,7 +132,7 @@ async function importOnce(page: Page, path: string) {
 }
 
 async function main() {
-	if (!existsSync(join(projectRoot, 'dist', 'index.html')))
+	if (!existsSync(resolve(projectRoot, dist, 'index.html')))
 		throw new Error('run npm run build first');
 	const path = cachePath(sizeMB);
 	if (!cached(sizeMB)) {
@@ -137,7 +140,7 @@ async function main() {
 		generate(path, sizeMB, log);
 	}
 	const meta = JSON.parse(readFileSync(metaPath(path), 'utf8')) as TraceMeta;
-	const server = await startServer(['dist', '--port', '0']);
+	const server = await startServer([dist, '--port', '0']);
 	const browser = await launchBrowser({ viewport: { width: 1600, height: 1000 } });
 	try {
 		const page = await browser.context.newPage();

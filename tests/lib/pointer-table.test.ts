@@ -39,4 +39,16 @@ describe('PointerTable', () => {
 		}
 		expect(wrong).toEqual([]);
 	});
+
+	it('finds a pointer stored as two words (low half first) as by its halves', () => {
+		const table = new PointerTable();
+		const words = Uint32Array.of(0xdeadbeef, 0xffff8a5c, 0x10, 0, 0x80000000, 0xffffffff);
+		table.set(0xffff8a5c, 0xdeadbeef, 1);
+		table.set(0, 0x10, 2);
+		expect([table.getAt(words, 0), table.getAt(words, 2), table.getAt(words, 4)]).toEqual([
+			1, 2, -1,
+		]);
+		table.set(0xffffffff, 0x80000000, 3);
+		expect(table.getAt(words, 4)).toBe(3);
+	});
 });

@@ -3,7 +3,7 @@
 // schema interpreter's field table by field name.
 import { FieldOut, FieldType, PayloadLayout, RecordKind, RecordOut } from '../generated/layouts.ts';
 import { EVENT_SCHEMAS, PROVIDERS } from '../generated/schemas.ts';
-import { AFD_EVENTS, AFD_LOCATIONS } from '../generated/afd-semantics.ts';
+import { AFD_EVENTS, AFD_LOCATIONS, type AfdLocation } from '../generated/afd-semantics.ts';
 import {
 	AF_INET,
 	AF_INET6,
@@ -87,20 +87,44 @@ const SOCKET_FIELDS: SocketFields[] = EVENT_SCHEMAS.map((s) => {
 	};
 });
 
+/** FieldOut as 32-bit words: a field's value (low then high half) and where its bytes are. */
+const F_WORDS = FieldOut.SIZE >> 2;
+const F_VALUE = FieldOut.value >> 2;
+const F_OFFSET = FieldOut.offset >> 2;
+const F_SIZE = FieldOut.size >> 2;
+
+/**
+ * The Location table as an array by code (a dense lookup per event, not a keyed one): what the
+ * header PID and the byte count say at each Location.
+ */
+const LOCATIONS: (AfdLocation | undefined)[] = Array.from(
+	{ length: Math.max(...Object.keys(AFD_LOCATIONS).map(Number)) + 1 },
+	(_, code) => AFD_LOCATIONS[code],
+);
+
+/**
+ * Word index (in FieldOut words) of the value of field k of the record whose fields start at
+ * `start`; -1 when the schema has no such field (k < 0) or the payload ended before it.
+ */
+function valueAt(bytes: Uint8Array, start: number, k: number): number {
+	return k >= 0 && bytes[(start + k) * FieldOut.SIZE + FieldOut.missing] === 0
+		? (start + k) * F_WORDS + F_VALUE
+		: -1;
+}
+
 /**
  * What an AFD event's header PID says of its Process while no create has named it: the caller's
  * PID at a reliable Location (and, without Locations, as the legacy events were always read) or
  * at an unknown Location on the enter of an application call; never at a Location known to be
- * unreliable; otherwise it is only shown.
+ * unreliable; otherwise it is only shown. `location`: the event's Location, -1 when it has none.
  */
 function headerTrust(
-	b: DecodedBuffer,
-	start: number,
+	location: number,
 	s: SocketFields,
 	flags: number,
 ): 'teaches' | 'shown' | 'never' {
-	if (!present(b, start, s.location)) return 'teaches';
-	const loc = AFD_LOCATIONS[num(b, start, s.location)];
+	if (location < 0) return 'teaches';
+	const loc = LOCATIONS[location];
 	if (loc)
 		return loc.pid === 'reliable' || loc.pid === 'reliable-unless-system'
 			? 'teaches'
@@ -217,7 +241,10 @@ export class ChunkBuilder {
 		if (layout === PayloadLayout.schema) {
 			const k = ((b.u16(i, RecordOut.schemaIndex) * 16 + kind) << 8) | b.u8(i, RecordOut.opcode);
 			const known = this.#schemaTypes[k]!;
-			return known >= 0 ? known : (this.#schemaTypes[k] = this.#typeByKey(b, i, kind));
+			if (known > 0) return known - 1;
+			const made = this.#typeByKey(b, i, kind);
+			this.#schemaTypes[k] = made + 1;
+			return made;
 		}
 		return this.#typeByKey(b, i, kind);
 	}
@@ -275,23 +302,37 @@ export class ChunkBuilder {
 		return this.#tables.eventType(eventTypeKey(t), () => t);
 	}
 
+	/**
+	 * The socket columns of row r from the record's payload fields. The field table is read
+	 * through its word and byte views here, in one body: a call per field read (and the large
+	 * values it returned, boxed) cost more than the rest of the row.
+	 */
 	#socketColumns(b: DecodedBuffer, i: number, r: number): void {
 		const c = this.columns;
 		const s = SOCKET_FIELDS[b.u16(i, RecordOut.schemaIndex)]!;
 		const start = b.u32(i, RecordOut.fieldStart);
+		const words = b.fieldWords;
+		const bytes = b.fieldBytes;
 		let flags = 0;
-		if (present(b, start, s.enterExit))
-			flags |= num(b, start, s.enterExit) === 0 ? FLAG_ENTER : FLAG_EXIT;
-		if (present(b, start, s.endpoint)) c.endpoint[r] = this.#pointer(b, start + s.endpoint);
-		if (present(b, start, s.process)) {
-			const eprocess = this.#pointer(b, start + s.process);
+		const enterExit = valueAt(bytes, start, s.enterExit);
+		if (enterExit >= 0)
+			flags |= words[enterExit] === 0 && words[enterExit + 1] === 0 ? FLAG_ENTER : FLAG_EXIT;
+		const locationAt = valueAt(bytes, start, s.location);
+		const location =
+			locationAt >= 0 ? words[locationAt + 1]! * 0x100000000 + words[locationAt]! : -1;
+		const endpoint = valueAt(bytes, start, s.endpoint);
+		if (endpoint >= 0) c.endpoint[r] = this.#pointer(words, endpoint);
+		const process = valueAt(bytes, start, s.process);
+		if (process >= 0) {
+			const eprocess = this.#pointer(words, process);
 			const headerPid = c.pid[r]!;
 			let pid = this.#pidOf(eprocess);
-			if (present(b, start, s.pidField)) {
-				const named = num(b, start, s.pidField);
+			const pidField = valueAt(bytes, start, s.pidField);
+			if (pidField >= 0) {
+				const named = words[pidField + 1]! * 0x100000000 + words[pidField]!;
 				if (named !== pid) this.#learnPid(eprocess, (pid = named));
 			} else if (pid === NONE) {
-				const trust = headerTrust(b, start, s, flags);
+				const trust = headerTrust(location, s, flags);
 				if (trust === 'teaches' && headerPid !== NO_PID && headerPid > SYSTEM_PID)
 					this.#learnPid(eprocess, (pid = headerPid));
 				// At a Location where it is known not to be the caller's, it names no one.
@@ -299,31 +340,37 @@ export class ChunkBuilder {
 			}
 			c.process[r] = pid === NONE ? headerPid : pid;
 		}
-		if (present(b, start, s.status)) {
-			const st = num(b, start, s.status);
+		// The columns below are 32 bits wide or narrower: the low half of each value is what they keep.
+		const status = valueAt(bytes, start, s.status);
+		if (status >= 0) {
+			const st = words[status]!;
 			c.status[r] = st;
 			flags |= FLAG_STATUS;
 			// Enter events carry no outcome yet; an error is a failed status on anything else.
 			if (st >>> 30 === 3 && !(flags & FLAG_ENTER)) flags |= FLAG_ERROR;
 		}
-		if (present(b, start, s.bytes)) {
-			c.bytes[r] = num(b, start, s.bytes);
+		const byteCount = valueAt(bytes, start, s.bytes);
+		if (byteCount >= 0) {
+			c.bytes[r] = words[byteCount]!;
 			flags |= FLAG_BYTES;
 			if (s.bytesAt === 'enter')
 				flags |= flags & FLAG_ENTER ? FLAG_TRANSFER_AT_ENTER : FLAG_NOT_TRANSFER;
 			else if (
 				s.bytesAt === 'exit' &&
-				present(b, start, s.location) &&
-				AFD_LOCATIONS[num(b, start, s.location)]?.bytes === 'double-count'
+				location >= 0 &&
+				LOCATIONS[location]?.bytes === 'double-count'
 			)
 				flags |= FLAG_NOT_TRANSFER;
 		}
-		if (present(b, start, s.family)) c.family[r] = num(b, start, s.family);
-		if (present(b, start, s.address)) {
+		const family = valueAt(bytes, start, s.family);
+		if (family >= 0) c.family[r] = words[family]!;
+		const address = valueAt(bytes, start, s.address);
+		if (address >= 0) {
 			const j = start + s.address;
-			const type = b.fieldU8(j, FieldOut.type);
-			const off = b.fieldU32(j, FieldOut.offset);
-			let port = present(b, start, s.port) ? num(b, start, s.port) : 0;
+			const type = bytes[j * FieldOut.SIZE + FieldOut.type]!;
+			const off = words[j * F_WORDS + F_OFFSET]!;
+			const port = valueAt(bytes, start, s.port);
+			let portValue = port >= 0 ? words[port]! : 0;
 			// The address as it sits in the record is the key to its string: text is made once per
 			// distinct address, not per event.
 			const image = b.image;
@@ -332,10 +379,10 @@ export class ChunkBuilder {
 			if (type === FieldType.IPv4) keyLength = 4;
 			else if (type === FieldType.IPv6) keyLength = 16;
 			else if (type === FieldType.SocketAddress) {
-				keyLength = socketAddressBytes(image, off, b.fieldU32(j, FieldOut.size));
+				keyLength = socketAddressBytes(image, off, words[j * F_WORDS + F_SIZE]!);
 				if (keyLength) {
 					keyAt = socketAddressAt(off, keyLength);
-					port = socketPort(image, off);
+					portValue = socketPort(image, off);
 				}
 			}
 			if (keyLength) {
@@ -348,10 +395,10 @@ export class ChunkBuilder {
 				c.family[r] = keyLength === 4 ? AF_INET : AF_INET6;
 				if (s.local) {
 					c.laddr[r] = idx;
-					c.lport[r] = port;
+					c.lport[r] = portValue;
 				} else {
 					c.raddr[r] = idx;
-					c.rport[r] = port;
+					c.rport[r] = portValue;
 				}
 			}
 		}
@@ -380,12 +427,12 @@ export class ChunkBuilder {
 		this.#tables.processOf.set(this.#tables.strings[eprocess]!, pid);
 	}
 
-	/** The string index of a pointer field's value as lowercase 0x-hex text. */
-	#pointer(b: DecodedBuffer, j: number): number {
-		const lo = b.fieldU32(j, FieldOut.value);
-		const hi = b.fieldU32(j, FieldOut.value + 4);
-		let index = this.#pointers.get(hi, lo);
+	/** The string index of the pointer at words[at] (low half first), as lowercase 0x-hex text. */
+	#pointer(words: Uint32Array, at: number): number {
+		let index = this.#pointers.getAt(words, at);
 		if (index < 0) {
+			const lo = words[at]!;
+			const hi = words[at + 1]!;
 			index = this.#tables.intern(pointerText(hi, lo));
 			this.#pointers.set(hi, lo, index);
 		}
@@ -393,21 +440,10 @@ export class ChunkBuilder {
 	}
 }
 
-/** Whether field k of the record whose fields start at `start` was present in the payload. */
-function present(b: DecodedBuffer, start: number, k: number): boolean {
-	return k >= 0 && b.fieldU8(start + k, FieldOut.missing) === 0;
-}
-
-/** A field's integer value (ports, statuses, lengths: all well below 2^53). */
-function num(b: DecodedBuffer, start: number, k: number): number {
-	const j = start + k;
-	return b.fieldU32(j, FieldOut.value + 4) * 0x100000000 + b.fieldU32(j, FieldOut.value);
-}
-
 /** Lookups that outlive one chunk (the tables they point into do too). */
 export interface BuilderCaches {
 	readonly types: Map<number, number>[];
-	/** Event type by (schema index × 16 + kind) × 256 + opcode; -1 not looked up yet. */
+	/** Event type + 1 by (schema index × 16 + kind) × 256 + opcode; 0 not looked up yet. */
 	readonly schemaTypes: Int32Array;
 	readonly pointers: PointerTable;
 	readonly addresses: BytesTable;
@@ -419,7 +455,8 @@ export interface BuilderCaches {
 export function newBuilderCaches(): BuilderCaches {
 	return {
 		types: [],
-		schemaTypes: new Int32Array(EVENT_SCHEMAS.length * 16 * 256).fill(-1),
+		// Zero-filled, so its pages cost nothing until used (filled with -1, it cost an import 15 ms).
+		schemaTypes: new Int32Array(EVENT_SCHEMAS.length * 16 * 256),
 		pointers: new PointerTable(),
 		addresses: new BytesTable(),
 		categories: [],

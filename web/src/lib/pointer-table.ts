@@ -19,6 +19,15 @@ export class PointerTable {
 		}
 	}
 
+	/**
+	 * The value kept for the pointer stored little-endian at words[at] (low half) and
+	 * words[at + 1], or -1: the halves are read here, not passed (a half of 2^30 or more passed to
+	 * a call is boxed where small integers are 31 bits wide, as in browsers).
+	 */
+	getAt(words: Uint32Array, at: number): number {
+		return this.get(words[at + 1]!, words[at]!);
+	}
+
 	/** Keeps `value` (≥ 0) for (hi, lo), which must not be there yet. */
 	set(hi: number, lo: number, value: number): void {
 		if ((this.#size + 1) * 2 > this.#value.length) this.#grow();

@@ -3,7 +3,7 @@ import type { IDBPDatabase } from 'idb';
 import {
 	COLUMN_NAMES,
 	columnFromBuffer,
-	storeColumns,
+	columnPieces,
 	ticksSaturate,
 	type Chunk,
 	type ColumnName,
@@ -86,8 +86,10 @@ export async function commitChunk(
 	// written: the summary names it and loading makes it again. Times are rebuilt from the ticks
 	// wherever those hold them.
 	const names = ticksSaturate(chunk) ? COLUMN_NAMES : COLUMN_NAMES.filter((n) => n !== 'time');
-	const { data, parts, zeros } = storeColumns(chunk.columns, names);
-	const bytes = data.byteLength;
+	// The Blob is made of the columns themselves: their bytes are copied once, into it.
+	const { pieces, bytes, parts, zeros } = columnPieces(chunk.columns, names);
+	// At once: the pieces of narrowed columns are only valid until the next chunk's.
+	const data = new Blob(pieces as BlobPart[]);
 	const tx = db.transaction('chunks', 'readwrite', { durability: 'relaxed' });
 	const put = tx.store.put({
 		traceId,
@@ -98,7 +100,7 @@ export async function commitChunk(
 		bytes,
 		zeros,
 		additions,
-		data: new Blob([data]),
+		data,
 		parts,
 	});
 	// Nothing more to ask: the commit need not wait for this worker to turn its event loop (a
