@@ -71,11 +71,16 @@ function textOf(lang: Lang, x: Text): string | number {
 	return render(lang, x);
 }
 
+/** One translate function per language: making one costs more than most messages' rendering. */
+const fixed = new Map<Lang, ReturnType<i18n['getFixedT']>>();
+
 /** The message in `lang`. */
 export function render(lang: Lang, m: Msg): string {
 	const values: Record<string, string | number> = {};
 	for (const [k, v] of Object.entries(m.params ?? {})) values[k] = textOf(lang, v);
-	return engine().getFixedT(lang)(m.key, values) as string;
+	let t = fixed.get(lang);
+	if (!t) fixed.set(lang, (t = engine().getFixedT(lang)));
+	return t(m.key, values) as string;
 }
 
 /** A message, list or value in `lang`. */

@@ -33,6 +33,8 @@ export const LEGACY = 0;
 export const MODERN = 1;
 export type Family = typeof LEGACY | typeof MODERN;
 
+const NO_EVENTS = new Uint32Array(0);
+
 export const STATUS_PENDING = 0x103;
 export const STATUS_CANCELLED = 0xc0000120;
 /** Errors and option changes kept per family and socket (counts go on past it). */
@@ -201,7 +203,9 @@ export class LiveSocket {
 	activity = 0;
 	readonly tallies: readonly [Tally, Tally] = [new Tally(), new Tally()];
 	readonly families = [false, false];
-	readonly events: IndexList;
+	/** Record indexes of its events, as many as the tracker keeps (none: only counted). */
+	readonly events: IndexList | null;
+	eventCount = 0;
 	readonly first: Mark;
 	lastTicks: number;
 	lastIndex: number;
@@ -235,7 +239,7 @@ export class LiveSocket {
 		this.generation = generation;
 		this.origin = origin;
 		this.eprocess = eprocess;
-		this.events = new IndexList(maxEvents);
+		this.events = maxEvents > 0 ? new IndexList(maxEvents) : null;
 		this.first = { ticks, index };
 		this.lastTicks = ticks;
 		this.lastIndex = index;
@@ -248,8 +252,9 @@ export class LiveSocket {
 	/** Records that an event names this socket (once, though it may name it twice). */
 	see(family: Family, ticks: number, index: number): void {
 		this.families[family] = true;
-		if (this.events.count > 0 && index === this.lastIndex) return;
-		this.events.push(index);
+		if (this.eventCount > 0 && index === this.lastIndex) return;
+		this.eventCount++;
+		this.events?.push(index);
 		this.lastTicks = ticks;
 		this.lastIndex = index;
 	}
@@ -450,8 +455,8 @@ export class LiveSocket {
 			tinySendStorm: this.tinyStorm,
 			legacy: this.families[LEGACY]!,
 			modern: this.families[MODERN]!,
-			eventCount: this.events.count,
-			events: this.events.toArray(),
+			eventCount: this.eventCount,
+			events: this.events?.toArray() ?? NO_EVENTS,
 		};
 	}
 

@@ -73,7 +73,7 @@ import { F, type AfdEventView, type ProcessEventView } from './view.ts';
 export interface TrackerOptions {
 	/** FILETIME of tick 0: the trace's StartTime. */
 	readonly origin: bigint;
-	/** Event indexes kept per socket (default: all). */
+	/** Event indexes kept per socket (default: all; 0: none, they are only counted). */
 	readonly maxEventsPerSocket?: number;
 	/** A completed send of at most this many bytes is tiny (default 64). */
 	readonly tinySendBytes?: number;
@@ -813,9 +813,27 @@ export class SocketTracker {
 		}
 	}
 
+	/** How many sockets there are so far. */
+	get socketCount(): number {
+		return this.#all.length;
+	}
+
+	/**
+	 * The sockets as they stand, one summary at a time in order of their first event: a reader
+	 * that writes each out holds one summary, not all of them.
+	 */
+	*summaries(): Generator<SocketSummary> {
+		for (const s of this.#all) yield s.summary(this.#origin, this.processes);
+	}
+
 	/** The sockets as they stand: ended ones, and live ones as open at the end of the trace. */
 	snapshot(): TrackedTrace {
-		const sockets = this.#all.map((s) => s.summary(this.#origin, this.processes));
+		const { origin, endTicks, afdEvents, ...rest } = this.overview();
+		return { origin, endTicks, afdEvents, sockets: [...this.summaries()], ...rest };
+	}
+
+	/** All of the snapshot but the sockets. */
+	overview(): Omit<TrackedTrace, 'sockets'> {
 		const pollers = [...this.#pollers.values()].map((p): PollActivity => {
 			const pid = this.processes.pidOf(p.eprocess, p.firstTicks);
 			return {
@@ -833,7 +851,6 @@ export class SocketTracker {
 			origin: this.#origin.toString(),
 			endTicks: this.#end,
 			afdEvents: this.#afdEvents,
-			sockets,
 			processes: this.processes.list(),
 			pollers,
 			thresholds: { ...this.#t },
