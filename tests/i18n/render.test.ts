@@ -33,16 +33,11 @@ describe('plainRender', () => {
 			let plain = 0;
 			for (const key of keysOf(catalog)) {
 				const names = namesOf(catalog, key);
-				const cases: Record<string, string | number>[] = [];
-				for (const [i, tricky] of TRICKY.entries())
-					cases.push(
-						Object.fromEntries(
-							names.map((n, j) => [n, j === i % Math.max(1, names.length) ? tricky : `v-${n}`]),
-						),
-					);
-				for (const count of [0, 1, 2, 1.5])
-					cases.push({ ...Object.fromEntries(names.map((n) => [n, `v-${n}`])), count });
-				cases.push({ ...Object.fromEntries(names.map((n) => [n, `v-${n}`])), count: '3' });
+				// Each value in turn tricky, with each plural form (and without a count).
+				const cases: Record<string, string | number>[] = [undefined, 0, 1, 2].map((count, c) => ({
+					...Object.fromEntries(names.map((n, j) => [n, TRICKY[(j + c) % TRICKY.length]!])),
+					...(count === undefined ? {} : { count }),
+				}));
 				// A missing value, and an i18next option among the values, go to i18next.
 				if (names.length > 0) cases.push({});
 				cases.push({ context: 'x', ...Object.fromEntries(names.map((n) => [n, 1])) });
@@ -54,7 +49,7 @@ describe('plainRender', () => {
 				}
 			}
 			// The catalogs are plain: nearly every case took the quick way.
-			expect(plain).toBeGreaterThan(keysOf(catalog).length * TRICKY.length);
+			expect(plain).toBeGreaterThan(keysOf(catalog).length * 2);
 		});
 
 	it('leaves a missing key, a missing value and nesting to i18next', () => {

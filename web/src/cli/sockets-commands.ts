@@ -11,6 +11,9 @@ import type { LineWriter } from './output.ts';
 import type { Progress } from './progress.ts';
 import { nearest } from '../lib/nearest.ts';
 
+/** Sockets written between flushes of the output. */
+const FLUSH_EVERY = 32;
+
 /** The NDJSON line's fields beyond the CSV columns. */
 const MORE_FIELDS = [
 	'key',
@@ -68,6 +71,7 @@ export async function socketsCommand(
 	const { tracked, problems } = await track(trace, progress);
 	const picked = columns ?? (format === 'csv' ? SOCKET_COLUMNS : null);
 	if (format === 'csv') await out.line(picked!.join(','));
+	let written = 0;
 	for (const s of tracked.sockets) {
 		const full: Record<string, unknown> = {
 			...socketRow(s),
@@ -98,6 +102,9 @@ export async function socketsCommand(
 			await out.line(
 				JSON.stringify(picked ? Object.fromEntries(picked.map((c) => [c, full[c]])) : full),
 			);
+		// Lines written soon die young: held for a megabyte of output they outlive collections
+		// of the young heap and pile up in the old one, which the sockets then share.
+		if (++written % FLUSH_EVERY === 0) await out.flush();
 	}
 	return problems;
 }

@@ -96,8 +96,9 @@ export class Tally {
 	accepts = 0;
 	ioAfterClose = 0;
 	bindAttempted = false;
-	options: OptionChange[] = [];
-	errors: SocketError[] = [];
+	/** Shared empty lists until the first entry (most sockets have none). */
+	options: OptionChange[] = NO_OPTIONS;
+	errors: SocketError[] = NO_ERRORS;
 	connect: ConnectState = {
 		attempts: 0,
 		start: null,
@@ -150,6 +151,12 @@ export class Tally {
 	}
 }
 
+const NO_OPTIONS: OptionChange[] = [];
+const NO_ERRORS: SocketError[] = [];
+const NO_INDEXES: number[] = [];
+/** What an unused family reads as (two: the summary tells the families apart by identity). */
+const EMPTY: readonly [Tally, Tally] = [new Tally(), new Tally()];
+
 function statusName(status: number): string {
 	return explainStatus(status).name;
 }
@@ -201,8 +208,10 @@ export class LiveSocket {
 	legacyCreate = false;
 	/** Events other than its create and the accept that named it: a create after one starts a new socket. */
 	activity = 0;
-	readonly tallies: readonly [Tally, Tally] = [new Tally(), new Tally()];
-	readonly families = [false, false];
+	/** Each family's view, made when the family first counts something (most sockets: one). */
+	readonly #tallies: [Tally | null, Tally | null] = [null, null];
+	/** Which families named it, as bits (1 << family). */
+	#families = 0;
 	/** Record indexes of its events, as many as the tracker keeps (none: only counted). */
 	readonly events: IndexList | null;
 	eventCount = 0;
@@ -220,8 +229,9 @@ export class LiveSocket {
 	peerDisconnect: Mark | null = null;
 	bindFailure: SocketError | null = null;
 	createFailure: SocketError | null = null;
-	afterClose: number[] = [];
-	dropEvents: number[] = [];
+	/** Shared empty lists until the first entry. */
+	afterClose: number[] = NO_INDEXES;
+	dropEvents: number[] = NO_INDEXES;
 	tinyStorm: number | null = null;
 	/** Close/cleanup events seen, as bits (see CLOSE_BITS in tracker.ts), to absorb the other family's. */
 	closeBits = 0;
@@ -249,9 +259,19 @@ export class LiveSocket {
 		return `${this.endpoint}#${this.generation}`;
 	}
 
+	/** One family's view, made on first use. */
+	tally(family: Family): Tally {
+		return (this.#tallies[family] ??= new Tally());
+	}
+
+	/** Both families' views; a family that never counted anything reads as an empty one. */
+	get tallies(): readonly [Tally, Tally] {
+		return [this.#tallies[LEGACY] ?? EMPTY[LEGACY], this.#tallies[MODERN] ?? EMPTY[MODERN]];
+	}
+
 	/** Records that an event names this socket (once, though it may name it twice). */
 	see(family: Family, ticks: number, index: number): void {
-		this.families[family] = true;
+		this.#families |= 1 << family;
 		if (this.eventCount > 0 && index === this.lastIndex) return;
 		this.eventCount++;
 		this.events?.push(index);
@@ -261,13 +281,16 @@ export class LiveSocket {
 
 	error(family: Family, at: Mark, op: string, status: number): SocketError {
 		const e = { index: at.index, ticks: at.ticks, op, status, name: statusName(status) };
-		const list = this.tallies[family].errors;
-		if (list.length < MAX_LIST) list.push(e);
+		const t = this.tally(family);
+		if (t.errors === NO_ERRORS) t.errors = [];
+		if (t.errors.length < MAX_LIST) t.errors.push(e);
 		return e;
 	}
 
 	option(family: Family, at: Mark, option: number, value: number, status: number | null): void {
-		const list = this.tallies[family].options;
+		const t = this.tally(family);
+		if (t.options === NO_OPTIONS) t.options = [];
+		const list = t.options;
 		if (list.length >= MAX_LIST) return;
 		const name =
 			option === -1 ? 'WSAEventSelect' : (EVENT_MAPS.afdOption?.[option] ?? `option ${option}`);
@@ -275,7 +298,7 @@ export class LiveSocket {
 	}
 
 	connectStart(family: Family, at: Mark, remote: string | undefined): void {
-		const c = this.tallies[family].connect;
+		const c = this.tally(family).connect;
 		c.attempts++;
 		c.start = at;
 		c.done = false;
@@ -284,7 +307,7 @@ export class LiveSocket {
 	}
 
 	connectDone(family: Family, at: Mark, status: number): void {
-		const c = this.tallies[family].connect;
+		const c = this.tally(family).connect;
 		if (c.outcome === null) c.attempts++; // its start is before the trace
 		c.status = status;
 		c.end = at;
@@ -303,7 +326,7 @@ export class LiveSocket {
 
 	/** A completed transfer proves that a connect still pending has succeeded. */
 	transferred(family: Family, ticks: number, index: number): void {
-		const c = this.tallies[family].connect;
+		const c = this.tally(family).connect;
 		if (c.outcome === 'pending' && this.type !== 2) {
 			c.outcome = 'connected';
 			c.status = 0;
@@ -313,8 +336,9 @@ export class LiveSocket {
 	}
 
 	drop(family: Family, index: number, reason: number, bytes: number): void {
+		if (this.dropEvents === NO_INDEXES) this.dropEvents = [];
 		if (this.dropEvents.length < MAX_LINKED_EVENTS) this.dropEvents.push(index);
-		const t = this.tallies[family];
+		const t = this.tally(family);
 		t.dropped++;
 		t.bytesDropped += bytes;
 		t.dropReasons ??= new Map();
@@ -453,8 +477,8 @@ export class LiveSocket {
 			ioAfterCloseEvents: [...this.afterClose],
 			tinySends: send.tinySends,
 			tinySendStorm: this.tinyStorm,
-			legacy: this.families[LEGACY]!,
-			modern: this.families[MODERN]!,
+			legacy: (this.#families & (1 << LEGACY)) !== 0,
+			modern: (this.#families & (1 << MODERN)) !== 0,
 			eventCount: this.eventCount,
 			events: this.events?.toArray() ?? NO_EVENTS,
 		};

@@ -251,7 +251,7 @@ export class SocketTracker {
 		const s = this.#lookup(ep, eprocess, ticks, index, bit);
 		s.see(fam, ticks, index);
 		s.closeBits |= bit;
-		const t = s.tallies[fam];
+		const t = s.tally(fam);
 		if (s.closeRequested && kind & (fam === MODERN ? (exit ? 0 : APP_IO) : LEGACY_REQUEST))
 			this.#afterClose(s, t, index);
 		// Close events and a legacy accept naming the accepted socket are not "doing something".
@@ -703,7 +703,7 @@ export class SocketTracker {
 	#afterClose(s: LiveSocket, t: Tally, index: number): void {
 		t.ioAfterClose++;
 		if (s.afterClose.length < MAX_LINKED_EVENTS && !s.afterClose.includes(index))
-			s.afterClose.push(index);
+			(s.afterClose = s.afterClose.length ? s.afterClose : []).push(index);
 	}
 
 	/** 35/36: a connection indicated on a listening socket (legacy). */
@@ -748,11 +748,11 @@ export class SocketTracker {
 			const l = this.#lookup(ep, eprocess, v.ticks, v.index);
 			l.see(MODERN, v.ticks, v.index);
 			l.activity++;
-			if (l.closeRequested && !exit) this.#afterClose(l, l.tallies[MODERN], v.index);
+			if (l.closeRequested && !exit) this.#afterClose(l, l.tally(MODERN), v.index);
 			const status = v.num(F.Status) ?? 0;
 			if (exit && isFailure(status)) l.error(MODERN, this.#mark(v), 'accept', status);
 			else if (exit && status !== STATUS_PENDING) {
-				l.tallies[MODERN].accepts++;
+				l.tally(MODERN).accepts++;
 				l.listening = true;
 			}
 			if (!exit || !acceptEp || isFailure(status) || status === STATUS_PENDING) return;
@@ -785,7 +785,7 @@ export class SocketTracker {
 			a.type ??= listener.type;
 			a.protocol ??= listener.protocol;
 			a.local ??= listener.local;
-			if (fam === LEGACY) listener.tallies[LEGACY].accepts++;
+			if (fam === LEGACY) listener.tally(LEGACY).accepts++;
 		}
 	}
 
