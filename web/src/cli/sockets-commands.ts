@@ -5,12 +5,14 @@ import { DamageLog } from '../decoder/messages.ts';
 import { findingsOf } from '../sockets/findings.ts';
 import { SOCKET_COLUMNS, socketRow } from '../sockets/socket-row.ts';
 import { storyOf } from '../sockets/story.ts';
-import { trackTrace } from '../sockets/track-trace.ts';
-import type { TrackedTrace } from '../sockets/tracker.ts';
+import { trackTraceStream, type TrackedStream } from '../sockets/track-trace.ts';
 import { csvCell } from '../decoder/record-lines.ts';
 import type { LineWriter } from './output.ts';
 import type { Progress } from './progress.ts';
 import { nearest } from '../lib/nearest.ts';
+
+/** Sockets written between flushes of the output. */
+const FLUSH_EVERY = 32;
 
 /** The NDJSON line's fields beyond the CSV columns. */
 const MORE_FIELDS = [
@@ -38,16 +40,19 @@ export function pickSocketColumns(names: readonly string[]): string[] | { error:
 	return [...names];
 }
 
-/** Reads the whole trace into sockets; damage found on the way is returned as messages. */
+/**
+ * Reads the whole trace into sockets, summed up one at a time as they are written (nothing here
+ * prints a socket's event list, so none is kept); damage found on the way is returned as messages.
+ */
 async function track(
 	trace: OpenTrace,
 	progress: Progress,
-): Promise<{ tracked: TrackedTrace; problems: string[] }> {
+): Promise<{ tracked: TrackedStream; problems: string[] }> {
 	const index = await indexBuffers(trace);
 	const damage = new DamageLog();
 	const total = index.buffers.reduce((n, b) => n + b.available, 0);
 	let done = 0;
-	const tracked = await trackTrace(trace, index.buffers, {}, (b) => {
+	const tracked = await trackTraceStream(trace, index.buffers, { maxEventsPerSocket: 0 }, (b) => {
 		damage.add(b.damage);
 		done += b.entry.available;
 		progress.update(done, total);
@@ -66,6 +71,7 @@ export async function socketsCommand(
 	const { tracked, problems } = await track(trace, progress);
 	const picked = columns ?? (format === 'csv' ? SOCKET_COLUMNS : null);
 	if (format === 'csv') await out.line(picked!.join(','));
+	let written = 0;
 	for (const s of tracked.sockets) {
 		const full: Record<string, unknown> = {
 			...socketRow(s),
@@ -96,6 +102,9 @@ export async function socketsCommand(
 			await out.line(
 				JSON.stringify(picked ? Object.fromEntries(picked.map((c) => [c, full[c]])) : full),
 			);
+		// Lines written soon die young: held for a megabyte of output they outlive collections
+		// of the young heap and pile up in the old one, which the sockets then share.
+		if (++written % FLUSH_EVERY === 0) await out.flush();
 	}
 	return problems;
 }
@@ -111,10 +120,10 @@ export async function findingsCommand(
 	if (json) {
 		// English only: the messages the page translates stay out of the CLI's output.
 		const english = findings.map(({ message: _, ...f }) => f);
-		await out.line(JSON.stringify({ sockets: tracked.sockets.length, findings: english }));
+		await out.line(JSON.stringify({ sockets: tracked.socketCount, findings: english }));
 		return problems;
 	}
-	if (findings.length === 0) await out.line(`no findings (${tracked.sockets.length} sockets)`);
+	if (findings.length === 0) await out.line(`no findings (${tracked.socketCount} sockets)`);
 	for (const f of findings) {
 		await out.line(`[${f.severity}] ${f.title} (${f.count})`);
 		await out.line(`  ${f.explanation}`);

@@ -71,11 +71,88 @@ function textOf(lang: Lang, x: Text): string | number {
 	return render(lang, x);
 }
 
+/** One translate function per language: making one costs more than most messages' rendering. */
+const fixed = new Map<Lang, ReturnType<i18n['getFixedT']>>();
+
 /** The message in `lang`. */
 export function render(lang: Lang, m: Msg): string {
 	const values: Record<string, string | number> = {};
 	for (const [k, v] of Object.entries(m.params ?? {})) values[k] = textOf(lang, v);
-	return engine().getFixedT(lang)(m.key, values) as string;
+	return plainRender(lang, m.key, values) ?? i18nextRender(lang, m.key, values);
+}
+
+/** The message as i18next renders it (what plainRender must equal). */
+export function i18nextRender(
+	lang: Lang,
+	key: string,
+	values: Readonly<Record<string, string | number>>,
+): string {
+	let t = fixed.get(lang);
+	if (!t) fixed.set(lang, (t = engine().getFixedT(lang)));
+	return t(key, values) as string;
+}
+
+const CATALOGS: Record<Lang, Readonly<Record<string, string>>> = { en, zh };
+const pluralRules = new Map<Lang, Intl.PluralRules>();
+/** Value names that are i18next options (a message with one goes to i18next itself). */
+const OPTION_NAMES = new Set([
+	'lng',
+	'lngs',
+	'ns',
+	'keyPrefix',
+	'context',
+	'ordinal',
+	'defaultValue',
+	'replace',
+	'returnObjects',
+	'returnDetails',
+	'joinArrays',
+	'postProcess',
+	'interpolation',
+	'skipInterpolation',
+	'nest',
+	'missingInterpolationHandler',
+]);
+
+/**
+ * What i18next gives for a message of the plain kind the catalogs hold (`{{name}}` values, `_one`
+ * / `_other` plurals by `count`), without its per-call option copies, which cost a sockets listing
+ * more than its tracking; null for anything else (a missing key or value, nesting, formats,
+ * option names), which i18next renders. Follows i18next's steps exactly: the plural key by
+ * Intl.PluralRules (`_zero` first for 0), then each `{{…}}` in turn replaced at its first
+ * occurrence, the search going on after the value (skipOnVariables); tests/i18n check it
+ * against i18next for every catalog key.
+ */
+export function plainRender(
+	lang: Lang,
+	key: string,
+	values: Readonly<Record<string, string | number>>,
+): string | null {
+	for (const k in values) if (OPTION_NAMES.has(k)) return null;
+	const catalog = CATALOGS[lang];
+	const count = values['count'];
+	let template: string | undefined;
+	if (typeof count === 'number') {
+		let rules = pluralRules.get(lang);
+		if (!rules) pluralRules.set(lang, (rules = new Intl.PluralRules(lang)));
+		template =
+			(count === 0 ? catalog[`${key}_zero`] : undefined) ??
+			catalog[`${key}_${rules.select(count)}`] ??
+			catalog[key];
+	} else template = catalog[key];
+	if (template === undefined || template.includes('{{-') || template.includes('$t(')) return null;
+	let text = template;
+	const variable = /\{\{(.+?)\}\}/g;
+	for (let m = variable.exec(text), n = 0; m !== null && n < 1000; m = variable.exec(text), n++) {
+		const name = m[1]!.trim();
+		if (name.includes(',') || name.includes('.') || !Object.hasOwn(values, name)) return null;
+		const v = values[name];
+		const value = typeof v === 'string' ? v : typeof v === 'number' ? String(v) : null;
+		if (value === null) return null;
+		text = text.replace(m[0], () => value);
+		variable.lastIndex += value.length - m[0].length;
+	}
+	return text.includes('$t(') ? null : text;
 }
 
 /** A message, list or value in `lang`. */

@@ -150,9 +150,20 @@ export function enrichSocket(s: SocketSummary, net: NetCollector): SocketSummary
 	return { ...s, remoteName: named.name, remoteNames: named.names, tcp, peers };
 }
 
+/** Whether the collector has anything to add (a trace without these providers has not). */
+function adds(net: NetCollector): boolean {
+	return net.names.answers !== 0 || net.tcp.events !== 0;
+}
+
 /** The tracked trace with every socket enriched (a new object; the input is left as it was). */
 export function enrich(t: TrackedTrace, net: NetCollector): TrackedTrace {
 	// A trace without these providers: nothing to add (sockets read as before).
-	if (net.names.answers === 0 && net.tcp.events === 0) return t;
+	if (!adds(net)) return t;
 	return { ...t, sockets: t.sockets.map((s) => enrichSocket(s, net)) };
+}
+
+/** The same one socket at a time, for a reader that holds one summary, not all of them. */
+export function* enrichEach(sockets: Iterable<SocketSummary>, net: NetCollector) {
+	const more = adds(net);
+	for (const s of sockets) yield more ? enrichSocket(s, net) : s;
 }

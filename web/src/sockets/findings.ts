@@ -62,13 +62,36 @@ const PORT_EXHAUSTION = new Set(['STATUS_TOO_MANY_ADDRESSES', 'STATUS_INSUFFICIE
 const ADDRESS_IN_USE = new Set(['STATUS_ADDRESS_ALREADY_EXISTS', 'STATUS_SHARING_VIOLATION']);
 const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 
+/** What a group keeps of one of its sockets (not the summary: the sockets stream by). */
+interface SocketRef {
+	readonly key: string;
+	readonly firstTicks: number;
+	readonly lastTicks: number;
+}
+
+/** A failed connect, kept until every socket has been seen (for retry storms). */
+interface FailedConnect extends SocketRef {
+	readonly endIndex: number | null;
+}
+
+/** The sockets (any iterable: a reader may sum them up one at a time) and what else findings use. */
+export type FindingInput = Pick<TrackedTrace, 'pollers' | 'thresholds'> & {
+	readonly sockets: Iterable<SocketSummary>;
+};
+
+function refOf(s: SocketSummary): SocketRef {
+	return { key: s.key, firstTicks: s.firstEvent.ticks, lastTicks: s.lastEvent.ticks };
+}
+
 interface Group {
 	kind: FindingKind;
 	subject: string;
 	count: number;
 	sockets: Set<string>;
 	events: Set<number>;
-	list: SocketSummary[];
+	/** The first event of its earliest socket and the last of its latest, in ticks. */
+	firstTicks: number;
+	lastTicks: number;
 	extra: number;
 	statuses: Set<number>;
 	/** What TCP/IP logged for the sockets (TcpOutcome.text), when the trace has it. */
@@ -90,7 +113,7 @@ class Groups {
 	add(
 		kind: FindingKind,
 		subject: string,
-		s: SocketSummary | null,
+		s: SocketRef | null,
 		events: readonly number[],
 		count = 1,
 	): Group {
@@ -103,7 +126,8 @@ class Groups {
 				count: 0,
 				sockets: new Set(),
 				events: new Set(),
-				list: [],
+				firstTicks: Infinity,
+				lastTicks: -Infinity,
 				extra: 0,
 				statuses: new Set(),
 				tcp: new Set(),
@@ -113,7 +137,8 @@ class Groups {
 		g.count += count;
 		if (s && !g.sockets.has(s.key)) {
 			g.sockets.add(s.key);
-			g.list.push(s);
+			g.firstTicks = Math.min(g.firstTicks, s.firstTicks);
+			g.lastTicks = Math.max(g.lastTicks, s.lastTicks);
 		}
 		for (const e of events) g.events.add(e);
 		return g;
@@ -124,10 +149,8 @@ class Groups {
 	}
 }
 
-function span(list: readonly SocketSummary[]): string {
-	const first = list.reduce((t, s) => Math.min(t, s.firstEvent.ticks), Infinity);
-	const last = list.reduce((t, s) => Math.max(t, s.lastEvent.ticks), -Infinity);
-	return formatDuration(ticksToMs(last - first));
+function span(g: Group): string {
+	return formatDuration(ticksToMs(g.lastTicks - g.firstTicks));
 }
 
 /** Title, severity and explanation of a group. */
@@ -142,14 +165,14 @@ function socketLinks(s: SocketSummary): number[] {
  * Title, severity and explanation of a group, with what TCP/IP logged for connect failures (in
  * English: sockets/tcp.ts words it).
  */
-function describe(g: Group, t: TrackedTrace): [Msg, Severity, Msg] {
+function describe(g: Group, t: FindingInput): [Msg, Severity, Msg] {
 	const [title, severity, text] = describeAfd(g, t);
 	const tcp = [...g.tcp];
 	if (tcp.length === 0) return [title, severity, text];
 	return [title, severity, msg('finding.tcp-logged', { text, tcp: list(tcp, 'semicolon') })];
 }
 
-function describeAfd(g: Group, t: TrackedTrace): [Msg, Severity, Msg] {
+function describeAfd(g: Group, t: FindingInput): [Msg, Severity, Msg] {
 	const count = g.count;
 	const subject = g.subject;
 	const statuses = list([...g.statuses].map(statusText), 'semicolon');
@@ -181,7 +204,7 @@ function describeAfd(g: Group, t: TrackedTrace): [Msg, Severity, Msg] {
 			return [
 				title(g.kind),
 				'error',
-				msg('finding.retry-storm.explanation', { count, subject, span: span(g.list) }),
+				msg('finding.retry-storm.explanation', { count, subject, span: span(g) }),
 			];
 		case 'afd-abort':
 			return [title(g.kind), 'warning', msg('finding.afd-abort.explanation', { count, subject })];
@@ -281,12 +304,14 @@ function pollFinding(groups: Groups, p: PollActivity): void {
 		groups.add('busy-poll', whoOf(p), null, [p.busyAt, ...p.events], p.busyCalls);
 }
 
-export function findingsOf(t: TrackedTrace, options: FindingOptions = {}): Finding[] {
+export function findingsOf(t: FindingInput, options: FindingOptions = {}): Finding[] {
 	const retryMin = options.retryStormMin ?? 5;
 	const maxLinks = options.maxLinks ?? 1000;
 	const groups = new Groups();
-	const failedConnects = new Map<string, SocketSummary[]>();
+	// Per process and remote: the subject a retry storm would have (its first socket's) and its sockets.
+	const failedConnects = new Map<string, { subject: string; list: FailedConnect[] }>();
 	for (const s of t.sockets) {
+		const ref = refOf(s);
 		const who = whoOf(s);
 		const peer = `${who} → ${namedEndpoint(s.remoteName, s.remote)}`;
 		const c = s.connect;
@@ -299,12 +324,14 @@ export function findingsOf(t: TrackedTrace, options: FindingOptions = {}): Findi
 					: TIMEOUT.has(name)
 						? 'connect-timeout'
 						: 'connect-failed';
-				const g = groups.add(kind, peer, s, links);
+				const g = groups.add(kind, peer, ref, links);
 				g.statuses.add(c.status);
 				if (s.tcp?.text) g.tcp.add(s.tcp.text);
 			}
 			const key = `${s.pid ?? s.eprocess}|${s.remote}`;
-			failedConnects.set(key, [...(failedConnects.get(key) ?? []), s]);
+			let failed = failedConnects.get(key);
+			if (!failed) failedConnects.set(key, (failed = { subject: peer, list: [] }));
+			failed.list.push({ ...ref, endIndex: c.endIndex });
 		}
 		for (const e of s.errors) {
 			const bindLike = e.op === 'bind' || (e.op === 'connect' && PORT_EXHAUSTION.has(e.name));
@@ -314,42 +341,36 @@ export function findingsOf(t: TrackedTrace, options: FindingOptions = {}): Findi
 				: ADDRESS_IN_USE.has(e.name)
 					? 'address-in-use'
 					: 'bind-failed';
-			groups.add(kind, who, s, [e.index]).statuses.add(e.status);
+			groups.add(kind, who, ref, [e.index]).statuses.add(e.status);
 		}
 		if (s.abort) {
 			const kind = s.abort.by === 'afd' ? 'afd-abort' : 'transport-abort';
 			const reason = s.abort.reasonName ?? `reason ${s.abort.reason}`;
-			groups.add(kind, reason, s, [s.abort.index]);
+			groups.add(kind, reason, ref, [s.abort.index]);
 		}
 		for (const r of s.dropReasons) {
-			const g = groups.add('datagram-dropped', r.name, s, s.dropEvents, r.count);
+			const g = groups.add('datagram-dropped', r.name, ref, s.dropEvents, r.count);
 			g.extra += r.bytes;
 		}
 		if (s.closed === null && s.closeRequested === null && s.endedBy !== 'unknown')
-			groups.add('open-at-end', who, s, [s.opened?.index ?? s.firstEvent.index]);
+			groups.add('open-at-end', who, ref, [s.opened?.index ?? s.firstEvent.index]);
 		if (s.ioAfterClose > 0)
-			groups.add('io-after-close', who, s, [...s.ioAfterCloseEvents], s.ioAfterClose);
+			groups.add('io-after-close', who, ref, [...s.ioAfterCloseEvents], s.ioAfterClose);
 		if (s.tinySendStorm !== null)
-			groups.add('tiny-send-storm', who, s, [s.tinySendStorm], s.tinySends);
+			groups.add('tiny-send-storm', who, ref, [s.tinySendStorm], s.tinySends);
 		const tcp = s.tcp;
 		if (tcp?.result === 'failed' && tcp.failure !== null && c?.outcome !== 'failed') {
 			// TCP/IP saw a connect fail that the AFD events do not show (e.g. their events are missing).
-			const g = groups.add('tcp-connect-failed', `${peer}: ${tcp.failure}`, s, socketLinks(s));
+			const g = groups.add('tcp-connect-failed', `${peer}: ${tcp.failure}`, ref, socketLinks(s));
 			if (tcp.status) g.statuses.add(tcp.status);
 		}
 		if (tcp && tcp.synRetransmits > 0 && tcp.result !== 'failed')
-			groups.add('syn-retransmits', peer, s, socketLinks(s), tcp.synRetransmits);
+			groups.add('syn-retransmits', peer, ref, socketLinks(s), tcp.synRetransmits);
 	}
-	for (const list of failedConnects.values()) {
+	for (const { subject, list } of failedConnects.values()) {
 		if (list.length < retryMin) continue;
-		const s = list[0]!;
 		for (const x of list)
-			groups.add(
-				'retry-storm',
-				`${whoOf(s)} → ${namedEndpoint(s.remoteName, s.remote)}`,
-				x,
-				[x.connect!.endIndex].filter((i): i is number => i !== null),
-			);
+			groups.add('retry-storm', subject, x, x.endIndex === null ? [] : [x.endIndex]);
 	}
 	for (const p of t.pollers) pollFinding(groups, p);
 	return groups

@@ -33,6 +33,8 @@ export const LEGACY = 0;
 export const MODERN = 1;
 export type Family = typeof LEGACY | typeof MODERN;
 
+const NO_EVENTS = new Uint32Array(0);
+
 export const STATUS_PENDING = 0x103;
 export const STATUS_CANCELLED = 0xc0000120;
 /** Errors and option changes kept per family and socket (counts go on past it). */
@@ -94,8 +96,9 @@ export class Tally {
 	accepts = 0;
 	ioAfterClose = 0;
 	bindAttempted = false;
-	options: OptionChange[] = [];
-	errors: SocketError[] = [];
+	/** Shared empty lists until the first entry (most sockets have none). */
+	options: OptionChange[] = NO_OPTIONS;
+	errors: SocketError[] = NO_ERRORS;
 	connect: ConnectState = {
 		attempts: 0,
 		start: null,
@@ -148,6 +151,12 @@ export class Tally {
 	}
 }
 
+const NO_OPTIONS: OptionChange[] = [];
+const NO_ERRORS: SocketError[] = [];
+const NO_INDEXES: number[] = [];
+/** What an unused family reads as (two: the summary tells the families apart by identity). */
+const EMPTY: readonly [Tally, Tally] = [new Tally(), new Tally()];
+
 function statusName(status: number): string {
 	return explainStatus(status).name;
 }
@@ -199,9 +208,13 @@ export class LiveSocket {
 	legacyCreate = false;
 	/** Events other than its create and the accept that named it: a create after one starts a new socket. */
 	activity = 0;
-	readonly tallies: readonly [Tally, Tally] = [new Tally(), new Tally()];
-	readonly families = [false, false];
-	readonly events: IndexList;
+	/** Each family's view, made when the family first counts something (most sockets: one). */
+	readonly #tallies: [Tally | null, Tally | null] = [null, null];
+	/** Which families named it, as bits (1 << family). */
+	#families = 0;
+	/** Record indexes of its events, as many as the tracker keeps (none: only counted). */
+	readonly events: IndexList | null;
+	eventCount = 0;
 	readonly first: Mark;
 	lastTicks: number;
 	lastIndex: number;
@@ -216,8 +229,9 @@ export class LiveSocket {
 	peerDisconnect: Mark | null = null;
 	bindFailure: SocketError | null = null;
 	createFailure: SocketError | null = null;
-	afterClose: number[] = [];
-	dropEvents: number[] = [];
+	/** Shared empty lists until the first entry. */
+	afterClose: number[] = NO_INDEXES;
+	dropEvents: number[] = NO_INDEXES;
 	tinyStorm: number | null = null;
 	/** Close/cleanup events seen, as bits (see CLOSE_BITS in tracker.ts), to absorb the other family's. */
 	closeBits = 0;
@@ -235,7 +249,7 @@ export class LiveSocket {
 		this.generation = generation;
 		this.origin = origin;
 		this.eprocess = eprocess;
-		this.events = new IndexList(maxEvents);
+		this.events = maxEvents > 0 ? new IndexList(maxEvents) : null;
 		this.first = { ticks, index };
 		this.lastTicks = ticks;
 		this.lastIndex = index;
@@ -245,24 +259,38 @@ export class LiveSocket {
 		return `${this.endpoint}#${this.generation}`;
 	}
 
+	/** One family's view, made on first use. */
+	tally(family: Family): Tally {
+		return (this.#tallies[family] ??= new Tally());
+	}
+
+	/** Both families' views; a family that never counted anything reads as an empty one. */
+	get tallies(): readonly [Tally, Tally] {
+		return [this.#tallies[LEGACY] ?? EMPTY[LEGACY], this.#tallies[MODERN] ?? EMPTY[MODERN]];
+	}
+
 	/** Records that an event names this socket (once, though it may name it twice). */
 	see(family: Family, ticks: number, index: number): void {
-		this.families[family] = true;
-		if (this.events.count > 0 && index === this.lastIndex) return;
-		this.events.push(index);
+		this.#families |= 1 << family;
+		if (this.eventCount > 0 && index === this.lastIndex) return;
+		this.eventCount++;
+		this.events?.push(index);
 		this.lastTicks = ticks;
 		this.lastIndex = index;
 	}
 
 	error(family: Family, at: Mark, op: string, status: number): SocketError {
 		const e = { index: at.index, ticks: at.ticks, op, status, name: statusName(status) };
-		const list = this.tallies[family].errors;
-		if (list.length < MAX_LIST) list.push(e);
+		const t = this.tally(family);
+		if (t.errors === NO_ERRORS) t.errors = [];
+		if (t.errors.length < MAX_LIST) t.errors.push(e);
 		return e;
 	}
 
 	option(family: Family, at: Mark, option: number, value: number, status: number | null): void {
-		const list = this.tallies[family].options;
+		const t = this.tally(family);
+		if (t.options === NO_OPTIONS) t.options = [];
+		const list = t.options;
 		if (list.length >= MAX_LIST) return;
 		const name =
 			option === -1 ? 'WSAEventSelect' : (EVENT_MAPS.afdOption?.[option] ?? `option ${option}`);
@@ -270,7 +298,7 @@ export class LiveSocket {
 	}
 
 	connectStart(family: Family, at: Mark, remote: string | undefined): void {
-		const c = this.tallies[family].connect;
+		const c = this.tally(family).connect;
 		c.attempts++;
 		c.start = at;
 		c.done = false;
@@ -279,7 +307,7 @@ export class LiveSocket {
 	}
 
 	connectDone(family: Family, at: Mark, status: number): void {
-		const c = this.tallies[family].connect;
+		const c = this.tally(family).connect;
 		if (c.outcome === null) c.attempts++; // its start is before the trace
 		c.status = status;
 		c.end = at;
@@ -298,7 +326,7 @@ export class LiveSocket {
 
 	/** A completed transfer proves that a connect still pending has succeeded. */
 	transferred(family: Family, ticks: number, index: number): void {
-		const c = this.tallies[family].connect;
+		const c = this.tally(family).connect;
 		if (c.outcome === 'pending' && this.type !== 2) {
 			c.outcome = 'connected';
 			c.status = 0;
@@ -308,8 +336,9 @@ export class LiveSocket {
 	}
 
 	drop(family: Family, index: number, reason: number, bytes: number): void {
+		if (this.dropEvents === NO_INDEXES) this.dropEvents = [];
 		if (this.dropEvents.length < MAX_LINKED_EVENTS) this.dropEvents.push(index);
-		const t = this.tallies[family];
+		const t = this.tally(family);
 		t.dropped++;
 		t.bytesDropped += bytes;
 		t.dropReasons ??= new Map();
@@ -448,10 +477,10 @@ export class LiveSocket {
 			ioAfterCloseEvents: [...this.afterClose],
 			tinySends: send.tinySends,
 			tinySendStorm: this.tinyStorm,
-			legacy: this.families[LEGACY]!,
-			modern: this.families[MODERN]!,
-			eventCount: this.events.count,
-			events: this.events.toArray(),
+			legacy: (this.#families & (1 << LEGACY)) !== 0,
+			modern: (this.#families & (1 << MODERN)) !== 0,
+			eventCount: this.eventCount,
+			events: this.events?.toArray() ?? NO_EVENTS,
 		};
 	}
 

@@ -154,6 +154,8 @@ export function baseName(path: string): string {
 export class ProcessTable {
 	readonly #byPid = new Map<number, MutableInfo[]>();
 	readonly #pids = new Map<string, PidMapping[]>();
+	/** EPROCESSes with a mapping from a trusted source (asked at nearly every event). */
+	readonly #strong = new Set<string>();
 
 	/** Reads one process event. Payloads too short for their layout are skipped. */
 	onEvent(v: ProcessEventView): void {
@@ -220,8 +222,9 @@ export class ProcessTable {
 		let list = this.#pids.get(eprocess);
 		if (!list) this.#pids.set(eprocess, (list = []));
 		const strong = source !== 'header';
-		if (!strong && list.some((m) => m.strong)) return;
+		if (!strong && this.#strong.has(eprocess)) return;
 		if (strong) {
+			this.#strong.add(eprocess);
 			const weak = list.filter((m) => !m.strong);
 			for (const w of weak) list.splice(list.indexOf(w), 1);
 		}
@@ -241,7 +244,7 @@ export class ProcessTable {
 
 	/** Whether a PID is known for this EPROCESS from a trusted source. */
 	hasStrongPid(eprocess: string): boolean {
-		return this.#pids.get(eprocess)?.some((m) => m.strong) ?? false;
+		return this.#strong.has(eprocess);
 	}
 
 	/** The PID of an EPROCESS at a time: the mapping in force then, else the first one learned. */

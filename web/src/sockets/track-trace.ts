@@ -3,7 +3,8 @@ import type { BufferEntry, OpenTrace } from '../decoder/etl-file.ts';
 import { mergeRecords, type BufferSink } from '../decoder/merge.ts';
 import { ProviderTable } from '../decoder/record-json.ts';
 import { BufferFeeder } from './buffer-view.ts';
-import { enrich } from './enrich.ts';
+import { enrich, enrichEach, type NetCollector } from './enrich.ts';
+import type { SocketSummary } from './socket.ts';
 import { SocketTracker, type TrackedTrace, type TrackerOptions } from './tracker.ts';
 
 /**
@@ -16,11 +17,46 @@ export async function trackTrace(
 	options: Omit<TrackerOptions, 'origin'> = {},
 	onBuffer?: BufferSink,
 ): Promise<TrackedTrace> {
+	const { tracker, net } = await follow(trace, buffers, options, onBuffer);
+	return enrich(tracker.snapshot(), net);
+}
+
+/** A tracked trace whose sockets are summed up one at a time, as they are read. */
+export interface TrackedStream extends Omit<TrackedTrace, 'sockets'> {
+	readonly socketCount: number;
+	/** Each socket, named and told its TCP outcome, in order of its first event (once only). */
+	readonly sockets: Iterable<SocketSummary>;
+}
+
+/**
+ * trackTrace for a reader that goes through the sockets once (the CLI): each summary is made
+ * when it is read, so only the tracker's own per-socket state is held, never every summary.
+ */
+export async function trackTraceStream(
+	trace: OpenTrace,
+	buffers: readonly BufferEntry[],
+	options: Omit<TrackerOptions, 'origin'> = {},
+	onBuffer?: BufferSink,
+): Promise<TrackedStream> {
+	const { tracker, net } = await follow(trace, buffers, options, onBuffer);
+	return {
+		...tracker.overview(),
+		socketCount: tracker.socketCount,
+		sockets: enrichEach(tracker.summaries(), net),
+	};
+}
+
+async function follow(
+	trace: OpenTrace,
+	buffers: readonly BufferEntry[],
+	options: Omit<TrackerOptions, 'origin'>,
+	onBuffer?: BufferSink,
+): Promise<{ tracker: SocketTracker; net: NetCollector }> {
 	const origin = BigInt(trace.facts.startFiletime);
 	const tracker = new SocketTracker({ ...options, origin });
 	const providers = new ProviderTable(trace);
 	const feeder = new BufferFeeder(tracker, origin, (p) => providers.guid(p));
 	let index = 0;
 	await mergeRecords(trace, buffers, (b, i) => feeder.feed(b, i, index++), onBuffer);
-	return enrich(tracker.snapshot(), feeder.net);
+	return { tracker, net: feeder.net };
 }

@@ -73,7 +73,7 @@ import { F, type AfdEventView, type ProcessEventView } from './view.ts';
 export interface TrackerOptions {
 	/** FILETIME of tick 0: the trace's StartTime. */
 	readonly origin: bigint;
-	/** Event indexes kept per socket (default: all). */
+	/** Event indexes kept per socket (default: all; 0: none, they are only counted). */
 	readonly maxEventsPerSocket?: number;
 	/** A completed send of at most this many bytes is tiny (default 64). */
 	readonly tinySendBytes?: number;
@@ -251,7 +251,7 @@ export class SocketTracker {
 		const s = this.#lookup(ep, eprocess, ticks, index, bit);
 		s.see(fam, ticks, index);
 		s.closeBits |= bit;
-		const t = s.tallies[fam];
+		const t = s.tally(fam);
 		if (s.closeRequested && kind & (fam === MODERN ? (exit ? 0 : APP_IO) : LEGACY_REQUEST))
 			this.#afterClose(s, t, index);
 		// Close events and a legacy accept naming the accepted socket are not "doing something".
@@ -703,7 +703,7 @@ export class SocketTracker {
 	#afterClose(s: LiveSocket, t: Tally, index: number): void {
 		t.ioAfterClose++;
 		if (s.afterClose.length < MAX_LINKED_EVENTS && !s.afterClose.includes(index))
-			s.afterClose.push(index);
+			(s.afterClose = s.afterClose.length ? s.afterClose : []).push(index);
 	}
 
 	/** 35/36: a connection indicated on a listening socket (legacy). */
@@ -748,11 +748,11 @@ export class SocketTracker {
 			const l = this.#lookup(ep, eprocess, v.ticks, v.index);
 			l.see(MODERN, v.ticks, v.index);
 			l.activity++;
-			if (l.closeRequested && !exit) this.#afterClose(l, l.tallies[MODERN], v.index);
+			if (l.closeRequested && !exit) this.#afterClose(l, l.tally(MODERN), v.index);
 			const status = v.num(F.Status) ?? 0;
 			if (exit && isFailure(status)) l.error(MODERN, this.#mark(v), 'accept', status);
 			else if (exit && status !== STATUS_PENDING) {
-				l.tallies[MODERN].accepts++;
+				l.tally(MODERN).accepts++;
 				l.listening = true;
 			}
 			if (!exit || !acceptEp || isFailure(status) || status === STATUS_PENDING) return;
@@ -785,7 +785,7 @@ export class SocketTracker {
 			a.type ??= listener.type;
 			a.protocol ??= listener.protocol;
 			a.local ??= listener.local;
-			if (fam === LEGACY) listener.tallies[LEGACY].accepts++;
+			if (fam === LEGACY) listener.tally(LEGACY).accepts++;
 		}
 	}
 
@@ -813,9 +813,27 @@ export class SocketTracker {
 		}
 	}
 
+	/** How many sockets there are so far. */
+	get socketCount(): number {
+		return this.#all.length;
+	}
+
+	/**
+	 * The sockets as they stand, one summary at a time in order of their first event: a reader
+	 * that writes each out holds one summary, not all of them.
+	 */
+	*summaries(): Generator<SocketSummary> {
+		for (const s of this.#all) yield s.summary(this.#origin, this.processes);
+	}
+
 	/** The sockets as they stand: ended ones, and live ones as open at the end of the trace. */
 	snapshot(): TrackedTrace {
-		const sockets = this.#all.map((s) => s.summary(this.#origin, this.processes));
+		const { origin, endTicks, afdEvents, ...rest } = this.overview();
+		return { origin, endTicks, afdEvents, sockets: [...this.summaries()], ...rest };
+	}
+
+	/** All of the snapshot but the sockets. */
+	overview(): Omit<TrackedTrace, 'sockets'> {
 		const pollers = [...this.#pollers.values()].map((p): PollActivity => {
 			const pid = this.processes.pidOf(p.eprocess, p.firstTicks);
 			return {
@@ -833,7 +851,6 @@ export class SocketTracker {
 			origin: this.#origin.toString(),
 			endTicks: this.#end,
 			afdEvents: this.#afdEvents,
-			sockets,
 			processes: this.processes.list(),
 			pollers,
 			thresholds: { ...this.#t },
