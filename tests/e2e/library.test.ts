@@ -261,6 +261,11 @@ describe('trace library', () => {
 		await pickFile(page, huge.path);
 		await page.getByTestId('import-progress').waitFor();
 		await page.locator('[data-position="0"] [role=gridcell]').first().waitFor({ timeout: 30_000 });
+		// The worker tells the view as more is stored: the count grows while importing.
+		const count = async () =>
+			Number((await page.getByTestId('total-count').textContent())!.replace(/,/g, ''));
+		const first = await count();
+		await expect.poll(count).toBeGreaterThan(first);
 		// Chunks are stored by now, and the copy of the file is being written.
 		expect((await stored(page)).records.chunks).toBeGreaterThan(0);
 		await page.getByRole('button', { name: 'Cancel' }).click();
