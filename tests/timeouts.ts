@@ -13,3 +13,9 @@ export const CLI_PROCESS_MS = 60_000;
  * sockets, once or twice per test: about a second here, more on a slow machine under load.
  */
 export const SAMPLE_IMPORT_MS = 30_000;
+
+/**
+ * The browser importing the 230 MB generated trace twice in one test (a resume, then afresh):
+ * about 35 s on an idle machine, over a minute with the machine's two cores shared.
+ */
+export const TWO_HUGE_IMPORTS_MS = 240_000;

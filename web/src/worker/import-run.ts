@@ -166,7 +166,7 @@ export class ImportRun implements ActiveImport {
 	async run(): Promise<Result<TraceSummary>> {
 		const { catalog } = this.#deps;
 		catalog.begin(this.id, this);
-		let outcome: Result<TraceSummary>;
+		let outcome: Result<void>;
 		try {
 			outcome = ok(await this.#importAll());
 		} catch (caught) {
@@ -188,7 +188,7 @@ export class ImportRun implements ActiveImport {
 		return ok(catalog.summary(this.#live.record));
 	}
 
-	async #importAll(): Promise<TraceSummary> {
+	async #importAll(): Promise<void> {
 		const db = await this.#deps.catalog.db();
 		this.#live = await this.#deps.traces.live(this.id);
 		this.#live.record = this.#record;
@@ -227,7 +227,6 @@ export class ImportRun implements ActiveImport {
 		});
 		// For the first filters, which read columns the import did not keep at hand.
 		void this.#live.readStoredChunks();
-		return this.#deps.catalog.summary(this.#live.record);
 	}
 
 	/**
@@ -435,7 +434,7 @@ export class ImportRun implements ActiveImport {
 	}
 
 	/** Why the import stopped, as the page is told. */
-	#failure(caught: unknown): Result<TraceSummary> {
+	#failure(caught: unknown): Result<never> {
 		// A failed side job stops the decoding too: report why it failed.
 		const e = caught instanceof IngestStopped && this.#sideError ? this.#sideError : caught;
 		// Cancel also stops the index pass, and with it whatever waits on it (the decoding, the
