@@ -1,11 +1,9 @@
 // The events view of one trace: the filter and time range, the worker's answer, a window of rows
 // for the table, the selected event (and any others marked for copying) and its details. Every
 // request carries a generation so a late answer to an older filter never overwrites a newer one.
-import type { Remote } from 'comlink';
 import type { RowView, TimeRange } from '../../query/engine.ts';
-import type { DecoderApi, QueryAnswer, RecordDetails } from '../../worker/api.ts';
-
-type Api = Remote<DecoderApi> | DecoderApi;
+import type { QueryAnswer, RecordDetails } from '../../worker/api.ts';
+import type { TraceApi } from './trace-api.ts';
 
 /** Rows asked for with every query: more than a screen, so the table rarely waits for a page. */
 const HEAD_ROWS = 128;
@@ -33,8 +31,7 @@ export class EventQuery {
 	/** Bumped to ask the table to scroll a position into view. */
 	reveal = $state.raw<{ position: number } | null>(null);
 
-	readonly traceId: number;
-	readonly #api: Api;
+	readonly #api: TraceApi;
 	#generation = 0;
 	/** Settles once the current answer's first rows are in (or there are none to show). */
 	#rowsIn: { answer: QueryAnswer | null; promise: Promise<void>; done: () => void } =
@@ -53,9 +50,8 @@ export class EventQuery {
 	#window = { from: 0, to: 0 };
 	#anchor: number | null = null;
 
-	constructor(api: Api, traceId: number) {
+	constructor(api: TraceApi) {
 		this.#api = api;
-		this.traceId = traceId;
 	}
 
 	/**
@@ -75,11 +71,11 @@ export class EventQuery {
 		this.selectedIndex = keep;
 		const generation = ++this.#generation;
 		this.running = true;
-		const r = await this.#api.query(this.traceId, filter, range, HEAD_ROWS);
+		const r = await this.#api.query(filter, range, HEAD_ROWS);
 		if (generation !== this.#generation) return;
 		this.running = false;
 		if (!r.ok) {
-			if (!/superseded/.test(r.error)) this.error = r.error;
+			if (!r.superseded) this.error = r.error;
 			return;
 		}
 		this.error = null;
@@ -93,7 +89,7 @@ export class EventQuery {
 		if (head.length > 0) this.#rowsIn.done();
 		this.marked = new Set();
 		this.#anchor = null;
-		const position = keep === null ? -1 : await this.#api.positionOf(this.traceId, keep);
+		const position = keep === null ? -1 : await this.#api.positionOf(keep);
 		if (generation !== this.#generation) return;
 		if (position >= 0) {
 			this.selected = position;
@@ -124,7 +120,7 @@ export class EventQuery {
 		let missing = false;
 		for (let i = from; i < end && !missing; i++) if (!this.rows.has(i)) missing = true;
 		if (!missing) return;
-		const page = await this.#api.rows(this.traceId, from, end - from);
+		const page = await this.#api.rows(from, end - from);
 		if (generation !== this.#generation) return;
 		// Requests overlap while scrolling and may land out of order: keep what the table shows
 		// now, from this page and from earlier ones, and ask again if that leaves holes.
@@ -173,7 +169,7 @@ export class EventQuery {
 			this.#anchor = position;
 		}
 		this.selected = position;
-		const row = this.rows.get(position) ?? (await this.#api.rows(this.traceId, position, 1))[0];
+		const row = this.rows.get(position) ?? (await this.#api.rows(position, 1))[0];
 		if (!row || this.selected !== position) return;
 		this.selectedIndex = row.index;
 		await this.#loadDetails(position, row.index);
@@ -181,7 +177,7 @@ export class EventQuery {
 
 	async #loadDetails(position: number, index: number | null): Promise<void> {
 		if (index === null) return;
-		const d = await this.#api.details(this.traceId, index);
+		const d = await this.#api.details(index);
 		if (this.selected === position) this.details = d.ok ? d.value : null;
 	}
 
@@ -202,7 +198,7 @@ export class EventQuery {
 			const from = positions[k]!;
 			const cached = positions.slice(k, end).map((p) => this.rows.get(p));
 			if (cached.every((r) => r)) out.push(...(cached as RowView[]));
-			else out.push(...(await this.#api.rows(this.traceId, from, end - k)));
+			else out.push(...(await this.#api.rows(from, end - k)));
 			k = end;
 		}
 		return out;

@@ -3,10 +3,8 @@
 // large blobs on disk rather than in memory, and the final Blob only references the pieces, so
 // exporting 10 M rows never holds the whole text; the worker waits for each piece to be taken.
 import { t } from '../../i18n/locale.svelte.ts';
-import { proxy, type Remote } from 'comlink';
-import type { DecoderApi, ExportFormat, ExportProgress } from '../../worker/api.ts';
-
-type Api = Remote<DecoderApi> | DecoderApi;
+import type { ExportFormat, ExportProgress } from '../../worker/api.ts';
+import type { TraceApi } from '../events/trace-api.ts';
 
 const TYPES: Record<ExportFormat, string> = {
 	csv: 'text/csv;charset=utf-8',
@@ -47,7 +45,7 @@ export class ExportJob {
 		this.#cancelled = true;
 	}
 
-	async run(api: Api, traceId: number, format: ExportFormat, fileName: string): Promise<void> {
+	async run(api: TraceApi, format: ExportFormat, fileName: string): Promise<void> {
 		if (this.progress) return;
 		this.#cancelled = false;
 		this.message = null;
@@ -60,7 +58,7 @@ export class ExportJob {
 			return !this.#cancelled;
 		};
 		try {
-			const r = await api.exportRows(traceId, format, proxy(write));
+			const r = await api.exportRows(format, write);
 			if (!r.ok) this.message = r.error;
 			else if (!r.value.complete) this.message = t('export.cancelled');
 			else {
