@@ -32,7 +32,7 @@ import type { ExportFormat } from '../web/src/decoder/record-lines.ts';
 import { recordDecoder } from '../web/src/decoder/single-record.ts';
 import { blockCache } from '../web/src/decoder/source.ts';
 import { RecordOut } from '../web/src/generated/layouts.ts';
-import type { Chunk, ColumnName, Columns } from '../web/src/ingest/columns.ts';
+import type { Chunk, ColumnName, Columns } from '../web/src/columns/layout.ts';
 import { ingestTrace } from '../web/src/ingest/ingest.ts';
 import { TraceTables } from '../web/src/ingest/trace-tables.ts';
 import { QueryEngine, type ChunkInfo, type ChunkSource } from '../web/src/query/engine.ts';

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordJson } from '../../web/src/decoder/record-json.ts';
 import { eventRow } from '../../web/src/export/tables.ts';
-import { NO_PID, type Columns } from '../../web/src/ingest/columns.ts';
+import { NO_PID, type Columns } from '../../web/src/columns/layout.ts';
 import type { FilterContext } from '../../web/src/query/filter-nodes.ts';
 
 const strings = ['', '151.101.1.69', '2a04:4e42::645', 'not an address'];

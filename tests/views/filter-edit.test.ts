@@ -6,6 +6,8 @@ import {
 	hasTerm,
 	negateTerm,
 	refine,
+	shownErrorOf,
+	syntaxErrorOf,
 	toggleTerm,
 } from '../../web/src/views/events/filter-edit.ts';
 
@@ -51,5 +53,33 @@ describe('filter edits', () => {
 	it('reads the position of an error from its message', () => {
 		expect(errorPosition('unknown field "foo"; fields: event, id (at 5)')).toBe(4);
 		expect(errorPosition('superseded by a newer query')).toBe(null);
+	});
+});
+
+describe('the error under the filter box', () => {
+	const workerError = 'unknown field "colour" (at 1)';
+
+	it('is the syntax error of what is typed, at its place', () => {
+		const draft = 'status:error (';
+		const syntax = syntaxErrorOf(draft);
+		expect(syntax).not.toBe(null);
+		expect(shownErrorOf(draft, syntax, 'status:error', workerError)).toEqual({
+			message: syntax!.message,
+			at: syntax!.at,
+			text: draft,
+		});
+		expect(errorPosition(syntax!.message)).toBe(syntax!.at);
+	});
+
+	it('is the worker’s error while the box holds the filter it is about', () => {
+		const applied = 'colour:red';
+		expect(shownErrorOf(applied, syntaxErrorOf(applied), applied, workerError)).toEqual({
+			message: workerError,
+			at: 0,
+			text: applied,
+		});
+		const edited = 'colour:blue';
+		expect(shownErrorOf(edited, syntaxErrorOf(edited), applied, workerError)).toBe(null);
+		expect(shownErrorOf(applied, null, applied, null)).toBe(null);
 	});
 });

@@ -1,7 +1,13 @@
 // Autocomplete of the filter box: fields, then the values the trace holds.
 import { describe, expect, it } from 'vitest';
 import { FILTER_FIELDS } from '../../web/src/query/filter-compile.ts';
-import { FIELD_HELP, suggest, type Vocabulary } from '../../web/src/views/events/filter-suggest.ts';
+import {
+	FIELD_HELP,
+	insertSuggestion,
+	listKey,
+	suggest,
+	type Vocabulary,
+} from '../../web/src/views/events/filter-suggest.ts';
 
 const vocab: Vocabulary = {
 	events: [
@@ -66,5 +72,50 @@ describe('filter autocomplete', () => {
 		expect(suggest('SocketType == SOCK_D', 20, vocab)!.items.map((i) => i.insert)).toEqual([
 			'SOCK_DGRAM',
 		]);
+	});
+});
+
+describe('taking a suggestion', () => {
+	it('replaces the word typed, goes on to the values after a field, and spaces a value', () => {
+		const field = suggest('proc', 4, vocab)!;
+		const item = field.items.find((i) => i.insert === 'process:')!;
+		const a = insertSuggestion('proc', field, item);
+		expect(a).toEqual({ text: 'process:', caret: 8, open: true });
+
+		const value = suggest(a.text, a.caret, vocab)!;
+		const curl = value.items.find((i) => i.insert.endsWith('curl.exe'))!;
+		const b = insertSuggestion(a.text, value, curl);
+		expect(b.text).toBe(`process:curl.exe `);
+		expect(b).toMatchObject({ caret: b.text.length, open: false });
+	});
+
+	it('adds no second space before one already there, and keeps the rest of the text', () => {
+		const text = 'process:cu -event:AfdReceive';
+		const s = suggest(text, 10, vocab)!;
+		const out = insertSuggestion(text, s, { insert: 'process:curl.exe' });
+		expect(out.text).toBe('process:curl.exe -event:AfdReceive');
+		expect(out.text.slice(0, out.caret)).toBe('process:curl.exe');
+	});
+});
+
+describe('keys in the suggestions list', () => {
+	const list = (navigated: boolean, active = 0) => ({ count: 3, navigated, active });
+
+	it('lands on the first item with either arrow, then moves round the ends', () => {
+		expect(listKey('ArrowUp', false, list(false, 2))).toEqual({ do: 'move', active: 0 });
+		expect(listKey('ArrowDown', false, list(true, 2))).toEqual({ do: 'move', active: 0 });
+		expect(listKey('ArrowUp', false, list(true, 0))).toEqual({ do: 'move', active: 2 });
+	});
+
+	it('takes the item with Tab, and with Enter only once in the list', () => {
+		expect(listKey('Tab', false, list(false))).toEqual({ do: 'accept' });
+		expect(listKey('Tab', true, list(false))).toBe(null);
+		expect(listKey('Enter', false, list(false))).toBe(null);
+		expect(listKey('Enter', false, list(true))).toEqual({ do: 'accept' });
+	});
+
+	it('closes with Escape and leaves other keys to the box', () => {
+		expect(listKey('Escape', false, list(true))).toEqual({ do: 'close' });
+		expect(listKey('a', false, list(true))).toBe(null);
 	});
 });

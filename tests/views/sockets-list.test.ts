@@ -2,13 +2,21 @@
 // sorting, the way to a socket's events, and the lanes' phases.
 import { describe, expect, it } from 'vitest';
 import type { SocketSummary } from '../../web/src/sockets/socket.ts';
-import { laneOf } from '../../web/src/views/sockets/lanes.ts';
+import { laneOf, lanesOf, MAX_LANES } from '../../web/src/views/sockets/lanes.ts';
 import {
+	axisOf,
+	bytesText,
+	cellText,
 	compileSocketFilter,
 	eventsOf,
+	nextSort,
+	pickFinding,
 	rowOf,
+	shownRows,
+	sortDirection,
 	sortRows,
 	type SocketRow,
+	type SortOrder,
 } from '../../web/src/views/sockets/socket-list.ts';
 
 function socket(over: Partial<SocketSummary> & { key: string }): SocketSummary {
@@ -142,6 +150,44 @@ describe('the sockets list', () => {
 		expect(sortRows(rows, 'error', true).map((r) => r.key)).toEqual(['b#0', 'a#0']);
 	});
 
+	it('shows what the finding and the filter keep, sorted; a malformed filter keeps all', () => {
+		const shown = (filter: string, keys: Set<string> | null, descending = false) =>
+			shownRows(rows, compileSocketFilter(filter), keys, 'process', descending).map((r) => r.key);
+		expect(shown('', null)).toEqual(['a#0', 'b#0']);
+		expect(shown('', null, true)).toEqual(['b#0', 'a#0']);
+		expect(shown('', new Set(['b#0']))).toEqual(['b#0']);
+		expect(shown('curl', new Set(['a#0']))).toEqual([]);
+		expect(shown('colour:red', null)).toEqual(['a#0', 'b#0']);
+	});
+
+	it('sorts by a clicked column, and turns the order round on a second click', () => {
+		let order: SortOrder = { key: 'openedTicks', descending: false };
+		order = nextSort(order, 'process');
+		expect(order).toEqual({ key: 'process', descending: false });
+		expect(sortDirection(order, 'process')).toBe('ascending');
+		expect(sortDirection(order, 'openedTicks')).toBe('none');
+		order = nextSort(order, 'process');
+		expect(sortDirection(order, 'process')).toBe('descending');
+		expect(nextSort(order, 'remote')).toEqual({ key: 'remote', descending: false });
+	});
+
+	it('picks a finding, selecting its socket when it has one, and drops it on a second click', () => {
+		const one = { id: 'refused', sockets: ['b#0'] };
+		const two = { id: 'slow', sockets: ['a#0', 'b#0'] };
+		expect(pickFinding(null, one)).toEqual({ finding: one, select: 'b#0' });
+		expect(pickFinding(one, two)).toEqual({ finding: two, select: null });
+		expect(pickFinding(two, two)).toEqual({ finding: null, select: null });
+	});
+
+	it('says each cell plainly: a dash for nothing', () => {
+		const [a, b] = rows as [SocketRow, SocketRow];
+		expect(cellText(b, 'bytesSent')).toBe('—');
+		expect(cellText(a, 'bytesReceived')).toBe(bytesText(4096));
+		expect(cellText(a, 'openedTicks')).toBe('0.001000 s');
+		expect(cellText(a, 'error')).toBe('—');
+		expect(cellText(b, 'process')).toBe('curl.exe (20)');
+	});
+
 	it('leads to the events of the socket, with the failed connect selected', () => {
 		expect(eventsOf(refused)).toEqual({
 			filter: 'endpoint:0xffff0002',
@@ -164,5 +210,14 @@ describe('the lanes', () => {
 		expect(failed.markers).toEqual([
 			{ kind: 'error', x: 0.25, label: 'connect: STATUS_CONNECTION_REFUSED' },
 		]);
+	});
+
+	it('spans the trace, widened to every socket shown, and draws at most MAX_LANES', () => {
+		expect(axisOf({ from: 0, to: 2_000_000 }, rows)).toEqual({ from: 0, to: 2_000_000 });
+		expect(axisOf({ from: 20_000, to: 30_000 }, rows)).toEqual({ from: 10_000, to: 1_010_000 });
+		const many = Array.from({ length: MAX_LANES + 5 }, () => rows[0]!);
+		const lanes = lanesOf(many, { from: 0, to: 2_000_000 });
+		expect(lanes).toHaveLength(MAX_LANES);
+		expect(lanes[0]!.lane).toEqual(laneOf(ok, 0, 2_000_000));
 	});
 });

@@ -4,6 +4,7 @@ import {
 	rangeOfSelection,
 	stackHistogram,
 	STACK_ORDER,
+	traceSpan,
 	zoomedOut,
 } from '../../web/src/views/timeline/timeline-data.ts';
 
@@ -39,5 +40,12 @@ describe('timeline data', () => {
 		expect(zoomedOut({ from: 0, to: 20 }, trace)).toEqual({ from: 0, to: 40 });
 		expect(zoomedOut({ from: 90, to: 100 }, trace)).toEqual({ from: 80, to: 100 });
 		expect(zoomedOut({ from: 20, to: 80 }, trace)).toBe(null);
+	});
+
+	it('spans a trace from its first event to just after its last, at least one tick', () => {
+		expect(traceSpan({ tMin: 5, tMax: 9 })).toEqual({ from: 5, to: 10 });
+		// One event, or none stored yet while importing (the library then lists 0 to 0).
+		expect(traceSpan({ tMin: 7, tMax: 7 })).toEqual({ from: 7, to: 8 });
+		expect(traceSpan({ tMin: 0, tMax: 0 })).toEqual({ from: 0, to: 1 });
 	});
 });

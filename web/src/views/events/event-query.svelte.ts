@@ -2,11 +2,9 @@
 // for the table, the selected event (and any others marked for copying) and its details. Every
 // request carries a generation so a late answer to an older filter never overwrites a newer one;
 // rows and positions are asked of the answer's selection handle (a newer query supersedes it).
-import type { Remote } from 'comlink';
 import type { RowView, TimeRange } from '../../query/engine.ts';
-import type { DecoderApi, QueryAnswer, RecordDetails, SelectionHandle } from '../../worker/api.ts';
-
-type Api = Remote<DecoderApi> | DecoderApi;
+import type { QueryAnswer, RecordDetails } from '../../worker/api.ts';
+import type { TraceApi } from './trace-api.ts';
 
 /** Rows asked for with every query: more than a screen, so the table rarely waits for a page. */
 const HEAD_ROWS = 128;
@@ -34,8 +32,7 @@ export class EventQuery {
 	/** Bumped to ask the table to scroll a position into view. */
 	reveal = $state.raw<{ position: number } | null>(null);
 
-	readonly traceId: number;
-	readonly #api: Api;
+	readonly #api: TraceApi;
 	#generation = 0;
 	/** Settles once the current answer's first rows are in (or there are none to show). */
 	#rowsIn: { answer: QueryAnswer | null; promise: Promise<void>; done: () => void } =
@@ -54,9 +51,8 @@ export class EventQuery {
 	#window = { from: 0, to: 0 };
 	#anchor: number | null = null;
 
-	constructor(api: Api, traceId: number) {
+	constructor(api: TraceApi) {
 		this.#api = api;
-		this.traceId = traceId;
 	}
 
 	/**
@@ -76,7 +72,7 @@ export class EventQuery {
 		this.selectedIndex = keep;
 		const generation = ++this.#generation;
 		this.running = true;
-		const r = await this.#api.query(this.traceId, filter, range, HEAD_ROWS);
+		const r = await this.#api.query(filter, range, HEAD_ROWS);
 		if (generation !== this.#generation) return;
 		this.running = false;
 		if (!r.ok) {
@@ -94,8 +90,7 @@ export class EventQuery {
 		if (head.length > 0) this.#rowsIn.done();
 		this.marked = new Set();
 		this.#anchor = null;
-		const found = keep === null ? null : await this.#api.positionOf(r.value.handle, keep);
-		const position = found?.ok ? found.value : -1;
+		const position = keep === null ? -1 : await this.#api.positionOf(r.value.handle, keep);
 		if (generation !== this.#generation) return;
 		if (position >= 0) {
 			this.selected = position;
@@ -183,16 +178,8 @@ export class EventQuery {
 
 	async #loadDetails(position: number, index: number | null): Promise<void> {
 		if (index === null) return;
-		const d = await this.#api.details(this.traceId, index);
+		const d = await this.#api.details(index);
 		if (this.selected === position) this.details = d.ok ? d.value : null;
-	}
-
-	/** Rows of the current answer's matches; none once a newer query has superseded it. */
-	async #rows(offset: number, limit: number): Promise<RowView[]> {
-		const handle: SelectionHandle | undefined = this.answer?.handle;
-		if (!handle) return [];
-		const r = await this.#api.rows(handle, offset, limit);
-		return r.ok ? r.value : [];
 	}
 
 	/** Positions to copy: the marked ones, else the selection, in table order. */
@@ -216,5 +203,11 @@ export class EventQuery {
 			k = end;
 		}
 		return out;
+	}
+
+	/** Rows of the answer on screen (none before the first). */
+	#rows(offset: number, limit: number): Promise<RowView[]> {
+		const handle = this.answer?.handle;
+		return handle ? this.#api.rows(handle, offset, limit) : Promise.resolve([]);
 	}
 }

@@ -84,3 +84,36 @@ export function errorPosition(message: string): number | null {
 	const m = /\(at (\d+)\)$/.exec(message);
 	return m ? Number(m[1]) - 1 : null;
 }
+
+/** The expression's own syntax error, as it is typed (unknown names show when applied). */
+export function syntaxErrorOf(text: string): FilterError | null {
+	try {
+		parseFilter(text);
+		return null;
+	} catch (e) {
+		return e instanceof FilterError ? e : null;
+	}
+}
+
+/** An error as the box shows it: the message, and the text with the place it points to. */
+export interface ShownError {
+	readonly message: string;
+	readonly at: number | null;
+	readonly text: string;
+}
+
+/**
+ * The error under the box: the syntax error of what is typed (`syntax`, syntaxErrorOf(draft)),
+ * else the worker's error about the applied filter while the box still holds it.
+ */
+export function shownErrorOf(
+	draft: string,
+	syntax: FilterError | null,
+	applied: string,
+	error: string | null,
+): ShownError | null {
+	if (syntax) return { message: syntax.message, at: syntax.at, text: draft };
+	if (error && draft === applied)
+		return { message: error, at: errorPosition(error), text: applied };
+	return null;
+}

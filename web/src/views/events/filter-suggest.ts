@@ -149,3 +149,48 @@ export function suggest(text: string, caret: number, vocab: Vocabulary): Suggest
 	const items = [...fields, ...found].slice(0, MAX_ITEMS);
 	return items.length ? { from: start, to: end, items } : null;
 }
+
+/**
+ * The box's text once `item` replaces the word being typed, and the caret after it. A space
+ * follows unless one is there already; a field name (`process:`) goes on to its values, so the
+ * list stays open.
+ */
+export function insertSuggestion(
+	text: string,
+	s: Pick<Suggestions, 'from' | 'to'>,
+	item: Pick<Suggestion, 'insert'>,
+): { text: string; caret: number; open: boolean } {
+	const after = text.slice(s.to);
+	const field = item.insert.endsWith(':');
+	const spacer = field || /^\s/.test(after) ? '' : ' ';
+	return {
+		text: text.slice(0, s.from) + item.insert + spacer + after,
+		caret: s.from + item.insert.length + spacer.length,
+		open: field,
+	};
+}
+
+/** What a key does in the box while a list of `count` suggestions is open. */
+export type ListKey =
+	| { readonly do: 'move'; readonly active: number }
+	| { readonly do: 'accept' }
+	| { readonly do: 'close' };
+
+/**
+ * Arrows move through the list (the first press lands on its first item), Tab or (once in the
+ * list) Enter takes the active item, Escape closes the list. Other keys are the box's own.
+ */
+export function listKey(
+	key: string,
+	shift: boolean,
+	list: { count: number; navigated: boolean; active: number },
+): ListKey | null {
+	if (key === 'ArrowDown' || key === 'ArrowUp') {
+		const n = list.count;
+		const active = list.navigated ? (list.active + (key === 'ArrowDown' ? 1 : n - 1)) % n : 0;
+		return { do: 'move', active };
+	}
+	if ((key === 'Tab' && !shift) || (key === 'Enter' && list.navigated)) return { do: 'accept' };
+	if (key === 'Escape') return { do: 'close' };
+	return null;
+}

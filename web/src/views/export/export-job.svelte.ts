@@ -3,15 +3,8 @@
 // large blobs on disk rather than in memory, and the final Blob only references the pieces, so
 // exporting 10 M rows never holds the whole text; the worker waits for each piece to be taken.
 import { t } from '../../i18n/locale.svelte.ts';
-import { proxy, type Remote } from 'comlink';
-import type {
-	DecoderApi,
-	ExportFormat,
-	ExportProgress,
-	SelectionHandle,
-} from '../../worker/api.ts';
-
-type Api = Remote<DecoderApi> | DecoderApi;
+import type { ExportFormat, ExportProgress, SelectionHandle } from '../../worker/api.ts';
+import type { TraceApi } from '../events/trace-api.ts';
 
 const TYPES: Record<ExportFormat, string> = {
 	csv: 'text/csv;charset=utf-8',
@@ -54,7 +47,7 @@ export class ExportJob {
 
 	/** Exports the matches of `selection` (the answer on screen). */
 	async run(
-		api: Api,
+		api: TraceApi,
 		selection: SelectionHandle,
 		format: ExportFormat,
 		fileName: string,
@@ -71,7 +64,7 @@ export class ExportJob {
 			return !this.#cancelled;
 		};
 		try {
-			const r = await api.exportRows(selection, format, proxy(write));
+			const r = await api.exportRows(selection, format, write);
 			if (!r.ok) this.message = r.error;
 			else if (!r.value.complete) this.message = t('export.cancelled');
 			else {

@@ -60,3 +60,13 @@ export function laneOf(s: SocketSummary, from: number, to: number): Lane {
 	}
 	return { key: s.key, segments, markers };
 }
+
+/** The lanes of the first MAX_LANES sockets shown, on the axis [from, to). */
+export function lanesOf<R extends { readonly socket: SocketSummary }>(
+	shown: readonly R[],
+	axis: { from: number; to: number },
+): { row: R; lane: Lane }[] {
+	return shown
+		.slice(0, MAX_LANES)
+		.map((row) => ({ row, lane: laneOf(row.socket, axis.from, axis.to) }));
+}

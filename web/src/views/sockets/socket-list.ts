@@ -5,6 +5,7 @@ import { formatDuration, ticksToMs } from '../../sockets/format.ts';
 import type { SocketSummary } from '../../sockets/socket.ts';
 import { namedEndpoint } from '../../sockets/names.ts';
 import { globMatcher } from '../../query/glob.ts';
+import { formatRelative } from '../events/row-format.ts';
 
 export interface SocketRow {
 	readonly socket: SocketSummary;
@@ -113,7 +114,7 @@ const NUMBER_FIELDS: Record<string, (r: SocketRow) => number | null> = {
 	pid: (r) => r.socket.pid,
 };
 
-type Test = (r: SocketRow) => boolean;
+export type Test = (r: SocketRow) => boolean;
 
 /** Milliseconds (plain, ms, s, us) or bytes (k, m): '1.5s' → 1500, '10k' → 10240. */
 function numberOf(text: string): number | null {
@@ -207,6 +208,83 @@ export function sortRows(
 				: String(x).localeCompare(String(y), 'en', { numeric: true });
 		return c * sign || a.openedTicks - b.openedTicks;
 	});
+}
+
+/**
+ * The rows shown: those of the finding picked (`keys`, null for all) that the filter keeps, in
+ * the order asked. A malformed filter (its error message) keeps every row.
+ */
+export function shownRows(
+	rows: readonly SocketRow[],
+	filter: Test | string,
+	keys: ReadonlySet<string> | null,
+	key: SortKey,
+	descending: boolean,
+): SocketRow[] {
+	const kept = rows.filter(
+		(r) => (keys === null || keys.has(r.key)) && (typeof filter === 'string' || filter(r)),
+	);
+	return sortRows(kept, key, descending);
+}
+
+export interface SortOrder {
+	readonly key: SortKey;
+	readonly descending: boolean;
+}
+
+/** A click on a column's head: sorts by it, or turns the order round when it already does. */
+export function nextSort(order: SortOrder, key: SortKey): SortOrder {
+	return order.key === key ? { key, descending: !order.descending } : { key, descending: false };
+}
+
+export type SortDirection = 'ascending' | 'descending' | 'none';
+
+/** How the list is sorted by column `key`, in aria-sort's words. */
+export function sortDirection(order: SortOrder, key: SortKey): SortDirection {
+	if (order.key !== key) return 'none';
+	return order.descending ? 'descending' : 'ascending';
+}
+
+/**
+ * A click on a finding: picks it, or drops it when it is picked already. A finding about one
+ * socket also selects that socket (`select`; null leaves the selection alone).
+ */
+export function pickFinding<F extends { readonly id: string; readonly sockets: readonly string[] }>(
+	current: F | null,
+	clicked: F,
+): { finding: F | null; select: string | null } {
+	const finding = current?.id === clicked.id ? null : clicked;
+	const select = finding && finding.sockets.length === 1 ? finding.sockets[0]! : null;
+	return { finding, select };
+}
+
+/** The lanes' time axis: the trace's span, widened to take in every socket shown. */
+export function axisOf(
+	span: { from: number; to: number },
+	shown: readonly SocketRow[],
+): { from: number; to: number } {
+	return {
+		from: Math.min(span.from, ...shown.map((r) => r.openedTicks)),
+		to: Math.max(span.to, ...shown.map((r) => r.endTicks)),
+	};
+}
+
+/** What a cell of the list says: a dash for nothing, sizes and durations made readable. */
+export function cellText(r: SocketRow, key: SortKey): string {
+	switch (key) {
+		case 'connectMs':
+			return msText(r.connectMs);
+		case 'bytesSent':
+			return bytesText(r.bytesSent);
+		case 'bytesReceived':
+			return bytesText(r.bytesReceived);
+		case 'openedTicks':
+			return `${formatRelative(r.openedTicks)} s`;
+		case 'durationMs':
+			return formatDuration(r.durationMs);
+		default:
+			return r[key] || '—';
+	}
 }
 
 /** The Events panel's filter, time range and event to select for one socket's events. */

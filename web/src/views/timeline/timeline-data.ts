@@ -35,6 +35,11 @@ export function stackHistogram(h: Histogram): StackedSeries {
 	return { x, tops, binSeconds: binTicks / 1e7, errorBins, max: Math.max(0, ...below) };
 }
 
+/** A trace's span on the timeline: its first to just after its last event, at least one tick. */
+export function traceSpan(trace: { tMin: number; tMax: number }): { from: number; to: number } {
+	return { from: trace.tMin, to: Math.max(trace.tMax + 1, trace.tMin + 1) };
+}
+
 /** A brushed span of the chart (seconds) as a time range in ticks, at least one tick wide. */
 export function rangeOfSelection(
 	fromSeconds: number,

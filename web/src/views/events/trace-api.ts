@@ -1,0 +1,112 @@
+// Every call a trace view makes to the decoder worker, bound to its trace. This is the one file
+// of the views that speaks the worker's query protocol: which query the rows, the timeline, the
+// statistics and an export belong to (the selection handle of an answer), and the import's notices.
+import { proxy, type Remote } from 'comlink';
+import type { Finding } from '../../sockets/findings.ts';
+import type { TrackedTrace } from '../../sockets/tracker.ts';
+import type { Histogram, RowView, TimeRange } from '../../query/engine.ts';
+import type { Result } from '../../lib/result.ts';
+import type {
+	DecoderApi,
+	ExportFormat,
+	ChunksCommitted,
+	ExportProgress,
+	QueryAnswer,
+	SelectionHandle,
+	RecordDetails,
+	TraceStatistics,
+	Vocabulary,
+} from '../../worker/api.ts';
+import type { TrustCounter } from '../../worker/trust.ts';
+
+export type DecoderRemote = Remote<DecoderApi> | DecoderApi;
+
+/** Takes one piece of an export; returning false stops it. */
+export type ExportWriter = (piece: string | Uint8Array, progress: ExportProgress) => boolean;
+
+/** Rows of a selection, or none when it failed (superseded by a newer query, say). */
+const rowsOr = (r: Result<RowView[]>): RowView[] => (r.ok ? r.value : []);
+
+export class TraceApi {
+	readonly #api: DecoderRemote;
+	readonly traceId: number;
+
+	constructor(api: DecoderRemote, traceId: number) {
+		this.#api = api;
+		this.traceId = traceId;
+	}
+
+	/**
+	 * Runs a filter over a time range, with the first `head` matching rows. The answer's handle
+	 * names its selection for the rows, timeline, statistics and exports asked of it; a failure
+	 * with code `superseded` was overtaken by a newer query and is no failure at all.
+	 */
+	query(filter: string, range: TimeRange | null, head: number): Promise<Result<QueryAnswer>> {
+		return this.#api.query(this.traceId, filter, range, head);
+	}
+
+	/** Rows [offset, offset + limit) of a selection's matches (none once it is superseded). */
+	async rows(selection: SelectionHandle, offset: number, limit: number): Promise<RowView[]> {
+		return rowsOr(await this.#api.rows(selection, offset, limit));
+	}
+
+	/** Position of event `index` among a selection's matches, or -1. */
+	async positionOf(selection: SelectionHandle, index: number): Promise<number> {
+		const r = await this.#api.positionOf(selection, index);
+		return r.ok ? r.value : -1;
+	}
+
+	details(index: number): Promise<Result<RecordDetails>> {
+		return this.#api.details(this.traceId, index);
+	}
+
+	histogram(
+		selection: SelectionHandle,
+		range: TimeRange,
+		bins: number,
+	): Promise<Result<Histogram>> {
+		return this.#api.histogram(selection, range.from, range.to, bins);
+	}
+
+	/** The Statistics panel's tables over a selection's matches. */
+	statistics(selection: SelectionHandle): Promise<Result<TraceStatistics>> {
+		return this.#api.statistics(selection);
+	}
+
+	vocabulary(): Promise<Result<Vocabulary>> {
+		return this.#api.vocabulary(this.traceId);
+	}
+
+	trust(): Promise<Result<TrustCounter[]>> {
+		return this.#api.trust(this.traceId);
+	}
+
+	sockets(): Promise<Result<TrackedTrace>> {
+		return this.#api.sockets(this.traceId);
+	}
+
+	findings(): Promise<Result<Finding[]>> {
+		return this.#api.findings(this.traceId);
+	}
+
+	/** A selection's matches as a file, piece by piece through `write`. */
+	exportRows(
+		selection: SelectionHandle,
+		format: ExportFormat,
+		write: ExportWriter,
+	): Promise<Result<{ rows: number; complete: boolean }>> {
+		return this.#api.exportRows(selection, format, proxy(write));
+	}
+
+	/**
+	 * While the trace is imported the worker says when to ask again (and once more at the end, so
+	 * the answer is whole); returns what stops listening.
+	 */
+	followImport(onCommitted: (c: ChunksCommitted) => void): () => void {
+		const following = this.#api.followImport(this.traceId, proxy(onCommitted));
+		return () =>
+			void following.then((r) => {
+				if (r.ok) void this.#api.unfollowImport(r.value);
+			});
+	}
+}
