@@ -190,8 +190,13 @@ export class LiveSocket {
 	/** From the create event (UserModePid / ProcessId), or the listener's for an accepted socket. */
 	pid: number | null = null;
 	pidSource: 'create' | 'listener' | null = null;
-	/** Unfinished nested sends (1003) by thread: the depth of enters without their exit. */
-	sendDepth: Map<number, number> | null = null;
+	/**
+	 * Unfinished nested sends (1003) by thread: the depth of enters without their exit. One thread
+	 * at a time is usual: its depth is kept here, any other's in a map made when needed.
+	 */
+	#sendTid = -2;
+	#sendTidDepth = 0;
+	#sendDepths: Map<number, number> | null = null;
 	/** Per thread, the last datagram send counted at its enter and not yet exited. */
 	datagramInFlight: Map<number, { bytes: number; remote: string | null }> | null = null;
 	/** Legacy: the address of the last sendto posted (21/22), for its completion (28). */
@@ -209,7 +214,8 @@ export class LiveSocket {
 	/** Events other than its create and the accept that named it: a create after one starts a new socket. */
 	activity = 0;
 	/** Each family's view, made when the family first counts something (most sockets: one). */
-	readonly #tallies: [Tally | null, Tally | null] = [null, null];
+	#legacy: Tally | null = null;
+	#modern: Tally | null = null;
 	/** Which families named it, as bits (1 << family). */
 	#families = 0;
 	/** Record indexes of its events, as many as the tracker keeps (none: only counted). */
@@ -259,14 +265,29 @@ export class LiveSocket {
 		return `${this.endpoint}#${this.generation}`;
 	}
 
+	/** The depth of unfinished nested sends on a thread (0: none). */
+	sendDepthOf(tid: number): number {
+		return tid === this.#sendTid ? this.#sendTidDepth : (this.#sendDepths?.get(tid) ?? 0);
+	}
+
+	setSendDepth(tid: number, depth: number): void {
+		if (tid !== this.#sendTid && (this.#sendTidDepth > 0 || this.#sendDepths?.has(tid))) {
+			(this.#sendDepths ??= new Map()).set(tid, depth);
+			return;
+		}
+		// Its own thread, or a thread with nothing unfinished taking over a slot at depth 0.
+		this.#sendTid = tid;
+		this.#sendTidDepth = depth;
+	}
+
 	/** One family's view, made on first use. */
 	tally(family: Family): Tally {
-		return (this.#tallies[family] ??= new Tally());
+		return family === LEGACY ? (this.#legacy ??= new Tally()) : (this.#modern ??= new Tally());
 	}
 
 	/** Both families' views; a family that never counted anything reads as an empty one. */
 	get tallies(): readonly [Tally, Tally] {
-		return [this.#tallies[LEGACY] ?? EMPTY[LEGACY], this.#tallies[MODERN] ?? EMPTY[MODERN]];
+		return [this.#legacy ?? EMPTY[LEGACY], this.#modern ?? EMPTY[MODERN]];
 	}
 
 	/** Records that an event names this socket (once, though it may name it twice). */

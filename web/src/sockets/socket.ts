@@ -213,7 +213,8 @@ export interface SocketSummary {
 	readonly eventCount: number;
 	/**
 	 * Their record indexes in trace order: all of them unless the tracker's per-socket cap was
-	 * reached, then the first and the last half-cap (eventCount says how many there were).
+	 * reached, then the first and the last half-cap (eventCount says how many there were); none
+	 * when the tracker keeps none (the CLI, which prints only the count).
 	 */
 	readonly events: Uint32Array;
 	/**

@@ -574,15 +574,15 @@ export class SocketTracker {
 		loc: AfdLocation | undefined,
 	): void {
 		const tid = v.tid ?? -1;
-		const depth = nests ? (s.sendDepth?.get(tid) ?? 0) : 0;
+		const depth = nests ? s.sendDepthOf(tid) : 0;
 		if (!exit) {
-			if (nests) (s.sendDepth ??= new Map()).set(tid, depth + 1);
+			if (nests) s.setSendDepth(tid, depth + 1);
 			if (depth > 0) return;
 			t.sendsPosted++;
 			t.bytesSendPosted += v.num(F.BufferLength) ?? 0;
 			return;
 		}
-		if (depth > 0) s.sendDepth!.set(tid, depth - 1);
+		if (depth > 0) s.setSendDepth(tid, depth - 1);
 		if (status === STATUS_PENDING || loc?.bytes === 'double-count') return;
 		if (depth > 1 && loc?.bytes !== 'count') {
 			t.nestedSendExits++;
