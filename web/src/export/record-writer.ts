@@ -16,9 +16,8 @@ import {
 	recordJson,
 	type ProviderTable,
 	type RecordDamageSink,
-	type RecordJson,
 } from '../decoder/record-json.ts';
-import { csvCell, headerLine, recordLine, type ExportFormat } from '../decoder/record-lines.ts';
+import { csvCell, recordLine, type ExportFormat } from '../decoder/record-lines.ts';
 import { explainStatus } from '../decoder/status.ts';
 import { filetimeToIso } from '../decoder/time.ts';
 import { guidAt } from '../decoder/wasm.ts';
@@ -117,7 +116,7 @@ export class RecordWriter {
 	// the seconds, and the seconds in decimal (the FILETIME's digits before the last seven).
 	#secondHi = 0;
 	#secondLo = 0;
-	#secondEnd = -1;
+	#secondKnown = false;
 	#iso: Uint8Array = new Uint8Array(0);
 	#seconds: Uint8Array = new Uint8Array(0);
 
@@ -141,25 +140,12 @@ export class RecordWriter {
 		this.#kinds = KIND_NAMES.map((k) => utf8Bytes(this.#csv ? `${k},` : `{"kind":"${k}`));
 	}
 
-	/** The header line of the format, if it has one. */
-	header(sink: ByteSink): void {
-		const h = headerLine(this.format);
-		if (h === null) return;
-		sink.utf8(h);
-		sink.byte(10);
-	}
-
 	/** Record i of buf, one line. pid and tid replace the record's own unless OWN. */
 	record(sink: ByteSink, buf: DecodedBuffer, i: number, pid = OWN, tid = OWN): void {
 		if (this.fast(sink, buf, i, pid, tid)) return;
 		const r = recordJson(buf, i, this.#trace, this.#providers, this.#onDamage);
 		if (pid !== OWN) r.pid = pid === NO_ID ? null : pid;
 		if (tid !== OWN) r.tid = tid === NO_ID ? null : tid;
-		this.json(sink, r);
-	}
-
-	/** A record already made into its object. */
-	json(sink: ByteSink, r: RecordJson): void {
 		sink.utf8(recordLine(r, this.format));
 		sink.byte(10);
 	}
@@ -366,7 +352,7 @@ export class RecordWriter {
 	 * below one second (where the FILETIME's digits are not seconds and seven more).
 	 */
 	#second(buf: DecodedBuffer, i: number): boolean {
-		if (this.#secondEnd > 0) {
+		if (this.#secondKnown) {
 			const t = this.#ticks(buf, i);
 			if (t >= 0 && t < TICKS_PER_SECOND) return true;
 		}
@@ -377,7 +363,7 @@ export class RecordWriter {
 		const base = seconds * BigInt(TICKS_PER_SECOND);
 		this.#secondHi = Number(BigInt.asIntN(32, base >> 32n));
 		this.#secondLo = Number(base & 0xffffffffn);
-		this.#secondEnd = 1;
+		this.#secondKnown = true;
 		// "2026-03-14T09:26:53." and "13417954013"
 		this.#iso = utf8Bytes(iso.slice(0, 20));
 		this.#seconds = utf8Bytes(seconds.toString());
@@ -406,5 +392,3 @@ function fraction(sink: ByteSink, ticks: number): void {
 		x = q;
 	}
 }
-
-export { ByteSink };
