@@ -35,15 +35,10 @@ describe('ByteSink', () => {
 		for (const s of STRINGS) expect(written((k) => k.utf8(s)).equals(Buffer.from(s)), s).toBe(true);
 	});
 
-	it('quotes a CSV cell as csvCell does', () => {
-		for (const s of [...STRINGS, '{"a":1}', '{}', 'a"b', '"', ',']) {
-			const out = written((k) => {
-				k.ascii('x,');
-				const at = k.length;
-				k.utf8(s);
-				k.csvQuoteFrom(at);
-			});
-			expect(out.equals(Buffer.from(`x,${csvCell(s)}`)), s).toBe(true);
+	it('doubles every quote of a JSON string, as csvCell quotes a cell of JSON', () => {
+		for (const s of STRINGS) {
+			const out = written((k) => k.jsonString(s, true)).toString();
+			expect(`"${out}"`, s).toBe(csvCell(JSON.stringify(s)));
 		}
 	});
 

@@ -52,7 +52,7 @@ export class ByteSink {
 	/** Precomputed bytes (a key, a constant cell). */
 	raw(b: Uint8Array): void {
 		const n = b.length;
-		this.reserve(n);
+		if (this.length + n > this.bytes.length) this.reserve(n);
 		// A loop beats set() on the short keys and cells written most.
 		if (n < 32) {
 			const out = this.bytes;
@@ -63,6 +63,13 @@ export class ByteSink {
 			this.bytes.set(b, this.length);
 			this.length += n;
 		}
+	}
+
+	/** Writes again the n bytes written from `at` on. */
+	again(at: number, n: number): void {
+		this.reserve(n);
+		this.bytes.copyWithin(this.length, at, at + n);
+		this.length += n;
 	}
 
 	/** A string known to be ASCII (digits, hex, names made of ASCII). */
@@ -137,19 +144,26 @@ export class ByteSink {
 		this.length = at;
 	}
 
-	/** `"s"` escaped exactly as JSON.stringify escapes a string, as UTF-8. */
-	jsonString(s: string): void {
+	/**
+	 * `"s"` escaped exactly as JSON.stringify escapes a string, as UTF-8. `doubled`: every quote
+	 * written twice, as inside a quoted CSV cell.
+	 */
+	jsonString(s: string, doubled = false): void {
 		const n = s.length;
 		// At most 6 bytes per UTF-16 unit (\u00XX, or a lone surrogate escaped).
-		this.reserve(n * 6 + 2);
+		this.reserve(n * 6 + 4);
 		const out = this.bytes;
 		let at = this.length;
 		out[at++] = 34;
+		if (doubled) out[at++] = 34;
 		for (let k = 0; k < n; k++) {
 			const c = s.charCodeAt(k);
 			if (c < 0x80) {
 				if (c >= 0x20 && c !== 34 && c !== 92) out[at++] = c;
-				else at = escapeAscii(out, at, c);
+				else {
+					at = escapeAscii(out, at, c);
+					if (doubled && c === 34) out[at++] = 34;
+				}
 			} else if (c < 0x800) {
 				out[at++] = 0xc0 | (c >> 6);
 				out[at++] = 0x80 | (c & 63);
@@ -170,35 +184,8 @@ export class ByteSink {
 			}
 		}
 		out[at++] = 34;
+		if (doubled) out[at++] = 34;
 		this.length = at;
-	}
-
-	/**
-	 * Turns the bytes from `start` to the end into one CSV cell: quoted, with quotes doubled, when
-	 * they hold a comma, quote or line break (those bytes never occur inside a UTF-8 sequence).
-	 */
-	csvQuoteFrom(start: number): void {
-		let quotes = 0;
-		let special = false;
-		const end = this.length;
-		let out = this.bytes;
-		for (let k = start; k < end; k++) {
-			const c = out[k]!;
-			if (c === 34) quotes++;
-			else if (c === 44 || c === 10 || c === 13) special = true;
-		}
-		if (!special && quotes === 0) return;
-		this.reserve(quotes + 2);
-		out = this.bytes;
-		let to = end + quotes + 2;
-		this.length = to;
-		out[--to] = 34;
-		for (let k = end - 1; k >= start; k--) {
-			const c = out[k]!;
-			out[--to] = c;
-			if (c === 34) out[--to] = 34;
-		}
-		out[--to] = 34;
 	}
 }
 

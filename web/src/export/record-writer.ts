@@ -16,9 +16,8 @@ import {
 	recordJson,
 	type ProviderTable,
 	type RecordDamageSink,
-	type RecordJson,
 } from '../decoder/record-json.ts';
-import { csvCell, headerLine, recordLine, type ExportFormat } from '../decoder/record-lines.ts';
+import { csvCell, recordLine, type ExportFormat } from '../decoder/record-lines.ts';
 import { explainStatus } from '../decoder/status.ts';
 import { filetimeToIso } from '../decoder/time.ts';
 import { guidAt } from '../decoder/wasm.ts';
@@ -71,13 +70,17 @@ function schemaWriter(index: number, format: ExportFormat): SchemaWriter | null 
 				? `${csvCell(schema.name)},`
 				: `"name":${JSON.stringify(schema.name)},"fields":{`,
 		),
+		// In a CSV cell, the quotes doubled.
 		fields: schema.fields.map((f, k) => ({
-			key: utf8Bytes(`${k > 0 ? ',' : ''}${JSON.stringify(f.name)}:`),
-			meaningKey: utf8Bytes(`,${JSON.stringify(`${f.name}Name`)}:`),
+			key: quoted(`${k > 0 ? ',' : ''}${JSON.stringify(f.name)}:`, format),
+			meaningKey: quoted(`,${JSON.stringify(`${f.name}Name`)}:`, format),
 			map: f.map,
 		})),
 	};
 }
+
+const quoted = (json: string, format: ExportFormat) =>
+	utf8Bytes(format === 'csv' ? json.replaceAll('"', '""') : json);
 
 export class RecordWriter {
 	readonly format: ExportFormat;
@@ -88,6 +91,9 @@ export class RecordWriter {
 	readonly #schemas: (SchemaWriter | null | undefined)[] = [];
 	readonly #providerBytes: Uint8Array[] = [];
 	readonly #kinds: Uint8Array[];
+	/** A JSON string's quote, and `"0x` before hex digits: doubled in a CSV cell. */
+	readonly #quote: Uint8Array;
+	readonly #hexOpen: Uint8Array;
 	readonly #statusNames = new Map<number, string>();
 	readonly #meanings = new Map<string, Map<number, string | null>>();
 	readonly #keys = {
@@ -110,7 +116,7 @@ export class RecordWriter {
 	// the seconds, and the seconds in decimal (the FILETIME's digits before the last seven).
 	#secondHi = 0;
 	#secondLo = 0;
-	#secondEnd = -1;
+	#secondKnown = false;
 	#iso: Uint8Array = new Uint8Array(0);
 	#seconds: Uint8Array = new Uint8Array(0);
 
@@ -129,15 +135,9 @@ export class RecordWriter {
 		this.#providers = providers;
 		this.#onDamage = onDamage;
 		this.#csv = format === 'csv';
+		this.#quote = quoted('"', format);
+		this.#hexOpen = quoted('"0x', format);
 		this.#kinds = KIND_NAMES.map((k) => utf8Bytes(this.#csv ? `${k},` : `{"kind":"${k}`));
-	}
-
-	/** The header line of the format, if it has one. */
-	header(sink: ByteSink): void {
-		const h = headerLine(this.format);
-		if (h === null) return;
-		sink.utf8(h);
-		sink.byte(10);
 	}
 
 	/** Record i of buf, one line. pid and tid replace the record's own unless OWN. */
@@ -146,11 +146,6 @@ export class RecordWriter {
 		const r = recordJson(buf, i, this.#trace, this.#providers, this.#onDamage);
 		if (pid !== OWN) r.pid = pid === NO_ID ? null : pid;
 		if (tid !== OWN) r.tid = tid === NO_ID ? null : tid;
-		this.json(sink, r);
-	}
-
-	/** A record already made into its object. */
-	json(sink: ByteSink, r: RecordJson): void {
 		sink.utf8(recordLine(r, this.format));
 		sink.byte(10);
 	}
@@ -181,11 +176,11 @@ export class RecordWriter {
 		if (!csv) sink.raw(k.time);
 		const ticks = this.#ticks(buf, i);
 		sink.raw(this.#iso);
+		const fractionAt = sink.length;
 		fraction(sink, ticks);
-		if (csv) sink.ascii('Z,');
-		else sink.raw(k.filetime);
+		sink.raw(csv ? Z_COMMA : k.filetime);
 		sink.raw(this.#seconds);
-		fraction(sink, ticks);
+		sink.again(fractionAt, 7);
 		sink.raw(this.#provider(buf.u16(i, RecordOut.providerIndex)));
 		if (!csv) sink.raw(k.id);
 		sink.uint(buf.u16(i, RecordOut.id));
@@ -205,26 +200,18 @@ export class RecordWriter {
 		this.#id(sink, tid === OWN ? buf.u32(i, RecordOut.tid) : tid);
 		sink.raw(csv ? COMMA : k.cpu);
 		sink.uint(buf.entry.cpu);
-		sink.raw(csv ? COMMA : COMMA_NAME);
+		sink.raw(COMMA);
 		sink.raw(schema.name);
-		const fieldsAt = sink.length;
-		if (csv) sink.byte(123);
-		if (
-			!this.#fields(
-				sink,
-				buf,
-				schema,
-				buf.u32(i, RecordOut.fieldStart),
-				buf.u16(i, RecordOut.fieldCount),
-			)
-		) {
+		const count = buf.u16(i, RecordOut.fieldCount);
+		// In CSV the fields' JSON is one cell, quoted (its keys hold quotes) unless it is {}.
+		const cell = csv && count > 0;
+		if (cell) sink.raw(CELL_OPEN);
+		else if (csv) sink.byte(123);
+		if (!this.#fields(sink, buf, schema, buf.u32(i, RecordOut.fieldStart), count)) {
 			sink.length = start;
 			return false;
 		}
-		sink.byte(125);
-		if (csv) sink.csvQuoteFrom(fieldsAt);
-		else sink.byte(125);
-		sink.byte(10);
+		sink.raw(cell ? CELL_CLOSE : csv ? CLOSE_LINE : CLOSE_CLOSE_LINE);
 		return true;
 	}
 
@@ -238,6 +225,8 @@ export class RecordWriter {
 	): boolean {
 		const image = buf.image;
 		const k = this.#keys;
+		const q = this.#quote;
+		const doubled = this.#csv;
 		for (let f = 0; f < count; f++) {
 			const w = schema.fields[f];
 			const j = first + f;
@@ -250,12 +239,12 @@ export class RecordWriter {
 			let value: number;
 			switch (type) {
 				case FieldType.Pointer:
-					sink.ascii('"0x');
+					sink.raw(this.#hexOpen);
 					sink.hex64(hi, lo);
-					sink.byte(34);
+					sink.raw(q);
 					continue;
 				case FieldType.IPv4:
-					sink.byte(34);
+					sink.raw(q);
 					sink.uint(image[offset]!);
 					sink.byte(46);
 					sink.uint(image[offset + 1]!);
@@ -263,15 +252,15 @@ export class RecordWriter {
 					sink.uint(image[offset + 2]!);
 					sink.byte(46);
 					sink.uint(image[offset + 3]!);
-					sink.byte(34);
+					sink.raw(q);
 					continue;
 				case FieldType.IPv6:
-					sink.jsonString(ipv6(image, offset));
+					sink.jsonString(ipv6(image, offset), doubled);
 					continue;
 				case FieldType.SocketAddress: {
 					const a = socketAddress(image, offset, buf.fieldU32(j, FieldOut.size));
 					if (a === null) sink.raw(k.null);
-					else sink.jsonString(a.text);
+					else sink.jsonString(a.text, doubled);
 					continue;
 				}
 				case FieldType.Boolean:
@@ -281,20 +270,20 @@ export class RecordWriter {
 				case FieldType.AnsiString: {
 					const bytes = image.subarray(offset, offset + buf.fieldU32(j, FieldOut.size));
 					const text = (type === FieldType.UnicodeString ? utf16 : latin1).decode(bytes);
-					sink.jsonString(text.replace(/\0$/, ''));
+					sink.jsonString(text.replace(/\0$/, ''), doubled);
 					continue;
 				}
 				case FieldType.Guid:
-					sink.byte(34);
+					sink.raw(q);
 					sink.ascii(guidAt(image, offset));
-					sink.byte(34);
+					sink.raw(q);
 					continue;
 				case FieldType.NTStatus: {
 					if (hi >= SAFE_HI) return false;
 					value = hi * 0x100000000 + lo;
 					sink.uint(value);
 					sink.raw(w.meaningKey);
-					sink.jsonString(this.#statusName(value));
+					sink.jsonString(this.#statusName(value), doubled);
 					continue;
 				}
 				case FieldType.Int32:
@@ -311,7 +300,7 @@ export class RecordWriter {
 				const meaning = this.#meaning(w.map, value);
 				if (meaning !== null) {
 					sink.raw(w.meaningKey);
-					sink.jsonString(meaning);
+					sink.jsonString(meaning, doubled);
 				}
 			}
 		}
@@ -363,7 +352,7 @@ export class RecordWriter {
 	 * below one second (where the FILETIME's digits are not seconds and seven more).
 	 */
 	#second(buf: DecodedBuffer, i: number): boolean {
-		if (this.#secondEnd > 0) {
+		if (this.#secondKnown) {
 			const t = this.#ticks(buf, i);
 			if (t >= 0 && t < TICKS_PER_SECOND) return true;
 		}
@@ -374,7 +363,7 @@ export class RecordWriter {
 		const base = seconds * BigInt(TICKS_PER_SECOND);
 		this.#secondHi = Number(BigInt.asIntN(32, base >> 32n));
 		this.#secondLo = Number(base & 0xffffffffn);
-		this.#secondEnd = 1;
+		this.#secondKnown = true;
 		// "2026-03-14T09:26:53." and "13417954013"
 		this.#iso = utf8Bytes(iso.slice(0, 20));
 		this.#seconds = utf8Bytes(seconds.toString());
@@ -384,7 +373,11 @@ export class RecordWriter {
 
 const COMMA = utf8Bytes(',');
 const COMMA_HEX = utf8Bytes(',0x');
-const COMMA_NAME = utf8Bytes(',');
+const Z_COMMA = utf8Bytes('Z,');
+const CELL_OPEN = utf8Bytes('"{');
+const CELL_CLOSE = utf8Bytes('}"\n');
+const CLOSE_LINE = utf8Bytes('}\n');
+const CLOSE_CLOSE_LINE = utf8Bytes('}}\n');
 
 /** The seven digits of ticks (0 ≤ ticks < 10^7), zero-padded. */
 function fraction(sink: ByteSink, ticks: number): void {
@@ -399,5 +392,3 @@ function fraction(sink: ByteSink, ticks: number): void {
 		x = q;
 	}
 }
-
-export { ByteSink };
