@@ -23,7 +23,10 @@ for (const command of commands) {
 	let stderr = '';
 	const head: string[] = [];
 	let partial = '';
-	process.stdout.write = ((chunk: string | Uint8Array) => {
+	// Like a stream's write: the callback says the bytes are out (the CLI reuses its memory then).
+	process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+		const done = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
+		if (done) queueMicrotask(done);
 		const s = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString();
 		for (let i = s.indexOf('\n'); i >= 0; i = s.indexOf('\n', i + 1)) lines++;
 		if (head.length < 3) {
