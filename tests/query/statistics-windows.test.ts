@@ -1,6 +1,7 @@
 // The Statistics panel's remote endpoints over Winsock-AFD logged the way Windows logs it
 // (tests/builders/windows-afd.ts): each remote's bytes are what the script sent to and received
-// from it, a datagram socket's bytes going to each of its peers.
+// from it, a datagram socket's bytes going to each of its peers, a send nested at a Location no
+// source lists counted once, as the socket tracker counts it.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ingestToMemory, type MemoryTrace } from '../builders/memory-chunks.ts';
 import { windowsScenario, type WindowsExpected } from '../builders/windows-afd.ts';
@@ -11,10 +12,12 @@ import {
 	type Statistics,
 } from '../../web/src/query/statistics.ts';
 import { open } from '../decoder/load.ts';
+import { trackBytes } from '../sockets/track.ts';
 
 let stats: Statistics;
 let expected: WindowsExpected[];
 let mem: MemoryTrace;
+let uncounted: readonly number[];
 
 beforeAll(async () => {
 	const scenario = windowsScenario();
@@ -23,7 +26,9 @@ beforeAll(async () => {
 	const engine = new QueryEngine(mem.chunks, mem.context);
 	const all = await engine.select('');
 	const remotes = await remotesOfSockets(engine, all, mem.tables.eventTypes);
-	stats = await buildStatistics(engine, mem.context(), all, remotes);
+	const { tracked } = await trackBytes(scenario.file.bytes);
+	uncounted = tracked.uncountedSends ?? [];
+	stats = await buildStatistics(engine, mem.context(), all, remotes, new Set(uncounted));
 });
 
 describe('statistics of Windows-like Winsock events', () => {
@@ -43,5 +48,17 @@ describe('statistics of Windows-like Winsock events', () => {
 		);
 		expect(want.size).toBeGreaterThan(2);
 		expect(Object.fromEntries(got)).toEqual(Object.fromEntries(want));
+	});
+
+	it('counts each stream send once, as the socket tracker does', () => {
+		expect(uncounted.length).toBeGreaterThan(0);
+		for (const s of expected.filter((s) => s.peers.length === 0 && s.remote)) {
+			const row = stats.remotes.find((r) => r.remote === s.remote);
+			expect(row, s.remote!).toMatchObject({
+				bytesSent: expected
+					.filter((o) => o.peers.length === 0 && o.remote === s.remote)
+					.reduce((n, o) => n + o.bytesSent, 0),
+			});
+		}
 	});
 });

@@ -89,7 +89,8 @@ export function transferDirection(t: EventType | undefined): Direction | null {
 /**
  * Whether a row of a transfer event counts: it did not fail, and it is the phase that carries the
  * bytes (a completion, or a datagram send's enter) and not a completion that counts a send again
- * (Location 3073, 3024). Per event: exits nested at unknown Locations are left to the tracker.
+ * (Location 3073, 3024). Per event: exits nested at unknown Locations are left to the tracker
+ * (buildStatistics takes its judgement).
  */
 export function countsAsTransfer(flags: number): boolean {
 	if ((flags & FLAG_BYTES) === 0 || (flags & FLAG_ERROR) !== 0) return false;
@@ -155,12 +156,17 @@ interface RemoteAcc {
 	errors: number;
 }
 
-/** Everything the panel shows, over the rows of `sel`; `remotes` maps sockets to their peer. */
+/**
+ * Everything the panel shows, over the rows of `sel`; `remotes` maps sockets to their peer.
+ * `uncounted`: event indexes of transfers the socket tracker judged counted already (send exits
+ * nested at unknown Locations, which no single event's flags can tell).
+ */
 export async function buildStatistics(
 	engine: QueryEngine,
 	ctx: FilterContext,
 	sel: Selection,
 	remotes: ReadonlyMap<number, number>,
+	uncounted: ReadonlySet<number> = new Set(),
 	limit = 200,
 ): Promise<Statistics> {
 	const types = ctx.eventTypes;
@@ -197,7 +203,7 @@ export async function buildStatistics(
 			}
 
 			const dir = direction[t];
-			const moved = dir && countsAsTransfer(f) ? bytes[i]! : 0;
+			const moved = dir && countsAsTransfer(f) && !uncounted.has(part.base + i) ? bytes[i]! : 0;
 			const e = endpoint[i]!;
 
 			const pid = process[i]!;

@@ -121,6 +121,12 @@ export interface TrackedTrace {
 	readonly processes: ProcessInfo[];
 	readonly pollers: PollActivity[];
 	readonly thresholds: Thresholds;
+	/**
+	 * Send exits at Locations not known either way that nesting judged the inner part of a send
+	 * already counted (event indexes, ascending): the statistics leave their bytes out too.
+	 * Absent in sockets stored before it was kept.
+	 */
+	readonly uncountedSends?: readonly number[];
 }
 
 /** Bits of LiveSocket.closeBits: which close/cleanup events a socket has had. */
@@ -203,6 +209,7 @@ export class SocketTracker {
 	readonly #generations = new Map<string, number>();
 	readonly #all: LiveSocket[] = [];
 	readonly #pollers = new Map<string, Poller>();
+	readonly #uncountedSends: number[] = [];
 	/** Peer 'addr:port' → the listener it was last indicated on (legacy accept linking). */
 	readonly #indicated = new Map<string, LiveSocket>();
 	#afdEvents = 0;
@@ -587,6 +594,7 @@ export class SocketTracker {
 		if (depth > 1 && loc?.bytes !== 'count') {
 			t.nestedSendExits++;
 			t.nestedSendBytes += v.num(F.BufferLength) ?? 0;
+			this.#uncountedSends.push(v.index);
 			return;
 		}
 		if (isFailure(status)) {
@@ -854,6 +862,7 @@ export class SocketTracker {
 			processes: this.processes.list(),
 			pollers,
 			thresholds: { ...this.#t },
+			uncountedSends: [...this.#uncountedSends],
 		};
 	}
 }

@@ -144,7 +144,10 @@ export class QueryService {
 		if (!s.ok) return s;
 		const { live, selection } = s.value;
 		const importing = this.#catalog.importing(handle.traceId);
-		return ok(await this.#traces.insight(live).statistics(selection, importing));
+		// The tracker's judgement of nested sends, once the import has stored its sockets.
+		const tracked = importing ? undefined : await this.#trackedOf(handle.traceId);
+		const uncounted = new Set(tracked?.uncountedSends ?? []);
+		return ok(await this.#traces.insight(live).statistics(selection, importing, uncounted));
 	}
 
 	async exportRows(

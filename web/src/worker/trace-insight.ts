@@ -149,7 +149,12 @@ export class TraceInsight {
 		});
 	}
 
-	async statistics(sel: Selection, importing: boolean): Promise<TraceStatistics> {
+	/** `uncounted`: transfers the socket tracker judged counted already (buildStatistics). */
+	async statistics(
+		sel: Selection,
+		importing: boolean,
+		uncounted: ReadonlySet<number>,
+	): Promise<TraceStatistics> {
 		const whole = await this.#wholeTrace();
 		const names = await this.processNames(importing);
 		const engine = this.#live.engine;
@@ -166,7 +171,7 @@ export class TraceInsight {
 			whole.remotes = await remotesOfSockets(engine, whole.all, tables.eventTypes, accepted);
 		}
 		const context = { ...this.#live.context(), processNames: names };
-		const base = await buildStatistics(engine, context, sel, whole.remotes);
+		const base = await buildStatistics(engine, context, sel, whole.remotes, uncounted);
 		const options = await optionChanges(
 			engine,
 			sel,
