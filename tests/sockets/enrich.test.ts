@@ -2,6 +2,7 @@
 // test writer, its expected names and TCP outcomes worked out here from the script itself.
 import { describe, expect, it } from 'vitest';
 import { findingsOf } from '../../web/src/sockets/findings.ts';
+import { enrichSocket, NetCollector } from '../../web/src/sockets/enrich.ts';
 import { storyOf } from '../../web/src/sockets/story.ts';
 import { Lifecycles, STATUS_IO_TIMEOUT } from '../builders/lifecycles.ts';
 import {
@@ -13,6 +14,7 @@ import {
 	type TcpScript,
 } from '../builders/net-payloads.ts';
 import { trackBytes } from './track.ts';
+import { pidSourceText } from '../../web/src/sockets/story.ts';
 
 /** A lookup of the script: when (ms), the name, the answer. */
 interface Lookup {
@@ -109,7 +111,7 @@ function build() {
 
 describe('sockets named by DNS and told their TCP outcome', async () => {
 	const built = build();
-	const { tracked, viaJson } = await trackBytes(built.file.bytes);
+	const { tracked, viaJson, records } = await trackBytes(built.file.bytes);
 	const byRemote = new Map(tracked.sockets.map((s) => [s.remote, s]));
 
 	it('the same through the decoder tables and through RecordJson objects', () => {
@@ -165,5 +167,32 @@ describe('sockets named by DNS and told their TCP outcome', async () => {
 		]);
 		// Its events are the socket's own, so a finding leads to events that name the socket.
 		for (const e of syn[0]!.events) expect(slowOk.events).toContain(e);
+	});
+	it('a socket whose own events named no PID takes the one TCP/IP names, when it names one', () => {
+		const net = new NetCollector();
+		const origin = BigInt(tracked.origin);
+		records.forEach((r, i) => net.record(r, i, origin));
+		// As a socket from before the trace would read: no create, no event with a trusted PID.
+		const unknown = (remote: string) => ({
+			...byRemote.get(remote)!,
+			pid: null,
+			pidSource: null,
+			process: 'unknown',
+		});
+		// The rundown of 10.0.0.5:50999 → 198.51.100.7:443 names PID 4120 (its header PID is 912).
+		const existing = enrichSocket({ ...unknown('198.51.100.7:443'), local: '10.0.0.5:50999' }, net);
+		expect(existing).toMatchObject({ pid: 4120, pidSource: 'tcpip', process: 'PID 4120' });
+		expect(pidSourceText(existing)).toContain('TCP/IP');
+		const named = enrichSocket(
+			{ ...unknown('198.51.100.7:443'), local: '10.0.0.5:50999' },
+			net,
+			(pid) => (pid === 4120 ? 'agent.exe' : null),
+		);
+		expect(named.process).toBe('agent.exe');
+		// TCP/IP logged this connect from the System process without a ProcessId: no PID.
+		expect(enrichSocket(unknown('203.0.113.9:8443'), net)).toMatchObject({ pid: null });
+		// A socket that knows its PID keeps it and its source.
+		const own = byRemote.get('198.51.100.7:443')!;
+		expect(enrichSocket(own, net)).toMatchObject({ pid: own.pid, pidSource: own.pidSource });
 	});
 });

@@ -151,6 +151,7 @@ export const en: Record<string, string> = {
 	'pid-source.listener': 'PID {{pid}} from the listening socket it was accepted on',
 	'pid-source.caller-header':
 		'PID {{pid}} guessed from the header of an application call at an unknown Location',
+	'pid-source.tcpip': "PID {{pid}} from TCP/IP's events for the same connection",
 	'pid-source.unknown': 'PID unknown: no create or trusted event names its process',
 	'story.received': 'received {{bytes}}',
 	'story.dropped_one': '{{count}} datagram dropped ({{reasons}})',

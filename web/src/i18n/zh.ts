@@ -109,6 +109,7 @@ export const zh: Record<string, string> = {
 	'pid-source.kernel-process': 'PID {{pid}}，来自内核记录器的进程事件',
 	'pid-source.listener': 'PID {{pid}}，来自接受它的侦听套接字',
 	'pid-source.caller-header': 'PID {{pid}}，由未知 Location 上应用程序调用的事件头推测',
+	'pid-source.tcpip': 'PID {{pid}}，来自同一连接的 TCP/IP 事件',
 	'pid-source.unknown': 'PID 未知：没有创建事件或可信事件指出其进程',
 	'story.received': '接收 {{bytes}}',
 	'story.dropped_other': '{{count}} 个数据报被丢弃（{{reasons}}）',

@@ -9,7 +9,8 @@ import { eventFields, type FieldValue } from '../decoder/event-fields.ts';
 import type { RecordJson } from '../decoder/record-json.ts';
 import { addressOfEndpoint, NameTable } from './names.ts';
 import type { SocketSummary } from './socket.ts';
-import { TCP_EVENTS, TcpTable, tcpOutcome } from './tcp.ts';
+import { TCP_EVENTS, TcpTable, tcpOutcome, type TcpConnection } from './tcp.ts';
+import type { ProcessInfo } from './processes.ts';
 import type { TrackedTrace } from './tracker.ts';
 
 const code = (key: string) => PROVIDERS.find((p) => p.key === key)!.code;
@@ -136,18 +137,48 @@ function localPort(s: SocketSummary): number | null {
 	return m ? Number(m[1]) : null;
 }
 
-/** One socket with its remote names and TCP outcome. */
-export function enrichSocket(s: SocketSummary, net: NetCollector): SocketSummary {
+/**
+ * The PID TCP/IP names for a socket whose own events named none: the payload ProcessId or the
+ * rundown Pid of the connections joined to it, when they all name the same one.
+ */
+function tcpPid(connections: readonly TcpConnection[]): number | null {
+	const pids = new Set(
+		connections.flatMap((c) => {
+			const pid = c.rundown?.pid ?? c.pid;
+			return pid === null ? [] : [pid];
+		}),
+	);
+	return pids.size === 1 ? pids.values().next().value! : null;
+}
+
+/**
+ * One socket with its remote names and TCP outcome (and, when its own events named no PID, the
+ * one TCP/IP names; `processName` gives that PID's image name).
+ */
+export function enrichSocket(
+	s: SocketSummary,
+	net: NetCollector,
+	processName: (pid: number) => string | null = () => null,
+): SocketSummary {
 	const named = net.names.lookup(addressOfEndpoint(s.remote), firstUse(s));
 	const from = (s.opened ?? s.firstEvent).ticks - JOIN_SLACK_TICKS;
 	const to = (s.closed ?? s.lastEvent).ticks + JOIN_SLACK_TICKS;
-	const tcp = s.listening ? null : tcpOutcome(net.tcp.find(localPort(s), s.remote, from, to));
+	const connections = s.listening ? [] : net.tcp.find(localPort(s), s.remote, from, to);
+	const tcp = s.listening ? null : tcpOutcome(connections);
 	// Each remote of a datagram socket is named by the answer in force at its first datagram.
 	const peers = s.peers.map((p) => ({
 		...p,
 		remoteName: net.names.lookup(addressOfEndpoint(p.remote), p.first.index).name,
 	}));
-	return { ...s, remoteName: named.name, remoteNames: named.names, tcp, peers };
+	const enriched = { ...s, remoteName: named.name, remoteNames: named.names, tcp, peers };
+	const pid = s.pid === null ? tcpPid(connections) : null;
+	if (pid === null) return enriched;
+	return {
+		...enriched,
+		pid,
+		pidSource: 'tcpip',
+		process: processName(pid) ?? `PID ${pid}`,
+	};
 }
 
 /** Whether the collector has anything to add (a trace without these providers has not). */
@@ -159,11 +190,24 @@ function adds(net: NetCollector): boolean {
 export function enrich(t: TrackedTrace, net: NetCollector): TrackedTrace {
 	// A trace without these providers: nothing to add (sockets read as before).
 	if (!adds(net)) return t;
-	return { ...t, sockets: t.sockets.map((s) => enrichSocket(s, net)) };
+	const name = processNames(t.processes);
+	return { ...t, sockets: t.sockets.map((s) => enrichSocket(s, net, name)) };
 }
 
 /** The same one socket at a time, for a reader that holds one summary, not all of them. */
-export function* enrichEach(sockets: Iterable<SocketSummary>, net: NetCollector) {
+export function* enrichEach(
+	sockets: Iterable<SocketSummary>,
+	net: NetCollector,
+	processes: readonly ProcessInfo[] = [],
+) {
 	const more = adds(net);
-	for (const s of sockets) yield more ? enrichSocket(s, net) : s;
+	const name = processNames(processes);
+	for (const s of sockets) yield more ? enrichSocket(s, net, name) : s;
+}
+
+/** A PID's image name from the processes the trace names (the latest of a reused PID). */
+function processNames(processes: readonly ProcessInfo[]): (pid: number) => string | null {
+	const names = new Map<number, string>();
+	for (const p of processes) if (p.name) names.set(p.pid, p.name);
+	return (pid) => names.get(pid) ?? null;
 }

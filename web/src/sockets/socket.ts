@@ -106,6 +106,8 @@ export type SocketPidSource =
 	| 'kernel-process'
 	/** Accepted on a listening socket whose PID was known. */
 	| 'listener'
+	/** TCP/IP's connection events or rundown for the same connection (ProcessId, Pid). */
+	| 'tcpip'
 	/** Weakest: the header PID of an application call's enter at a Location not known either way. */
 	| 'caller-header';
 

@@ -39,10 +39,11 @@ export async function trackTraceStream(
 	onBuffer?: BufferSink,
 ): Promise<TrackedStream> {
 	const { tracker, net } = await follow(trace, buffers, options, onBuffer);
+	const overview = tracker.overview();
 	return {
-		...tracker.overview(),
+		...overview,
 		socketCount: tracker.socketCount,
-		sockets: enrichEach(tracker.summaries(), net),
+		sockets: enrichEach(tracker.summaries(), net, overview.processes),
 	};
 }
 
