@@ -23,6 +23,10 @@ export class DecodedBuffer {
 	 */
 	readonly fieldWords: Uint32Array;
 	readonly fieldBytes: Uint8Array;
+	/** The RecordOut table likewise, as words, halves and bytes (little-endian, as WASM writes it). */
+	readonly recordWords: Uint32Array;
+	readonly recordHalves: Uint16Array;
+	readonly recordBytes: Uint8Array;
 	/** Memory the image and tables were copied into, which a later decode may reuse. */
 	storage: ArrayBuffer | null = null;
 
@@ -40,6 +44,13 @@ export class DecodedBuffer {
 		this.records = new DataView(records.buffer, records.byteOffset, records.byteLength);
 		this.fields = new DataView(fields.buffer, fields.byteOffset, fields.byteLength);
 		this.fieldBytes = fields;
+		this.recordBytes = records;
+		this.recordHalves = new Uint16Array(
+			records.buffer,
+			records.byteOffset,
+			records.byteLength >> 1,
+		);
+		this.recordWords = new Uint32Array(records.buffer, records.byteOffset, records.byteLength >> 2);
 		this.fieldWords = new Uint32Array(fields.buffer, fields.byteOffset, fields.byteLength >> 2);
 		this.damage = damage;
 	}

@@ -13,7 +13,7 @@ import {
 	socketAddressBytes,
 	socketPort,
 } from '../decoder/addresses.ts';
-import { Clock, type DecodedBuffer } from '../decoder/decoded-buffer.ts';
+import type { DecodedBuffer } from '../decoder/decoded-buffer.ts';
 import { providerName, type ProviderTable } from '../decoder/record-json.ts';
 import { decodeTraceLogging, extItems } from '../decoder/tracelogging.ts';
 import {
@@ -87,6 +87,15 @@ const SOCKET_FIELDS: SocketFields[] = EVENT_SCHEMAS.map((s) => {
 	};
 });
 
+/** RecordOut fields as word and half-word indexes within a record (every one is aligned). */
+const R_TIME_LO = RecordOut.time >> 2;
+const R_TIME_HI = R_TIME_LO + 1;
+const R_PID = RecordOut.pid >> 2;
+const R_TID = RecordOut.tid >> 2;
+const R_OFFSET = RecordOut.recordOffset >> 2;
+const R_FIELD_START = RecordOut.fieldStart >> 2;
+const R_SCHEMA = RecordOut.schemaIndex >> 1;
+
 /** FieldOut as 32-bit words: a field's value (low then high half) and where its bytes are. */
 const F_WORDS = FieldOut.SIZE >> 2;
 const F_VALUE = FieldOut.value >> 2;
@@ -101,16 +110,6 @@ const LOCATIONS: (AfdLocation | undefined)[] = Array.from(
 	{ length: Math.max(...Object.keys(AFD_LOCATIONS).map(Number)) + 1 },
 	(_, code) => AFD_LOCATIONS[code],
 );
-
-/**
- * Word index (in FieldOut words) of the value of field k of the record whose fields start at
- * `start`; -1 when the schema has no such field (k < 0) or the payload ended before it.
- */
-function valueAt(bytes: Uint8Array, start: number, k: number): number {
-	return k >= 0 && bytes[(start + k) * FieldOut.SIZE + FieldOut.missing] === 0
-		? (start + k) * F_WORDS + F_VALUE
-		: -1;
-}
 
 /**
  * What an AFD event's header PID says of its Process while no create has named it: the caller's
@@ -141,7 +140,9 @@ export class ChunkBuilder {
 	#tMin = Infinity;
 	#tMax = -Infinity;
 	readonly #tables: TraceTables;
-	readonly #clock: Clock;
+	/** The origin FILETIME's halves (StartTime): times are ticks since it. */
+	readonly #originHi: number;
+	readonly #originLo: number;
 	readonly #providers: ProviderTable;
 	/**
 	 * Event types by the record's header facts (strings only on a miss): per provider and kind, by
@@ -166,7 +167,8 @@ export class ChunkBuilder {
 	) {
 		this.index = index;
 		this.#tables = tables;
-		this.#clock = new Clock(startFiletime);
+		this.#originHi = Number(startFiletime >> 32n);
+		this.#originLo = Number(startFiletime & 0xffffffffn);
 		this.#providers = providers;
 		this.#typeCache = caches.types;
 		this.#schemaTypes = caches.schemaTypes;
@@ -182,28 +184,50 @@ export class ChunkBuilder {
 		return this.rows >= this.#capacity;
 	}
 
+	/**
+	 * Row `rows` from record i. The record table is read through its typed views here, in one body:
+	 * the per-field calls it made before were not all inlined, and a value of 2^30 or more (times,
+	 * PIDs of none) returned from one is boxed where small integers are 31 bits wide (browsers).
+	 */
 	add(b: DecodedBuffer, i: number): void {
 		const c = this.columns;
 		const r = this.rows++;
-		const t = this.#clock.ticks(b, i);
+		const o = i * RecordOut.SIZE;
+		const words = b.recordWords;
+		const bytes = b.recordBytes;
+		const w = o >> 2;
+		// Ticks since the origin, exactly (as Clock computes them), without a bigint.
+		const t =
+			((words[w + R_TIME_HI]! | 0) - this.#originHi) * 0x100000000 +
+			(words[w + R_TIME_LO]! - this.#originLo);
 		c.time[r] = t;
 		if (t < this.#tMin) this.#tMin = t;
 		if (t > this.#tMax) this.#tMax = t;
-		const kind = b.u8(i, RecordOut.kind);
+		const kind = bytes[o + RecordOut.kind]!;
+		const opcode = bytes[o + RecordOut.opcode]!;
 		c.kind[r] = kind;
-		c.level[r] = b.u8(i, RecordOut.level);
-		c.opcode[r] = b.u8(i, RecordOut.opcode);
+		c.level[r] = bytes[o + RecordOut.level]!;
+		c.opcode[r] = opcode;
 		c.cpu[r] = b.entry.cpu;
-		const pid = b.u32(i, RecordOut.pid);
+		const pid = words[w + R_PID]!;
 		c.pid[r] = pid;
-		c.tid[r] = b.u32(i, RecordOut.tid);
+		c.tid[r] = words[w + R_TID]!;
 		c.process[r] = pid;
 		// The socket columns stay 0 unless set: each builder's columns are new (zeroed).
-		const etype = (c.etype[r] = this.#eventType(b, i, kind));
-		if (b.u8(i, RecordOut.layout) === PayloadLayout.schema) this.#socketColumns(b, i, r);
+		let etype: number;
+		if (bytes[o + RecordOut.layout] === PayloadLayout.schema) {
+			// Almost every event of a Winsock trace: its type by schema, kind and opcode, in a table.
+			const schema = b.recordHalves[(o >> 1) + R_SCHEMA]!;
+			const k = ((schema * 16 + kind) << 8) | opcode;
+			const known = this.#schemaTypes[k]!;
+			if (known > 0) etype = known - 1;
+			else this.#schemaTypes[k] = (etype = this.#typeByKey(b, i, kind)) + 1;
+			c.etype[r] = etype;
+			this.#socketColumns(b, schema, words[w + R_FIELD_START]!, r);
+		} else c.etype[r] = etype = this.#eventType(b, i, kind);
 		c.cat[r] = c.flags[r]! & FLAG_ERROR ? CAT_ERRORS : this.#category(etype);
 		c.buffer[r] = b.entry.index;
-		c.recOffset[r] = b.u32(i, RecordOut.recordOffset);
+		c.recOffset[r] = words[w + R_OFFSET]!;
 	}
 
 	/** Category number per event type index, learned as types appear. */
@@ -232,20 +256,11 @@ export class ChunkBuilder {
 		};
 	}
 
+	/** The type of an event without a schema (add() looks up those with one itself). */
 	#eventType(b: DecodedBuffer, i: number, kind: number): number {
 		// TraceLogging events of one provider share header facts: their names need the metadata.
-		const layout = b.u8(i, RecordOut.layout);
-		if (layout === PayloadLayout.tracelogging) return this.#makeEventType(b, i, kind);
-		// An event with a schema: its type by schema, kind and opcode, in a table (almost every
-		// event of a Winsock trace), else as below.
-		if (layout === PayloadLayout.schema) {
-			const k = ((b.u16(i, RecordOut.schemaIndex) * 16 + kind) << 8) | b.u8(i, RecordOut.opcode);
-			const known = this.#schemaTypes[k]!;
-			if (known > 0) return known - 1;
-			const made = this.#typeByKey(b, i, kind);
-			this.#schemaTypes[k] = made + 1;
-			return made;
-		}
+		if (b.u8(i, RecordOut.layout) === PayloadLayout.tracelogging)
+			return this.#makeEventType(b, i, kind);
 		return this.#typeByKey(b, i, kind);
 	}
 
@@ -307,27 +322,46 @@ export class ChunkBuilder {
 	 * through its word and byte views here, in one body: a call per field read (and the large
 	 * values it returned, boxed) cost more than the rest of the row.
 	 */
-	#socketColumns(b: DecodedBuffer, i: number, r: number): void {
+	#socketColumns(b: DecodedBuffer, schema: number, start: number, r: number): void {
 		const c = this.columns;
-		const s = SOCKET_FIELDS[b.u16(i, RecordOut.schemaIndex)]!;
-		const start = b.u32(i, RecordOut.fieldStart);
+		const s = SOCKET_FIELDS[schema]!;
 		const words = b.fieldWords;
 		const bytes = b.fieldBytes;
+		// Field k of the record is present when bytes[missing + k * FieldOut.SIZE] is 0; its value
+		// is then words[value + k * F_WORDS] (low half) and the word after it (written out at each
+		// use below: a helper for it was left a call of its own, past the inliner's budget).
+		const missing = start * FieldOut.SIZE + FieldOut.missing;
+		const value = start * F_WORDS + F_VALUE;
 		let flags = 0;
-		const enterExit = valueAt(bytes, start, s.enterExit);
+		const enterExit =
+			s.enterExit >= 0 && bytes[missing + s.enterExit * FieldOut.SIZE] === 0
+				? value + s.enterExit * F_WORDS
+				: -1;
 		if (enterExit >= 0)
 			flags |= words[enterExit] === 0 && words[enterExit + 1] === 0 ? FLAG_ENTER : FLAG_EXIT;
-		const locationAt = valueAt(bytes, start, s.location);
+		const locationAt =
+			s.location >= 0 && bytes[missing + s.location * FieldOut.SIZE] === 0
+				? value + s.location * F_WORDS
+				: -1;
 		const location =
 			locationAt >= 0 ? words[locationAt + 1]! * 0x100000000 + words[locationAt]! : -1;
-		const endpoint = valueAt(bytes, start, s.endpoint);
+		const endpoint =
+			s.endpoint >= 0 && bytes[missing + s.endpoint * FieldOut.SIZE] === 0
+				? value + s.endpoint * F_WORDS
+				: -1;
 		if (endpoint >= 0) c.endpoint[r] = this.#pointer(words, endpoint);
-		const process = valueAt(bytes, start, s.process);
+		const process =
+			s.process >= 0 && bytes[missing + s.process * FieldOut.SIZE] === 0
+				? value + s.process * F_WORDS
+				: -1;
 		if (process >= 0) {
 			const eprocess = this.#pointer(words, process);
 			const headerPid = c.pid[r]!;
 			let pid = this.#pidOf(eprocess);
-			const pidField = valueAt(bytes, start, s.pidField);
+			const pidField =
+				s.pidField >= 0 && bytes[missing + s.pidField * FieldOut.SIZE] === 0
+					? value + s.pidField * F_WORDS
+					: -1;
 			if (pidField >= 0) {
 				const named = words[pidField + 1]! * 0x100000000 + words[pidField]!;
 				if (named !== pid) this.#learnPid(eprocess, (pid = named));
@@ -341,7 +375,10 @@ export class ChunkBuilder {
 			c.process[r] = pid === NONE ? headerPid : pid;
 		}
 		// The columns below are 32 bits wide or narrower: the low half of each value is what they keep.
-		const status = valueAt(bytes, start, s.status);
+		const status =
+			s.status >= 0 && bytes[missing + s.status * FieldOut.SIZE] === 0
+				? value + s.status * F_WORDS
+				: -1;
 		if (status >= 0) {
 			const st = words[status]!;
 			c.status[r] = st;
@@ -349,7 +386,10 @@ export class ChunkBuilder {
 			// Enter events carry no outcome yet; an error is a failed status on anything else.
 			if (st >>> 30 === 3 && !(flags & FLAG_ENTER)) flags |= FLAG_ERROR;
 		}
-		const byteCount = valueAt(bytes, start, s.bytes);
+		const byteCount =
+			s.bytes >= 0 && bytes[missing + s.bytes * FieldOut.SIZE] === 0
+				? value + s.bytes * F_WORDS
+				: -1;
 		if (byteCount >= 0) {
 			c.bytes[r] = words[byteCount]!;
 			flags |= FLAG_BYTES;
@@ -362,14 +402,23 @@ export class ChunkBuilder {
 			)
 				flags |= FLAG_NOT_TRANSFER;
 		}
-		const family = valueAt(bytes, start, s.family);
+		const family =
+			s.family >= 0 && bytes[missing + s.family * FieldOut.SIZE] === 0
+				? value + s.family * F_WORDS
+				: -1;
 		if (family >= 0) c.family[r] = words[family]!;
-		const address = valueAt(bytes, start, s.address);
+		const address =
+			s.address >= 0 && bytes[missing + s.address * FieldOut.SIZE] === 0
+				? value + s.address * F_WORDS
+				: -1;
 		if (address >= 0) {
 			const j = start + s.address;
 			const type = bytes[j * FieldOut.SIZE + FieldOut.type]!;
 			const off = words[j * F_WORDS + F_OFFSET]!;
-			const port = valueAt(bytes, start, s.port);
+			const port =
+				s.port >= 0 && bytes[missing + s.port * FieldOut.SIZE] === 0
+					? value + s.port * F_WORDS
+					: -1;
 			let portValue = port >= 0 ? words[port]! : 0;
 			// The address as it sits in the record is the key to its string: text is made once per
 			// distinct address, not per event.

@@ -15,6 +15,10 @@ export class TraceTables {
 	readonly hostNames = new Map<string, string[]>();
 	#stringsMark = 1;
 	#typesMark = 0;
+	/** What earlier additions carried of the maps above: each chunk carries only what changed. */
+	readonly #sentProcesses = new Map<string, number>();
+	readonly #sentProcessNames = new Map<number, string>();
+	readonly #sentHostNames = new Map<string, string[]>();
 
 	intern(s: string): number {
 		let i = this.#stringIndex.get(s);
@@ -36,7 +40,11 @@ export class TraceTables {
 		return i;
 	}
 
-	/** Strings and event types added since the last call (what the next chunk must carry). */
+	/**
+	 * Strings and event types added since the last call, and the map entries added or changed
+	 * since (what the next chunk must carry; replayed in chunk order, they make the tables again).
+	 * The maps were carried whole by every chunk: their size times the chunks, cloned and stored.
+	 */
 	takeAdditions(): {
 		strings: string[];
 		eventTypes: EventType[];
@@ -51,9 +59,9 @@ export class TraceTables {
 		return {
 			strings,
 			eventTypes,
-			processes: [...this.processOf],
-			processNames: [...this.processNames],
-			hostNames: [...this.hostNames],
+			processes: changes(this.processOf, this.#sentProcesses, Object.is),
+			processNames: changes(this.processNames, this.#sentProcessNames, Object.is),
+			hostNames: changes(this.hostNames, this.#sentHostNames, sameList),
 		};
 	}
 
@@ -67,9 +75,18 @@ export class TraceTables {
 	}): void {
 		for (const s of additions.strings) this.intern(s);
 		for (const t of additions.eventTypes) this.eventType(eventTypeKey(t), () => t);
-		for (const [p, pid] of additions.processes ?? []) this.processOf.set(p, pid);
-		for (const [pid, name] of additions.processNames ?? []) this.processNames.set(pid, name);
-		for (const [address, names] of additions.hostNames ?? []) this.hostNames.set(address, names);
+		for (const [p, pid] of additions.processes ?? []) {
+			this.processOf.set(p, pid);
+			this.#sentProcesses.set(p, pid);
+		}
+		for (const [pid, name] of additions.processNames ?? []) {
+			this.processNames.set(pid, name);
+			this.#sentProcessNames.set(pid, name);
+		}
+		for (const [address, names] of additions.hostNames ?? []) {
+			this.hostNames.set(address, names);
+			this.#sentHostNames.set(address, names);
+		}
 		this.#stringsMark = this.strings.length;
 		this.#typesMark = this.eventTypes.length;
 	}
@@ -84,4 +101,20 @@ export function eventTypeKey(t: {
 	name: string;
 }): string {
 	return `${t.kind}|${t.provider}|${t.id}|${t.version}|${t.opcode}|${t.name}`;
+}
+
+/** The entries of `now` that `sent` does not hold as they are; `sent` then holds them. */
+function changes<K, V>(now: Map<K, V>, sent: Map<K, V>, same: (a: V, b: V) => boolean): [K, V][] {
+	const out: [K, V][] = [];
+	for (const [k, v] of now) {
+		const before = sent.get(k);
+		if (before !== undefined && same(before, v)) continue;
+		out.push([k, v]);
+		sent.set(k, v);
+	}
+	return out;
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+	return a.length === b.length && a.every((x, i) => x === b[i]);
 }
