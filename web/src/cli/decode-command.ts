@@ -5,7 +5,7 @@ import { RecordOut } from '../generated/layouts.ts';
 import { BufferRecords, bufferTable } from '../decoder/buffer-records.ts';
 import { indexBuffers, reopenTrace, type OpenTrace } from '../decoder/etl-file.ts';
 import { mergeRecords } from '../decoder/merge.ts';
-import { DamageLog } from '../decoder/messages.ts';
+import { TraceChecks } from '../decoder/trace-checks.ts';
 import { ProviderTable, recordJson, type RecordJson } from '../decoder/record-json.ts';
 import {
 	headerLine,
@@ -78,25 +78,26 @@ export async function decodeCommand(
 	const index = await indexBuffers(trace);
 	const total = index.buffers.reduce((n, b) => n + b.available, 0);
 	let done = 0;
-	const damage = new DamageLog();
+	const checks = new TraceChecks(trace);
 	await mergeRecords(
 		trace,
 		index.buffers,
 		(b, i) => {
 			if (opts.provider === 'afd' && providers.guid(b.u16(i, RecordOut.providerIndex)) !== AFD_GUID)
 				return;
-			print(recordJson(b, i, trace, providers, damage.record));
+			print(recordJson(b, i, trace, providers));
 		},
 		(b) => {
-			damage.add(b.damage);
+			checks.buffer(b);
 			done += b.entry.available;
 			progress.update(done, total);
 		},
 		flush,
+		checks.slice,
 	);
 	await flush();
-	damage.add(index.damage);
-	return damage.messages;
+	checks.finish(index);
+	return checks.messages;
 }
 
 /** One selected record: its decoded form, its chunk's columns and row, the tables so far. */

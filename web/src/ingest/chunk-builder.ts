@@ -179,7 +179,7 @@ export class ChunkBuilder {
 		if (b.u8(i, RecordOut.layout) === PayloadLayout.schema) this.#socketColumns(b, i, r);
 		c.cat[r] = c.flags[r]! & FLAG_ERROR ? CAT_ERRORS : this.#category(etype);
 		c.buffer[r] = b.entry.index;
-		c.recOffset[r] = b.u32(i, RecordOut.recordOffset);
+		c.recOffset[r] = b.u32(i, RecordOut.recordOffset) + b.offsetBase;
 	}
 
 	/** Category number per event type index, learned as types appear. */

@@ -15,12 +15,20 @@ export async function trackTrace(
 	buffers: readonly BufferEntry[],
 	options: Omit<TrackerOptions, 'origin'> = {},
 	onBuffer?: BufferSink,
+	onSlice?: BufferSink,
 ): Promise<TrackedTrace> {
 	const origin = BigInt(trace.facts.startFiletime);
 	const tracker = new SocketTracker({ ...options, origin });
 	const providers = new ProviderTable(trace);
 	const feeder = new BufferFeeder(tracker, origin, (p) => providers.guid(p));
 	let index = 0;
-	await mergeRecords(trace, buffers, (b, i) => feeder.feed(b, i, index++), onBuffer);
+	await mergeRecords(
+		trace,
+		buffers,
+		(b, i) => feeder.feed(b, i, index++),
+		onBuffer,
+		undefined,
+		onSlice,
+	);
 	return enrich(tracker.snapshot(), feeder.net);
 }
