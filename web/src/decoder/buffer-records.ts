@@ -3,7 +3,7 @@
 // of every record (which was most of what an import wrote).
 import { RecordOut } from '../generated/layouts.ts';
 import { PromiseCache } from '../lib/promise-cache.ts';
-import { decodeBuffer, type DecodedBuffer } from './decoded-buffer.ts';
+import { decodeSlice, type DecodedBuffer, type SliceStart } from './decoded-buffer.ts';
 import type { BufferEntry, OpenTrace } from './etl-file.ts';
 
 /** The buffer index as stored: one typed array per field. */
@@ -62,18 +62,26 @@ export interface RecordBytes {
 
 interface Decoded {
 	readonly buffer: DecodedBuffer;
-	/** recordOffset → record index. */
+	/** recordOffset (in the whole buffer's image) → record index. */
 	readonly at: Map<number, number>;
+	/** A slice of a large buffer (other records need another slice). */
+	readonly sliced: boolean;
 }
+
+/** A large buffer is read back a slice at a time: the cache holds at most this much image each. */
+const SLICE_BYTES = 2 << 20;
 
 /**
  * Decodes buffers of one trace on demand, keeping the last few: the rows of a page, a details
- * click or an export walk mostly hit buffers just decoded.
+ * click or an export walk mostly hit buffers just decoded. A large buffer is decoded from the
+ * record asked for, one slice at a time.
  */
 export class BufferRecords implements RecordBytes {
 	readonly #trace: OpenTrace;
 	readonly #table: BufferTable;
-	readonly #decoded: PromiseCache<number, Decoded>;
+	readonly #decoded: PromiseCache<string, Decoded>;
+	/** Where the slice last decoded of a large buffer starts. */
+	readonly #starts = new Map<number, number>();
 
 	/** `trace` must have a decoder of its own: decoding here must not disturb another pass. */
 	constructor(trace: OpenTrace, table: BufferTable, keep = 16) {
@@ -85,22 +93,43 @@ export class BufferRecords implements RecordBytes {
 	async bytes(buffer: number, offset: number): Promise<Uint8Array> {
 		if (buffer >= this.#table.offset.length)
 			throw new Error(`the trace has no buffer ${buffer} (it has ${this.#table.offset.length})`);
-		const d = await this.#buffer(buffer);
-		const i = d.at.get(offset);
+		let d = await this.#part(buffer, this.#starts.get(buffer) ?? 0);
+		let i = d.at.get(offset);
+		if (i === undefined && d.sliced) {
+			this.#starts.set(buffer, offset);
+			d = await this.#part(buffer, offset);
+			i = d.at.get(offset);
+		}
 		if (i === undefined)
 			throw new Error(
 				`buffer ${buffer} at file offset 0x${this.#table.offset[buffer]!.toString(16)} has no record at 0x${offset.toString(16)}`,
 			);
 		const size = d.buffer.u32(i, RecordOut.recordSize);
-		return d.buffer.image.subarray(offset, offset + size);
+		const at = offset - d.buffer.offsetBase;
+		return d.buffer.image.subarray(at, at + size);
 	}
 
-	#buffer(index: number): Promise<Decoded> {
-		return this.#decoded.get(index, async (k) => {
-			const buffer = await decodeBuffer(this.#trace, bufferEntry(this.#table, k));
+	/** Buffer `index` decoded from its start (0), or a slice of it from the record at `start`. */
+	#part(index: number, start: number): Promise<Decoded> {
+		return this.#decoded.get(`${index}:${start}`, async () => {
+			const entry = bufferEntry(this.#table, index);
+			const from: SliceStart | null =
+				start === 0
+					? null
+					: {
+							at: start,
+							index: 0,
+							lastRaw: 0n,
+							generation: -1,
+							imageEnd: 0,
+							firstTime: null,
+							lastTime: null,
+						};
+			const buffer = await decodeSlice(this.#trace, entry, from, SLICE_BYTES);
 			const at = new Map<number, number>();
-			for (let i = 0; i < buffer.count; i++) at.set(buffer.u32(i, RecordOut.recordOffset), i);
-			return { buffer, at };
+			for (let i = 0; i < buffer.count; i++)
+				at.set(buffer.u32(i, RecordOut.recordOffset) + buffer.offsetBase, i);
+			return { buffer, at, sliced: buffer.offsetBase > 0 || buffer.next !== null };
 		});
 	}
 }
