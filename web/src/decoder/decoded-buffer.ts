@@ -226,6 +226,8 @@ export async function decodeSlice(
 ): Promise<DecodedBuffer> {
 	const { decoder } = trace;
 	let start: number;
+	/** How far the image in the decoder holds the buffer's bytes (Infinity: all of them). */
+	let held = Infinity;
 	if (from === null) {
 		// Whole when small, or when it cannot be opened (the damage is all there is). A buffer's
 		// image is at most its size, or the trace's BufferSize when compressed: framed only when
@@ -240,8 +242,8 @@ export async function decodeSlice(
 		start = HEADER;
 	} else {
 		start = from.at;
-		const held = start + sliceBytes + MAX_RECORD <= from.imageEnd;
-		if (decoder.generation !== from.generation || !held) {
+		held = from.imageEnd;
+		if (decoder.generation !== from.generation || start + sliceBytes + MAX_RECORD > held) {
 			// Twice as far as the slice started: a walk that goes on from here (no other buffer
 			// decoded meanwhile) opens the buffer again only a few times.
 			const end = Math.max(start + sliceBytes + MAX_RECORD, 2 * start);
@@ -263,6 +265,11 @@ export async function decodeSlice(
 				return gone;
 			}
 			decoder.seekWalk(start, from.index, from.lastRaw);
+			const v = decoder.view();
+			const image = entry.compressed
+				? v.getUint32(decoder.bufferOut + BufferOut.dataSize, true)
+				: Math.min(end, entry.available);
+			held = image < v.getUint32(decoder.bufferOut + BufferOut.dataEnd, true) ? image : Infinity;
 		}
 	}
 	decoder.limitWalk(
@@ -275,10 +282,7 @@ export async function decodeSlice(
 	const status = decoder.bufferStatus;
 	slice.firstTime = from?.firstTime ?? (n > 0 ? slice.time(0) : null);
 	slice.lastTime = n > 0 ? slice.time(n - 1) : (from?.lastTime ?? null);
-	const v = decoder.view();
-	// The buffer's own end (its Offset), and the end of the image at hand (less when clipped).
-	const dataEnd = v.getUint32(decoder.bufferOut + BufferOut.dataEnd, true);
-	const imageEnd = v.getUint32(decoder.bufferOut + BufferOut.dataSize, true);
+	const dataEnd = decoder.view().getUint32(decoder.bufferOut + BufferOut.dataEnd, true);
 	// An empty walk ends the buffer (its end, the fill after its last record, or damage).
 	if (n > 0 && cursor < dataEnd && (status === Status.Ok || status === Status.Truncated))
 		slice.next = {
@@ -286,7 +290,7 @@ export async function decodeSlice(
 			index: (from?.index ?? 0) + n,
 			lastRaw: decoder.walkLastRaw,
 			generation: decoder.generation,
-			imageEnd: imageEnd < dataEnd ? imageEnd : Infinity,
+			imageEnd: held,
 			firstTime: slice.firstTime,
 			lastTime: slice.lastTime,
 		};
