@@ -8,12 +8,12 @@ import {
 	decodeSlice,
 	type DecodedBuffer,
 } from '../../web/src/decoder/decoded-buffer.ts';
-import { indexBuffers, type OpenTrace } from '../../web/src/decoder/etl-file.ts';
+import { indexBuffers, openTrace, type OpenTrace } from '../../web/src/decoder/etl-file.ts';
 import { ProviderTable, recordJson } from '../../web/src/decoder/record-json.ts';
 import { busyEvent } from '../builders/busy-event.ts';
 import { EtlWriter } from '../builders/etl-writer.ts';
 import { filetimeFromIso } from '../builders/bytes.ts';
-import { open } from './load.ts';
+import { asyncSource, decoderModule, open } from './load.ts';
 
 /** Two CPUs' worth of Winsock events, one 256 KiB buffer each (compressed or not). */
 const made = new Map<boolean, Uint8Array>();
@@ -71,6 +71,20 @@ describe('decodeSlice', () => {
 				expect(whole.count).toBeGreaterThan(200);
 				expect(await sliced(trace, 4 << 10, interleave)).toEqual(expected);
 			});
+
+	for (const compress of [false, true])
+		it(`${compress ? 'compressed' : 'uncompressed'}, read as a browser File is (no synchronous reads)`, async () => {
+			const bytes = bigBuffers(compress);
+			const trace = await open(bytes);
+			providers = null;
+			const index = await indexBuffers(trace);
+			const whole = await decodeBuffer(trace, index.buffers[1]!);
+			const expected = Array.from({ length: whole.count }, (_, i) => described(trace, whole, i));
+			const opened = await openTrace(asyncSource(bytes), decoderModule(), 'trace.etl');
+			if (!opened.ok) throw new Error(opened.error);
+			providers = null;
+			expect(await sliced(opened.value, 4 << 10, 'always')).toEqual(expected);
+		});
 
 	it('a buffer within the slice size is decoded whole', async () => {
 		const trace = await open(bigBuffers(false));

@@ -237,8 +237,10 @@ export async function decodeSlice(
 		const { dataEnd, status } = await frameEntry(trace, entry);
 		if (status !== Status.Ok || dataEnd <= HEADER + sliceBytes)
 			return decodeBuffer(trace, entry, reuse);
-		const opened = await openEntry(trace, entry, 0);
-		if (opened !== Status.Ok) return decodeBuffer(trace, entry, reuse);
+		const open = await prepareOpen(trace, entry, 0, null);
+		// From here to the end, nothing is awaited: no other pass uses the decoder meanwhile.
+		const opened = open();
+		if (opened !== Status.Ok) return damaged(decoder, entry, opened, null);
 		start = HEADER;
 	} else {
 		start = from.at;
@@ -247,23 +249,13 @@ export async function decodeSlice(
 			// Twice as far as the slice started: a walk that goes on from here (no other buffer
 			// decoded meanwhile) opens the buffer again only a few times.
 			const end = Math.max(start + sliceBytes + MAX_RECORD, 2 * start);
-			const opened = entry.compressed
-				? await openEntry(trace, entry, end)
-				: await openRange(trace, entry, start, end);
-			if (opened !== Status.Ok) {
-				// It opened before: the file changed under us. Reported as the buffer's damage.
-				const gone = new DecodedBuffer(
-					entry,
-					EMPTY,
-					EMPTY,
-					0,
-					EMPTY,
-					damageOf(decoder, entry, opened),
-				);
-				gone.firstTime = from.firstTime;
-				gone.lastTime = from.lastTime;
-				return gone;
-			}
+			const open = entry.compressed
+				? await prepareOpen(trace, entry, end, null)
+				: await prepareOpen(trace, entry, 0, [start, end]);
+			// From here to the end, nothing is awaited: no other pass uses the decoder meanwhile.
+			const opened = open();
+			// It opened before: the file changed under us. Reported as the buffer's damage.
+			if (opened !== Status.Ok) return damaged(decoder, entry, opened, from);
 			decoder.seekWalk(start, from.index, from.lastRaw);
 			const v = decoder.view();
 			const image = entry.compressed
@@ -311,47 +303,54 @@ async function frameEntry(
 	return { status, dataEnd };
 }
 
-/** Reads a whole buffer into the decoder and opens it (its image up to `limit` when not 0). */
-async function openEntry(trace: OpenTrace, entry: BufferEntry, limit: number): Promise<number> {
-	const { decoder, source } = trace;
-	const readInto = source.readInto;
-	const area = readInto ? decoder.inputArea(entry.available) : null;
-	let length: number;
-	if (readInto && area) length = readInto(entry.offset, area);
-	else {
-		const bytes = await source.read(entry.offset, entry.available);
-		decoder.load(bytes);
-		length = bytes.length;
-	}
-	decoder.limitImage(limit);
-	return decoder.openBuffer(length, entry.index === 0);
+/** A buffer that could not be opened: no records, its damage. */
+function damaged(
+	decoder: WasmDecoder,
+	entry: BufferEntry,
+	status: number,
+	from: SliceStart | null,
+): DecodedBuffer {
+	const b = new DecodedBuffer(entry, EMPTY, EMPTY, 0, EMPTY, damageOf(decoder, entry, status));
+	b.firstTime = from?.firstTime ?? null;
+	b.lastTime = from?.lastTime ?? null;
+	return b;
 }
 
 /**
- * Opens an uncompressed buffer with only its header and the image bytes [from, to) read (where
- * they belong): a slice in the middle of a large buffer needs no more.
+ * Reads what opening a buffer needs: all of it, or (`range`, uncompressed only) its header and
+ * the image bytes [from, to), which a slice in the middle of a large buffer needs. The call it
+ * returns loads that into the decoder and opens the buffer (its image up to `limit` when not 0)
+ * synchronously: the walk that follows runs before any other pass can use the decoder.
  */
-async function openRange(
+async function prepareOpen(
 	trace: OpenTrace,
 	entry: BufferEntry,
-	from: number,
-	to: number,
-): Promise<number> {
+	limit: number,
+	range: readonly [number, number] | null,
+): Promise<() => number> {
 	const { decoder, source } = trace;
-	const area = decoder.inputArea(entry.available);
-	if (!area) return Status.BadBufferSize;
-	const end = Math.min(to, entry.available);
-	for (const [a, b] of [
-		[0, HEADER],
-		[from, end],
-	] as const) {
-		if (b <= a) continue;
-		const target = area.subarray(a, b);
-		const readInto = source.readInto;
-		if (readInto) readInto(entry.offset + a, target);
-		else target.set(await source.read(entry.offset + a, b - a));
-	}
-	return decoder.openBuffer(entry.available, entry.index === 0);
+	const parts: [number, number][] = range
+		? [
+				[0, HEADER],
+				[range[0], Math.min(range[1], entry.available)],
+			]
+		: [[0, entry.available]];
+	const readInto = source.readInto;
+	const read = readInto
+		? null
+		: await Promise.all(parts.map(([a, b]) => source.read(entry.offset + a, b - a)));
+	return () => {
+		const area = decoder.inputArea(entry.available);
+		if (!area) return Status.BadBufferSize;
+		parts.forEach(([a, b], k) => {
+			if (b <= a) return;
+			if (read) area.set(read[k]!, a);
+			else readInto!(entry.offset + a, area.subarray(a, b));
+		});
+		decoder.limitImage(limit);
+		// Only the bytes read are there; the buffer is `available` long.
+		return decoder.openBuffer(range ? entry.available : parts[0]![1], entry.index === 0);
+	};
 }
 
 /**
