@@ -100,6 +100,12 @@ let bufferStatus: i32 = Status.Ok;
 let isHeaderBuffer = false;
 let recordIndex: u32 = 0;
 let lastRaw: i64 = 0;
+/** The walk stops before a record that starts here or later (a slice of a large buffer). */
+let walkEnd: u32 = NONE;
+/** And stops after this many records per nextRecords call. */
+let walkMax: u32 = MAX_RECORDS;
+/** Decompression stops here (image offset), 0 for the whole buffer: see limitImage. */
+let imageLimit: u32 = 0;
 /**
  * Largest decompressed buffer (header included) accepted: the trace's own BufferSize from its
  * logfile header, which no buffer of the session can exceed; MAX_BUFFER_SIZE until it is known.
@@ -175,6 +181,10 @@ export function openBuffer(avail: u32, headerBuffer: bool): i32 {
 	lastRaw = 0;
 	image = INPUT;
 	dataEnd = HEADER;
+	walkEnd = NONE;
+	walkMax = MAX_RECORDS;
+	const limit = imageLimit;
+	imageLimit = 0;
 	if (framed != Status.Ok) return framed;
 	const size = load<u32>(BUFFER_OUT + BufferOut_bufferSize);
 	let end = load<u32>(BUFFER_OUT + BufferOut_dataEnd);
@@ -185,7 +195,10 @@ export function openBuffer(avail: u32, headerBuffer: bool): i32 {
 		if (!ensureMemory(out + <usize>end))
 			return setError(Status.BadDataEnd, WMI_BUFFER_HEADER_Offset, end, MAX_BUFFER_SIZE);
 		memory.copy(out, INPUT, HEADER);
-		if (!decompressXpress(INPUT + HEADER, size - HEADER, out + HEADER, end - HEADER))
+		// A slice of a large buffer needs its image only up to the slice's last record.
+		const clipped = limit > HEADER && limit < end;
+		if (clipped) end = limit;
+		if (!decompressXpress(INPUT + HEADER, size - HEADER, out + HEADER, end - HEADER, clipped))
 			return setError(Status.CompressionError, HEADER + xpressErrorAt, 0, size);
 		image = out;
 	} else if (avail < end) {
@@ -197,6 +210,44 @@ export function openBuffer(avail: u32, headerBuffer: bool): i32 {
 	store<u32>(BUFFER_OUT + BufferOut_dataSize, end);
 	if (truncated) setError(Status.Truncated, avail, avail, size);
 	return Status.Ok;
+}
+
+/**
+ * For the next openBuffer only: decompress a compressed buffer's image up to `end` (an image
+ * offset), not further. A slice walked from a later record needs no more than that.
+ */
+export function limitImage(end: u32): void {
+	imageLimit = end;
+}
+
+/**
+ * The next nextRecords calls stop before a record that starts at `end` or later, and after `max`
+ * records each.
+ */
+export function limitWalk(end: u32, max: u32): void {
+	walkEnd = end;
+	walkMax = max > 0 && max < MAX_RECORDS ? max : MAX_RECORDS;
+}
+
+/**
+ * Goes on walking the open buffer from a record where an earlier walk of it stopped: its image
+ * offset, its index in the buffer and the raw time of the record before it (WPP records
+ * without a time of their own take that one).
+ */
+export function seekWalk(at: u32, index: u32, raw: i64): void {
+	if (at >= HEADER && at <= dataEnd) cursor = at;
+	recordIndex = index;
+	lastRaw = raw;
+}
+
+/** Where the walk is: the image offset of the next record (dataEnd when it is done). */
+export function walkCursor(): u32 {
+	return cursor;
+}
+
+/** The raw time of the last record walked. */
+export function walkLastRaw(): i64 {
+	return lastRaw;
 }
 
 /** Pointer width of a record's payload, from its header type. */
@@ -266,7 +317,7 @@ function emit(
 export function nextRecords(): u32 {
 	resetFields();
 	let n: u32 = 0;
-	while (n < MAX_RECORDS && cursor < dataEnd) {
+	while (n < walkMax && cursor < dataEnd && cursor < walkEnd) {
 		if (cursor + 4 > dataEnd) return stopAt(n, Status.BadRecordSize, cursor, dataEnd - cursor, 4);
 		const p = image + cursor;
 		const marker = load<u32>(p);

@@ -6,6 +6,10 @@
 //   3. To decode one: reserve(size), copy it, openBuffer(n, isBuffer0); then nextRecords() until it
 //      returns 0, reading RecordOut[] at recordsPtr() and FieldOut[] at fieldsPtr() after each call;
 //      bufferStatus() then tells whether the walk stopped on damage (details in BufferOut).
+//   4. A large buffer may be walked in slices: limitWalk(end) before nextRecords() stops the walk
+//      before the record at `end`; walkCursor()/walkLastRaw() say where it stopped. To go on
+//      later (after other buffers were opened), limitImage(end) + openBuffer() again, then
+//      seekWalk(cursor, recordIndex, lastRaw) and limitWalk(next end).
 // Nothing here throws on bad input: every outcome is a Status.
 import { BUFFER_OUT, FIELDS, INPUT, PROVIDERS, RECORDS, reserveInput } from './memory-map';
 import * as buffer from './buffer';
@@ -61,6 +65,22 @@ export function openBuffer(n: u32, isBuffer0: i32): i32 {
 }
 export function nextRecords(): u32 {
 	return buffer.nextRecords();
+}
+/** Slices of a large buffer (web/src/decoder/decoded-buffer.ts): see buffer.ts. */
+export function limitImage(end: u32): void {
+	buffer.limitImage(end);
+}
+export function limitWalk(end: u32, max: u32): void {
+	buffer.limitWalk(end, max);
+}
+export function seekWalk(at: u32, index: u32, raw: i64): void {
+	buffer.seekWalk(at, index, raw);
+}
+export function walkCursor(): u32 {
+	return buffer.walkCursor();
+}
+export function walkLastRaw(): i64 {
+	return buffer.walkLastRaw();
 }
 export function bufferStatus(): i32 {
 	return buffer.currentStatus();

@@ -5,7 +5,17 @@
 /** Offset in the compressed stream where decoding failed. */
 export let xpressErrorAt: u32 = 0;
 
-export function decompressXpress(src: usize, srcLen: u32, dst: usize, dstLen: u32): bool {
+/**
+ * `clip`: dstLen is where the caller stops needing bytes, not the stream's end: a match running
+ * past it is cut there.
+ */
+export function decompressXpress(
+	src: usize,
+	srcLen: u32,
+	dst: usize,
+	dstLen: u32,
+	clip: bool = false,
+): bool {
 	let inPos: u32 = 0;
 	let outPos: u32 = 0;
 	let flags: u32 = 0;
@@ -64,6 +74,7 @@ export function decompressXpress(src: usize, srcLen: u32, dst: usize, dstLen: u3
 			length += 7;
 		}
 		length += 3;
+		if (clip && length > dstLen - outPos) length = dstLen - outPos;
 		if (distance > outPos || length > dstLen - outPos) return failAt(inPos);
 		const from = dst + outPos - distance;
 		const to = dst + outPos;

@@ -52,8 +52,8 @@ describe('hostile traces in the browser', () => {
 				.filter({ hasText: `${name}.etl` })
 				.first();
 			await row.waitFor();
-			// Index and buffer damage, as the CLI's stats reports it (record-level TraceLogging
-			// budgets are found when a record is shown, not while importing).
+			// The damage as the CLI's stats reports it: the import decides it in the same place
+			// (buffer, record-level, index and time findings).
 			const messages = expected.damage.map((d) => d.message);
 			if (messages.length === 0) {
 				expect(await row.getAttribute('data-status')).toBe('complete');

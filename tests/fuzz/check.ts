@@ -2,9 +2,9 @@
 // without throwing; damage is reported, not raised.
 import { indexBuffers, openTrace } from '../../web/src/decoder/etl-file.ts';
 import { mergeRecords } from '../../web/src/decoder/merge.ts';
-import { DamageLog } from '../../web/src/decoder/messages.ts';
 import { ProviderTable, recordJson } from '../../web/src/decoder/record-json.ts';
 import { memorySource } from '../../web/src/decoder/source.ts';
+import { TraceChecks } from '../../web/src/decoder/trace-checks.ts';
 
 export interface DecodeReport {
 	/** False when the file was rejected as not an ETL file. */
@@ -27,21 +27,22 @@ export async function decodeReport(
 	const trace = opened.value;
 	const index = await indexBuffers(trace);
 	const providers = new ProviderTable(trace);
-	const damage = new DamageLog();
+	const checks = new TraceChecks(trace);
 	let n = 0;
 	await mergeRecords(
 		trace,
 		index.buffers,
 		(b, i) => {
-			JSON.stringify(recordJson(b, i, trace, providers, damage.record));
+			JSON.stringify(recordJson(b, i, trace, providers));
 			n++;
 		},
-		(b) => damage.add(b.damage),
+		checks.buffer,
 		// As the CLI does: a pause where output would be written.
 		async () => {},
+		checks.slice,
 	);
-	damage.add(index.damage);
-	return { opened: true, records: n, damage: damage.messages };
+	checks.finish(index);
+	return { opened: true, records: n, damage: checks.messages };
 }
 
 export async function decodeAll(module: WebAssembly.Module, bytes: Uint8Array): Promise<number> {

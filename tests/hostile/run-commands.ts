@@ -2,6 +2,7 @@
 // file in this process, one after the other, and prints a JSON summary per command on the real
 // stdout (exit code, stdout lines, stderr, peak memory). Run under a heap limit and a kill timer.
 //   node --max-old-space-size=256 --import tsx tests/hostile/run-commands.ts FILE CMD...
+// A CMD with options is one argument: 'decode --provider afd'.
 import { writeSync } from 'node:fs';
 import { main } from '../../web/src/cli/main.ts';
 
@@ -46,7 +47,7 @@ for (const command of commands) {
 			stderr += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString();
 		return true;
 	}) as typeof process.stderr.write;
-	const code = await main([command, file!]);
+	const code = await main([...command.split(' '), file!]);
 	const outcome: CommandOutcome = {
 		command,
 		code,

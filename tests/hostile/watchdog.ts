@@ -1,14 +1,17 @@
 // Runs sockscope commands on a file in a child process under a watchdog: a V8 heap limit, a kill
-// timer, and the child's own peak memory reported back. Generous bounds: a hang or a runaway
-// allocation is caught, a slow machine is not.
+// timer, and the child's own peak memory reported back. The time bound is generous (a hang is
+// caught, a slow machine is not); the memory bound is the CLI's own.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { CommandOutcome } from './run-commands.ts';
 
 export const HEAP_LIMIT_MB = 256;
 export const KILL_AFTER_MS = 60_000;
-/** Peak resident memory allowed (V8 heap, WASM memory, buffers, the runtime itself). */
-export const RSS_LIMIT = 512 << 20;
+/**
+ * Peak resident memory allowed (V8 heap, WASM memory, buffers, the runtime itself): the CLI's
+ * bound, whatever the input.
+ */
+export const RSS_LIMIT = 256 << 20;
 
 const runner = join(import.meta.dirname, 'run-commands.ts');
 

@@ -5,7 +5,7 @@ import { RecordOut } from '../generated/layouts.ts';
 import { BufferRecords, bufferTable } from '../decoder/buffer-records.ts';
 import { indexBuffers, reopenTrace, type OpenTrace } from '../decoder/etl-file.ts';
 import { mergeRecords } from '../decoder/merge.ts';
-import { DamageLog } from '../decoder/messages.ts';
+import { TraceChecks } from '../decoder/trace-checks.ts';
 import { ProviderTable, recordJson, type RecordJson } from '../decoder/record-json.ts';
 import {
 	headerLine,
@@ -80,8 +80,8 @@ export async function decodeCommand(
 	const index = await indexBuffers(trace);
 	const total = index.buffers.reduce((n, b) => n + b.available, 0);
 	let done = 0;
-	const damage = new DamageLog();
-	const writer = cols ? null : new RecordWriter(opts.format, trace, providers, damage.record);
+	const checks = new TraceChecks(trace);
+	const writer = cols ? null : new RecordWriter(opts.format, trace, providers);
 	await mergeRecords(
 		trace,
 		index.buffers,
@@ -89,18 +89,19 @@ export async function decodeCommand(
 			if (opts.provider === 'afd' && providers.guid(b.u16(i, RecordOut.providerIndex)) !== AFD_GUID)
 				return;
 			if (writer) writer.record(sink, b, i);
-			else line(pickedLine(recordJson(b, i, trace, providers, damage.record), cols!, opts.format));
+			else line(pickedLine(recordJson(b, i, trace, providers), cols!, opts.format));
 		},
 		(b) => {
-			damage.add(b.damage);
+			checks.buffer(b);
 			done += b.entry.available;
 			progress.update(done, total);
 		},
 		flush,
+		checks.slice,
 	);
 	await flush();
-	damage.add(index.damage);
-	return damage.messages;
+	checks.finish(index);
+	return checks.messages;
 }
 
 /** One selected record: its decoded form, its chunk's columns and row, the tables so far. */

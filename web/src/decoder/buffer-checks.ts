@@ -154,31 +154,23 @@ export function duplicateNote(b: FoundBuffer, first: FoundBuffer): DamageInfo {
 }
 
 /**
- * What the trace header says that the buffers found contradict. `complete`: the pass reached the
- * end of the file (counts are only compared then); `damaged`: whether it already reported damage
- * that explains a shortfall (a cut or unreadable buffer).
+ * What the trace header says that the buffers found contradict. `unexplained`: whether the
+ * buffers the pass could not account for are known: false after a cut or a scan over damaged
+ * bytes (how many buffers those held is unknown); `accounted`: buffers found but not listed
+ * (repeats dropped, unreadable headers stepped over by their BufferSize).
  */
 export function headerFindings(
 	facts: TraceFacts,
 	buffers: readonly FoundBuffer[],
 	endOffset: number,
-	shortfallExplained: boolean,
-	dropped: number,
+	countable: boolean,
+	accounted: number,
 ): DamageInfo[] {
 	const out: DamageInfo[] = [];
 	const written = facts.buffersWritten;
-	const found = buffers.length + dropped;
-	if (found < written && !shortfallExplained) {
-		const last = buffers.at(-1);
-		const gaps = sequenceGaps(buffers);
-		const where = last ? `the file ends after buffer ${last.index}` : `the file ends`;
-		out.push(
-			note(
-				`${where} (offset ${hex(endOffset)}), but its header says ${written} buffers were written: ${written - found} are missing${gaps}`,
-				endOffset,
-			),
-		);
-	} else if (buffers.length > written) {
+	const found = buffers.length + accounted;
+	if (found < written && countable) out.push(...missingBuffers(buffers, written, found, endOffset));
+	else if (buffers.length > written) {
 		out.push(
 			note(
 				`the file holds ${buffers.length} buffers, but its header says ${written} were written (BuffersWritten)`,
@@ -232,18 +224,67 @@ export function headerFindings(
 	return out;
 }
 
-/** ", sequence numbers 174 → 176, …" for the jumps between consecutive numbers after buffer 0. */
-function sequenceGaps(buffers: readonly FoundBuffer[]): string {
-	const seqs = buffers
+/**
+ * Buffers the file lacks, which the header's BuffersWritten proves (it counted every buffer in
+ * every real file): the sequence numbers say where. Numbers alone prove nothing: a session
+ * numbers every buffer it hands out, and one that never reaches the file (one left without
+ * records at a flush, as in tx-win7-kernel-process, whose 182 buffers are all there with
+ * numbers 175 and 181 unused) leaves a gap. When the gaps are as many as the buffers missing,
+ * each is one and is reported at the buffer after it; otherwise the count is reported at the
+ * end of the file with the gaps listed.
+ */
+function missingBuffers(
+	buffers: readonly FoundBuffer[],
+	written: number,
+	found: number,
+	endOffset: number,
+): DamageInfo[] {
+	const missing = written - found;
+	const counts = `the trace header says ${written} buffers were written (BuffersWritten), the file holds ${found}`;
+	const gaps = sequenceGaps(buffers);
+	const numbers = gaps.reduce((n, g) => n + Number(g.after.sequence - g.before.sequence - 1n), 0);
+	if (gaps.length > 0 && numbers === missing)
+		return gaps.map(({ before, after }) => {
+			const lost =
+				after.sequence - before.sequence === 2n
+					? `the buffer numbered ${before.sequence + 1n} is missing`
+					: `the buffers numbered ${before.sequence + 1n} to ${after.sequence - 1n} are missing`;
+			return note(
+				`buffer ${after.index} at offset ${hex(after.offset)} (sequence number ${after.sequence}): ${lost}, after buffer ${before.index} at offset ${hex(before.offset)} (sequence number ${before.sequence}); ${counts}`,
+				after.offset,
+				after.index,
+			);
+		});
+	const last = buffers.at(-1);
+	const where = last ? `the file ends after buffer ${last.index}` : `the file ends`;
+	const shown = gaps
+		.slice(0, 8)
+		.map((g) => `${g.before.sequence} → ${g.after.sequence} at offset ${hex(g.after.offset)}`)
+		.join(', ');
+	const jumps =
+		gaps.length === 0
+			? ''
+			: ` (sequence numbers jump ${shown}${gaps.length > 8 ? `, … ${gaps.length} jumps` : ''})`;
+	return [
+		note(
+			`${where} (offset ${hex(endOffset)}), but ${counts}: ${missing} missing${jumps}`,
+			endOffset,
+		),
+	];
+}
+
+/** Consecutive buffers (in sequence order, after buffer 0) whose numbers are not consecutive. */
+function sequenceGaps(
+	buffers: readonly FoundBuffer[],
+): { before: FoundBuffer; after: FoundBuffer }[] {
+	const numbered = buffers
 		.filter((b) => b.index > 0)
-		.map((b) => b.sequence)
-		.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-	const gaps: string[] = [];
-	for (let i = 1; i < seqs.length; i++)
-		if (seqs[i]! > seqs[i - 1]! + 1n) gaps.push(`${seqs[i - 1]} → ${seqs[i]}`);
-	if (gaps.length === 0) return '';
-	const shown = gaps.slice(0, 8).join(', ');
-	return ` (sequence numbers jump ${shown}${gaps.length > 8 ? `, … ${gaps.length} jumps` : ''})`;
+		.sort((a, b) => (a.sequence < b.sequence ? -1 : a.sequence > b.sequence ? 1 : 0));
+	const gaps: { before: FoundBuffer; after: FoundBuffer }[] = [];
+	for (let i = 1; i < numbered.length; i++)
+		if (numbered[i]!.sequence > numbered[i - 1]!.sequence + 1n)
+			gaps.push({ before: numbered[i - 1]!, after: numbered[i]! });
+	return gaps;
 }
 
 /**

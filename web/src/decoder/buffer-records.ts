@@ -3,7 +3,7 @@
 // of every record (which was most of what an import wrote).
 import { RecordOut } from '../generated/layouts.ts';
 import { PromiseCache } from '../lib/promise-cache.ts';
-import { decodeBuffer, type DecodedBuffer } from './decoded-buffer.ts';
+import { decodeSlice, type DecodedBuffer, type SliceStart } from './decoded-buffer.ts';
 import type { BufferEntry, OpenTrace } from './etl-file.ts';
 import { ProviderTable } from './record-json.ts';
 
@@ -61,18 +61,22 @@ export interface RecordBytes {
 	bytes(buffer: number, offset: number): Promise<Uint8Array>;
 }
 
-/** A decoded buffer and where its records are. */
+/** A decoded buffer, or a slice of a large one, and where its records are. */
 export class Decoded {
 	readonly buffer: DecodedBuffer;
-	/** The records' offsets, in record order (increasing). */
+	/** A slice of a large buffer (other records need another slice). */
+	readonly sliced: boolean;
+	/** The records' offsets in the whole buffer's image, in record order (increasing). */
 	readonly #offsets: Uint32Array;
 	/** Where the last look-up ended: readers mostly ask for the records in order. */
 	#next = 0;
 
 	constructor(buffer: DecodedBuffer) {
 		this.buffer = buffer;
+		this.sliced = buffer.offsetBase > 0 || buffer.next !== null;
 		this.#offsets = new Uint32Array(buffer.count);
-		for (let i = 0; i < buffer.count; i++) this.#offsets[i] = buffer.u32(i, RecordOut.recordOffset);
+		for (let i = 0; i < buffer.count; i++)
+			this.#offsets[i] = buffer.u32(i, RecordOut.recordOffset) + buffer.offsetBase;
 	}
 
 	/** The index of the record at `offset`, or undefined when no record starts there. */
@@ -99,17 +103,29 @@ export class Decoded {
 	}
 }
 
+/** A record found: record `i` of a decoded buffer (or slice). */
+export interface RecordAt {
+	readonly buffer: DecodedBuffer;
+	readonly i: number;
+}
+
+/** A large buffer is read back a slice at a time: the cache holds at most this much image each. */
+const SLICE_BYTES = 2 << 20;
+
 /**
  * Decodes buffers of one trace on demand, keeping the last few: the rows of a page, a details
- * click or an export walk mostly hit buffers just decoded.
+ * click or an export walk mostly hit buffers just decoded. A large buffer is decoded from the
+ * record asked for, one slice at a time.
  */
 export class BufferRecords implements RecordBytes {
 	readonly #trace: OpenTrace;
 	readonly #table: BufferTable;
-	readonly #decoded: PromiseCache<number, Decoded>;
-	/** The decoded buffers among those kept, for callers that go on without waiting. */
-	readonly #ready = new Map<number, Decoded>();
+	readonly #decoded: PromiseCache<string, Decoded>;
+	/** The decoded parts among those kept, for callers that go on without waiting. */
+	readonly #ready = new Map<string, Decoded>();
 	readonly #keep: number;
+	/** Where the slice last decoded of a large buffer starts. */
+	readonly #starts = new Map<number, number>();
 	/** GUIDs of the provider indexes in these buffers' records. */
 	readonly providers: ProviderTable;
 
@@ -127,34 +143,58 @@ export class BufferRecords implements RecordBytes {
 		return this.#trace.facts;
 	}
 
-	/** Buffer `index` decoded, when it is kept already; else undefined (then `decoded` it). */
-	decodedNow(index: number): Decoded | undefined {
-		return this.#ready.get(index);
+	/** The record at `offset` of buffer `index` when its part is decoded already; else undefined. */
+	recordNow(index: number, offset: number): RecordAt | undefined {
+		const d = this.#ready.get(`${index}:${this.#starts.get(index) ?? 0}`);
+		const i = d?.indexOf(offset);
+		return d && i !== undefined ? { buffer: d.buffer, i } : undefined;
 	}
 
-	/** Buffer `index` decoded (or null when the trace has no such buffer). */
-	async decoded(index: number): Promise<Decoded | null> {
-		return index < this.#table.offset.length ? this.#buffer(index) : null;
+	/** The record at `offset` of buffer `index`, decoding its part; null when there is none. */
+	async record(index: number, offset: number): Promise<RecordAt | null> {
+		if (index >= this.#table.offset.length) return null;
+		let d = await this.#part(index, this.#starts.get(index) ?? 0);
+		let i = d.indexOf(offset);
+		if (i === undefined && d.sliced) {
+			this.#starts.set(index, offset);
+			d = await this.#part(index, offset);
+			i = d.indexOf(offset);
+		}
+		return i === undefined ? null : { buffer: d.buffer, i };
 	}
 
 	async bytes(buffer: number, offset: number): Promise<Uint8Array> {
 		if (buffer >= this.#table.offset.length)
 			throw new Error(`the trace has no buffer ${buffer} (it has ${this.#table.offset.length})`);
-		const d = await this.#buffer(buffer);
-		const i = d.indexOf(offset);
-		if (i === undefined)
+		const r = await this.record(buffer, offset);
+		if (!r)
 			throw new Error(
 				`buffer ${buffer} at file offset 0x${this.#table.offset[buffer]!.toString(16)} has no record at 0x${offset.toString(16)}`,
 			);
-		const size = d.buffer.u32(i, RecordOut.recordSize);
-		return d.buffer.image.subarray(offset, offset + size);
+		const size = r.buffer.u32(r.i, RecordOut.recordSize);
+		const at = offset - r.buffer.offsetBase;
+		return r.buffer.image.subarray(at, at + size);
 	}
 
-	#buffer(index: number): Promise<Decoded> {
-		return this.#decoded.get(index, async (k) => {
-			const buffer = await decodeBuffer(this.#trace, bufferEntry(this.#table, k));
-			const d = new Decoded(buffer);
-			this.#ready.set(k, d);
+	/** Buffer `index` decoded from its start (0), or a slice of it from the record at `start`. */
+	#part(index: number, start: number): Promise<Decoded> {
+		const key = `${index}:${start}`;
+		return this.#decoded.get(key, async () => {
+			const entry = bufferEntry(this.#table, index);
+			const from: SliceStart | null =
+				start === 0
+					? null
+					: {
+							at: start,
+							index: 0,
+							lastRaw: 0n,
+							generation: -1,
+							imageEnd: 0,
+							firstTime: null,
+							lastTime: null,
+						};
+			const d = new Decoded(await decodeSlice(this.#trace, entry, from, SLICE_BYTES));
+			this.#ready.set(key, d);
 			if (this.#ready.size > this.#keep) this.#ready.delete(this.#ready.keys().next().value!);
 			return d;
 		});

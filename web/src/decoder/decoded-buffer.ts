@@ -1,6 +1,9 @@
 // One buffer's records, copied out of WASM memory so that several buffers (one per CPU) can be
-// held at once while their records are merged in time order.
-import { BufferOut, FieldOut, RecordOut, Status } from '../generated/layouts.ts';
+// held at once while their records are merged in time order. A large buffer is copied out in
+// slices (decodeSlice): the merge then holds a bounded part of each CPU's buffer, whatever the
+// buffer size and the number of CPUs.
+import { BufferOut, FieldOut, RecordOut, Status, WMI_BUFFER_HEADER } from '../generated/layouts.ts';
+import { expansionBudget } from './buffer-checks.ts';
 import type { BufferEntry, OpenTrace } from './etl-file.ts';
 import type { DamageInfo } from './messages.ts';
 import type { WasmDecoder } from './wasm.ts';
@@ -15,7 +18,7 @@ export class DecodedBuffer {
 	readonly count: number;
 	readonly records: DataView;
 	readonly fields: DataView;
-	readonly damage: DamageInfo | null;
+	damage: DamageInfo | null;
 	/**
 	 * The FieldOut table as 32-bit words and as bytes (it starts 8-byte aligned): a hot loop reads
 	 * fields at word (j * FieldOut.SIZE + offset) >> 2 in its own body, where values stay unboxed,
@@ -29,6 +32,16 @@ export class DecodedBuffer {
 	readonly recordBytes: Uint8Array;
 	/** Memory the image and tables were copied into, which a later decode may reuse. */
 	storage: ArrayBuffer | null = null;
+	/**
+	 * The image offset of `image[0]`: 0 for a whole buffer; for a slice, the offset of its first
+	 * record (its record, payload, extended-item and field offsets are relative to it).
+	 */
+	offsetBase = 0;
+	/** Where the next slice of the same buffer starts; null when this is its last (or only) one. */
+	next: SliceStart | null = null;
+	/** Times of the buffer's first and last records so far (all of its slices up to this one). */
+	firstTime: bigint | null = null;
+	lastTime: bigint | null = null;
 
 	constructor(
 		entry: BufferEntry,
@@ -169,25 +182,249 @@ export async function decodeBuffer(
 		}
 	}
 	const status = opened === Status.Ok ? decoder.bufferStatus : opened;
-	let damage: DamageInfo | null = null;
-	if (status !== Status.Ok) {
-		const v = decoder.view();
-		damage = {
-			status,
-			bufferIndex: entry.index,
-			bufferOffset: entry.offset,
-			at: v.getUint32(decoder.bufferOut + BufferOut.errorOffset, true),
-			value: v.getUint32(decoder.bufferOut + BufferOut.errorValue, true),
-			limit: v.getUint32(decoder.bufferOut + BufferOut.errorLimit, true),
-			compressed: entry.compressed,
-		};
-	}
+	const damage = damageOf(decoder, entry, status);
 	const decoded = new DecodedBuffer(entry, image, records, count, fields, damage);
 	decoded.storage = storage;
+	if (count > 0) {
+		decoded.firstTime = decoded.time(0);
+		decoded.lastTime = decoded.time(count - 1);
+	}
 	return decoded;
 }
 
+function damageOf(decoder: WasmDecoder, entry: BufferEntry, status: number): DamageInfo | null {
+	if (status === Status.Ok) return null;
+	const v = decoder.view();
+	return {
+		status,
+		bufferIndex: entry.index,
+		bufferOffset: entry.offset,
+		at: v.getUint32(decoder.bufferOut + BufferOut.errorOffset, true),
+		value: v.getUint32(decoder.bufferOut + BufferOut.errorValue, true),
+		limit: v.getUint32(decoder.bufferOut + BufferOut.errorLimit, true),
+		compressed: entry.compressed,
+	};
+}
+
 const EMPTY = new Uint8Array(0);
+const HEADER = WMI_BUFFER_HEADER.size;
+/** A record's size is a u16: a record starting before a slice's end ends within this of it. */
+const MAX_RECORD = 0x10000;
+/** At most one record per this many image bytes of a slice: its tables stay about its size. */
+const SLICE_BYTES_PER_RECORD = 64;
+
+/** Where a walk of a large buffer stopped: the next slice starts there. */
+export interface SliceStart {
+	/** Image offset of the next record, its index in the buffer, the raw time before it. */
+	readonly at: number;
+	readonly index: number;
+	readonly lastRaw: bigint;
+	/**
+	 * The decoder's generation when the walk stopped, and how far the image it holds reaches:
+	 * while both allow, the walk goes on without opening the buffer again.
+	 */
+	readonly generation: number;
+	readonly imageEnd: number;
+	readonly firstTime: bigint | null;
+	readonly lastTime: bigint | null;
+}
+
+/**
+ * The next part of a buffer: from its start (`from` null) or where the slice before stopped.
+ * A buffer whose image fits `sliceBytes` is decoded whole, as decodeBuffer does; a larger one
+ * yields slices of at most about `sliceBytes` of image (and their records), each telling where
+ * the next starts. Going on after other buffers were decoded opens the buffer again: an
+ * uncompressed one reads only the slice's bytes, a compressed one is decompressed up to the
+ * slice's end (the XPRESS stream cannot be entered in the middle).
+ */
+export async function decodeSlice(
+	trace: OpenTrace,
+	entry: BufferEntry,
+	from: SliceStart | null,
+	sliceBytes: number,
+	reuse: DecodedBuffer | null = null,
+): Promise<DecodedBuffer> {
+	const { decoder } = trace;
+	let start: number;
+	/** How far the image in the decoder holds the buffer's bytes (Infinity: all of them). */
+	let held = Infinity;
+	if (from === null) {
+		// Whole when small, or when it cannot be opened (the damage is all there is). A buffer's
+		// image is at most its size, or the trace's BufferSize when compressed: framed only when
+		// that may be more than a slice.
+		const most = entry.compressed ? expansionBudget(trace.facts) : entry.size;
+		if (most <= HEADER + sliceBytes) return decodeBuffer(trace, entry, reuse);
+		const { dataEnd, status } = await frameEntry(trace, entry);
+		if (status !== Status.Ok || dataEnd <= HEADER + sliceBytes)
+			return decodeBuffer(trace, entry, reuse);
+		const open = await prepareOpen(trace, entry, 0, null);
+		// From here to the end, nothing is awaited: no other pass uses the decoder meanwhile.
+		const opened = open();
+		if (opened !== Status.Ok) return damaged(decoder, entry, opened, null);
+		start = HEADER;
+	} else {
+		start = from.at;
+		held = from.imageEnd;
+		if (decoder.generation !== from.generation || start + sliceBytes + MAX_RECORD > held) {
+			// Twice as far as the slice started: a walk that goes on from here (no other buffer
+			// decoded meanwhile) opens the buffer again only a few times.
+			const end = Math.max(start + sliceBytes + MAX_RECORD, 2 * start);
+			const open = entry.compressed
+				? await prepareOpen(trace, entry, end, null)
+				: await prepareOpen(trace, entry, 0, [start, end]);
+			// From here to the end, nothing is awaited: no other pass uses the decoder meanwhile.
+			const opened = open();
+			// It opened before: the file changed under us. Reported as the buffer's damage.
+			if (opened !== Status.Ok) return damaged(decoder, entry, opened, from);
+			decoder.seekWalk(start, from.index, from.lastRaw);
+			const v = decoder.view();
+			const image = entry.compressed
+				? v.getUint32(decoder.bufferOut + BufferOut.dataSize, true)
+				: Math.min(end, entry.available);
+			held = image < v.getUint32(decoder.bufferOut + BufferOut.dataEnd, true) ? image : Infinity;
+		}
+	}
+	decoder.limitWalk(
+		start + sliceBytes,
+		Math.max(1, Math.floor(sliceBytes / SLICE_BYTES_PER_RECORD)),
+	);
+	const n = decoder.nextRecords();
+	const slice = copySlice(decoder, entry, n, start, reuse);
+	const cursor = decoder.walkCursor;
+	const status = decoder.bufferStatus;
+	slice.firstTime = from?.firstTime ?? (n > 0 ? slice.time(0) : null);
+	slice.lastTime = n > 0 ? slice.time(n - 1) : (from?.lastTime ?? null);
+	const dataEnd = decoder.view().getUint32(decoder.bufferOut + BufferOut.dataEnd, true);
+	// An empty walk ends the buffer (its end, the fill after its last record, or damage).
+	if (n > 0 && cursor < dataEnd && (status === Status.Ok || status === Status.Truncated))
+		slice.next = {
+			at: cursor,
+			index: (from?.index ?? 0) + n,
+			lastRaw: decoder.walkLastRaw,
+			generation: decoder.generation,
+			imageEnd: held,
+			firstTime: slice.firstTime,
+			lastTime: slice.lastTime,
+		};
+	else slice.damage = damageOf(decoder, entry, status);
+	return slice;
+}
+
+/** Frames an entry's header: its status and, when framed, the end of its data (Offset). */
+async function frameEntry(
+	trace: OpenTrace,
+	entry: BufferEntry,
+): Promise<{ status: number; dataEnd: number }> {
+	const { decoder, source } = trace;
+	const head = await source.read(entry.offset, HEADER);
+	decoder.load(head);
+	const status = decoder.frameBuffer(head.length);
+	const dataEnd = decoder.view().getUint32(decoder.bufferOut + BufferOut.dataEnd, true);
+	return { status, dataEnd };
+}
+
+/** A buffer that could not be opened: no records, its damage. */
+function damaged(
+	decoder: WasmDecoder,
+	entry: BufferEntry,
+	status: number,
+	from: SliceStart | null,
+): DecodedBuffer {
+	const b = new DecodedBuffer(entry, EMPTY, EMPTY, 0, EMPTY, damageOf(decoder, entry, status));
+	b.firstTime = from?.firstTime ?? null;
+	b.lastTime = from?.lastTime ?? null;
+	return b;
+}
+
+/**
+ * Reads what opening a buffer needs: all of it, or (`range`, uncompressed only) its header and
+ * the image bytes [from, to), which a slice in the middle of a large buffer needs. The call it
+ * returns loads that into the decoder and opens the buffer (its image up to `limit` when not 0)
+ * synchronously: the walk that follows runs before any other pass can use the decoder.
+ */
+async function prepareOpen(
+	trace: OpenTrace,
+	entry: BufferEntry,
+	limit: number,
+	range: readonly [number, number] | null,
+): Promise<() => number> {
+	const { decoder, source } = trace;
+	const parts: [number, number][] = range
+		? [
+				[0, HEADER],
+				[range[0], Math.min(range[1], entry.available)],
+			]
+		: [[0, entry.available]];
+	const readInto = source.readInto;
+	const read = readInto
+		? null
+		: await Promise.all(parts.map(([a, b]) => source.read(entry.offset + a, b - a)));
+	return () => {
+		const area = decoder.inputArea(entry.available);
+		if (!area) return Status.BadBufferSize;
+		parts.forEach(([a, b], k) => {
+			if (b <= a) return;
+			if (read) area.set(read[k]!, a);
+			else readInto!(entry.offset + a, area.subarray(a, b));
+		});
+		decoder.limitImage(limit);
+		// Only the bytes read are there; the buffer is `available` long.
+		return decoder.openBuffer(range ? entry.available : parts[0]![1], entry.index === 0);
+	};
+}
+
+/**
+ * Copies the n records just walked (from image offset `base`), their fields and the image bytes
+ * they span, with every image offset made relative to `base`.
+ */
+function copySlice(
+	decoder: WasmDecoder,
+	entry: BufferEntry,
+	n: number,
+	base: number,
+	reuse: DecodedBuffer | null,
+): DecodedBuffer {
+	if (n === 0) {
+		const empty = new DecodedBuffer(entry, EMPTY, EMPTY, 0, EMPTY, null);
+		empty.storage = reuse?.storage ?? null;
+		return empty;
+	}
+	const v = decoder.view();
+	const dataPtr = v.getUint32(decoder.bufferOut + BufferOut.dataPtr, true);
+	const lastAt = decoder.records + (n - 1) * R;
+	const end =
+		v.getUint32(lastAt + RecordOut.recordOffset, true) +
+		v.getUint32(lastAt + RecordOut.recordSize, true);
+	const imageSize = (end - base + 7) & ~7;
+	const used = fieldsUsed(decoder, n);
+	const need = imageSize + n * R + used * F;
+	const storage =
+		reuse?.storage && reuse.storage.byteLength >= need
+			? reuse.storage
+			: new ArrayBuffer(Math.max(need, 8));
+	const image = new Uint8Array(storage, 0, end - base);
+	image.set(decoder.bytes(dataPtr + base, end - base));
+	const records = new Uint8Array(storage, imageSize, n * R);
+	records.set(decoder.bytes(decoder.records, n * R));
+	const fields = new Uint8Array(storage, imageSize + n * R, used * F);
+	fields.set(decoder.bytes(decoder.fields, used * F));
+	const rv = new DataView(storage, imageSize, n * R);
+	for (let i = 0; i < n; i++)
+		for (const f of [RecordOut.recordOffset, RecordOut.payloadOffset, RecordOut.extOffset]) {
+			const at = i * R + f;
+			const x = rv.getUint32(at, true);
+			if (x >= base) rv.setUint32(at, x - base, true);
+		}
+	const fv = new DataView(storage, imageSize + n * R, used * F);
+	for (let j = 0; j < used; j++) {
+		const x = fv.getUint32(j * F + FieldOut.offset, true);
+		if (x >= base) fv.setUint32(j * F + FieldOut.offset, x - base, true);
+	}
+	const slice = new DecodedBuffer(entry, image, records, n, fields, null);
+	slice.storage = storage;
+	slice.offsetBase = base;
+	return slice;
+}
 
 function ownsBuffer(b: Uint8Array): boolean {
 	return b.byteOffset === 0 && b.byteLength === b.buffer.byteLength;

@@ -209,7 +209,10 @@ export async function indexBuffers(
 	const damage: DamageInfo[] = [];
 	let skippedBytes = 0;
 	let dropped = 0;
-	let cut = false;
+	/** Unreadable buffer headers stepped over by their own BufferSize: one buffer each. */
+	let stepped = 0;
+	/** Bytes scanned over, or the file cut short: how many buffers they held is unknown. */
+	let uncounted = false;
 	const seen = new Map<string, BufferEntry>();
 	const limits = headerLimits(trace.facts, source.size);
 	// Asynchronous sources (a browser File) pay a round trip per read: scan them in large blocks,
@@ -241,10 +244,12 @@ export async function indexBuffers(
 		const status = decoder.frameBuffer(length);
 		if (status !== Status.Ok) {
 			const found = bufferOutDamage(decoder, status, buffers.length, offset);
-			const resumeAt = await resynchronise(source, offset, limits, options.signal);
+			const { at: resumeAt, stride } = await resynchronise(source, offset, limits, options.signal);
 			const skipped = (resumeAt ?? source.size) - offset;
 			damage.push({ ...found, skipped, resumeAt });
 			skippedBytes += skipped;
+			if (stride) stepped++;
+			else uncounted = true;
 			if (resumeAt === null) break;
 			offset = resumeAt;
 			continue;
@@ -283,35 +288,36 @@ export async function indexBuffers(
 				limit: size,
 				compressed: false,
 			});
-			cut = true;
+			uncounted = true;
 			offset = source.size;
 			break;
 		}
 		offset += size;
 	}
-	damage.push(...headerFindings(trace.facts, buffers, offset, cut || damage.length > 0, dropped));
+	damage.push(...headerFindings(trace.facts, buffers, offset, !uncounted, dropped + stepped));
 	return { buffers, damage, trailingBytes: skippedBytes };
 }
 
 /**
- * Where the pass goes on after an unusable buffer header at `offset`: one BufferSize on, when the
- * size is sane and a buffer header (or the end of the file) is there; else the next plausible
- * buffer header further on; null when there is none.
+ * Where the pass goes on after an unusable buffer header at `offset`: one BufferSize on
+ * (`stride`), when the size is sane and a buffer header (or the end of the file) is there; else
+ * the next plausible buffer header further on; null when there is none.
  */
 async function resynchronise(
 	source: ByteSource,
 	offset: number,
 	limits: HeaderLimits,
 	signal: AbortSignal | undefined,
-): Promise<number | null> {
+): Promise<{ at: number | null; stride: boolean }> {
 	const head = await source.read(offset, HEADER_SIZE);
 	if (head.length >= 4) {
 		const size = new DataView(head.buffer, head.byteOffset, head.byteLength).getUint32(0, true);
 		if (size >= HEADER_SIZE && size <= MAX_BUFFER_SIZE) {
 			const next = offset + size;
-			if (next === source.size) return null;
-			if (next < source.size && (await plausibleChain(source, next, limits))) return next;
+			if (next === source.size) return { at: null, stride: true };
+			if (next < source.size && (await plausibleChain(source, next, limits)))
+				return { at: next, stride: true };
 		}
 	}
-	return scanForBuffer(source, offset + 1, limits, signal);
+	return { at: await scanForBuffer(source, offset + 1, limits, signal), stride: false };
 }

@@ -1,6 +1,8 @@
 // Records come out in timestamp order across the per-CPU buffers. Within one CPU, buffers in
 // SequenceNumber order hold records in time order, so a k-way merge over one stream per CPU
-// (buffer 0, the header buffer, first) gives the global order with one buffer per CPU in memory.
+// (buffer 0, the header buffer, first) gives the global order with one buffer per CPU in memory;
+// a large buffer is held a slice at a time (decodeSlice), so that what the merge holds stays
+// within HELD_BYTES of image whatever the buffer size and the number of CPUs.
 // Ties keep stream order (header, then CPU number) and, within a stream, record order.
 //
 // The merge can also start before the index pass has found every buffer (mergeFound): a CPU's
@@ -11,7 +13,7 @@
 // times going back) is checked: the merge stops with OutOfOrder, and the caller, which has handed
 // on records that may be out of order, merges again from the whole index.
 import type { BufferFeed } from './buffer-feed.ts';
-import { decodeBuffer, type DecodedBuffer } from './decoded-buffer.ts';
+import { decodeSlice, type DecodedBuffer } from './decoded-buffer.ts';
 import type { BufferEntry, OpenTrace } from './etl-file.ts';
 
 interface Stream {
@@ -33,7 +35,10 @@ interface Stream {
  * merge decodes that CPU's next buffer into the same memory, so copy what must be kept.
  */
 export type RecordSink = (buffer: DecodedBuffer, i: number) => void;
-/** Called once for every buffer as it is decoded (same lifetime as for RecordSink). */
+/**
+ * Called once for every buffer, when its last records are decoded (same lifetime as for
+ * RecordSink): its damage is known then, and firstTime/lastTime span the whole buffer.
+ */
 export type BufferSink = (buffer: DecodedBuffer) => void;
 /**
  * Awaited before each buffer is decoded, and after every PAUSE_EVERY records handed out: where a
@@ -50,6 +55,15 @@ export class OutOfOrder extends Error {
 }
 
 const PAUSE_EVERY = 16384;
+/** Image bytes the merge holds at most, shared among the streams (one slice each). */
+const HELD_BYTES = 16 << 20;
+/** The smallest slice, however many streams (a hostile header may name thousands of CPUs). */
+const MIN_SLICE = 64 << 10;
+
+/** The slice size for `streams` streams. */
+function sliceBytes(streams: number): number {
+	return Math.max(MIN_SLICE, Math.floor(HELD_BYTES / Math.max(1, streams)));
+}
 /** What drain returns when it has handed out PAUSE_EVERY records: the checkpoint is due. */
 const PAUSED = newStream(-3);
 
@@ -93,16 +107,21 @@ async function step(
 	s: Stream,
 	onBuffer: BufferSink,
 	checkpoint: Checkpoint | undefined,
+	streams: number,
+	onSlice: BufferSink | undefined,
 ): Promise<boolean> {
 	let i = s.i + 1;
 	let b = s.current;
 	while (!b || i >= b.count) {
-		if (s.next >= s.buffers.length) return false;
+		const more = b?.next ?? null;
+		if (!more && s.next >= s.buffers.length) return false;
 		if (checkpoint) await checkpoint();
-		// The stream is done with its current buffer: its memory takes the next one.
-		b = s.current = await decodeBuffer(trace, s.buffers[s.next++]!, s.current);
+		// The stream is done with its current slice: its memory takes the next one.
+		const entry = more ? b!.entry : s.buffers[s.next++]!;
+		b = s.current = await decodeSlice(trace, entry, more, sliceBytes(streams), s.current);
 		i = 0;
-		onBuffer(b);
+		onSlice?.(b);
+		if (!b.next) onBuffer(b);
 	}
 	s.i = i;
 	s.hi = b.timeHi(i);
@@ -117,8 +136,9 @@ function before(a: Stream, b: Stream): boolean {
 }
 
 /**
- * Calls onRecord for every record of the indexed buffers in time order, and onBuffer once for
- * every buffer as it is decoded (for damage and counts).
+ * Calls onRecord for every record of the indexed buffers in time order, onBuffer once for
+ * every buffer when its last records are decoded (for damage and counts), and onSlice for every
+ * part of a buffer decoded (the whole buffer, or each slice of a large one: record checks).
  */
 export async function mergeRecords(
 	trace: OpenTrace,
@@ -126,10 +146,14 @@ export async function mergeRecords(
 	onRecord: RecordSink,
 	onBuffer: BufferSink = () => {},
 	checkpoint?: Checkpoint,
+	onSlice?: BufferSink,
 ): Promise<void> {
 	const heap: Stream[] = [];
-	for (const s of streamsOf(buffers)) if (await step(trace, s, onBuffer, checkpoint)) push(heap, s);
-	await run(trace, heap, null, onRecord, onBuffer, checkpoint);
+	const streams = streamsOf(buffers);
+	const n = Math.max(streams.length, cpuCount(trace));
+	for (const s of streams)
+		if (await step(trace, s, onBuffer, checkpoint, n, onSlice)) push(heap, s);
+	await run(trace, heap, null, onRecord, onBuffer, checkpoint, onSlice, n);
 }
 
 /**
@@ -142,10 +166,17 @@ export async function mergeFound(
 	onRecord: RecordSink,
 	onBuffer: BufferSink = () => {},
 	checkpoint?: Checkpoint,
+	onSlice?: BufferSink,
 ): Promise<void> {
 	const index = feed.index;
-	if (index) return mergeRecords(trace, index.buffers, onRecord, onBuffer, checkpoint);
-	await run(trace, [], feed, onRecord, onBuffer, checkpoint);
+	if (index) return mergeRecords(trace, index.buffers, onRecord, onBuffer, checkpoint, onSlice);
+	await run(trace, [], feed, onRecord, onBuffer, checkpoint, onSlice);
+}
+
+/** The CPUs the trace header counts, as far as a slice size may trust it. */
+function cpuCount(trace: OpenTrace): number {
+	const n = trace.facts.cpus;
+	return Number.isInteger(n) && n > 0 ? Math.min(n, 4096) : 1;
 }
 
 async function run(
@@ -155,6 +186,8 @@ async function run(
 	onRecord: RecordSink,
 	onBuffer: BufferSink,
 	checkpoint: Checkpoint | undefined,
+	onSlice: BufferSink | undefined,
+	known = 0,
 ): Promise<void> {
 	const streams = new Map<number, Stream>();
 	const last: Last = { hi: -0x80000000, lo: 0, order: -2 };
@@ -165,6 +198,7 @@ async function run(
 	let seen = 0;
 	let decoded = 0;
 	const quota = { left: PAUSE_EVERY };
+	const streamCount = () => Math.max(known, streams.size, cpuCount(trace));
 	// The pass is told how far the decoding has got (it keeps a bounded lead).
 	const counted: BufferSink = (b) => {
 		feed?.decoded(++decoded);
@@ -172,7 +206,17 @@ async function run(
 	};
 	for (;;) {
 		if (feed && taken < feed.found) {
-			taken = await takeFound(trace, feed, taken, streams, heap, counted, checkpoint);
+			taken = await takeFound(
+				trace,
+				feed,
+				taken,
+				streams,
+				heap,
+				counted,
+				checkpoint,
+				streamCount,
+				onSlice,
+			);
 			heapify(heap);
 			seen = 0;
 			for (const order of streams.keys()) if (order >= 0 && order < cpus) seen++;
@@ -188,7 +232,7 @@ async function run(
 			continue;
 		}
 		if (s && !s.waiting) {
-			if (await step(trace, s, counted, checkpoint)) siftDown(heap, 0);
+			if (await step(trace, s, counted, checkpoint, streamCount(), onSlice)) siftDown(heap, 0);
 			// The header buffer is a stream of its own: nothing more can join it.
 			else if (!ended() && s.order !== -1) s.waiting = true;
 			else removeTop(heap);
@@ -208,6 +252,8 @@ async function takeFound(
 	heap: Stream[],
 	onBuffer: BufferSink,
 	checkpoint: Checkpoint | undefined,
+	streamCount: () => number,
+	onSlice: BufferSink | undefined,
 ): Promise<number> {
 	for (; taken < feed.found; taken++) {
 		const b = feed.at(taken);
@@ -223,8 +269,8 @@ async function takeFound(
 		s.buffers.push(b);
 		if (s.waiting) {
 			// Its head record was handed out already: it moves on to the new buffer's first.
-			if (await step(trace, s, onBuffer, checkpoint)) s.waiting = false;
-		} else if (!s.inHeap && (await step(trace, s, onBuffer, checkpoint))) {
+			if (await step(trace, s, onBuffer, checkpoint, streamCount(), onSlice)) s.waiting = false;
+		} else if (!s.inHeap && (await step(trace, s, onBuffer, checkpoint, streamCount(), onSlice))) {
 			s.inHeap = true;
 			heap.push(s);
 		}

@@ -84,15 +84,11 @@ function hex(b: Uint8Array): string {
 	return s;
 }
 
-/** Told of a record whose decoding overran a budget: damage, with its file offset. */
-export type RecordDamageSink = (offset: number, message: string) => void;
-
 export function recordJson(
 	buf: DecodedBuffer,
 	i: number,
 	trace: Pick<OpenTrace, 'facts'>,
 	providers: ProviderTable,
-	onDamage?: RecordDamageSink,
 ): RecordJson {
 	const kindCode = buf.u8(i, RecordOut.kind);
 	const time = buf.time(i);
@@ -157,16 +153,6 @@ export function recordJson(
 			if (tl.problem) {
 				out.problem = tl.problem;
 				out.payload = payload();
-				if (tl.overBudget && onDamage) {
-					const e = buf.entry;
-					const at = buf.u32(i, RecordOut.recordOffset);
-					// Inside a compressed buffer only the buffer's own offset is a file offset.
-					const offset = e.compressed ? e.offset : e.offset + at;
-					onDamage(
-						offset,
-						`buffer ${e.index} at offset 0x${e.offset.toString(16)}: ${e.compressed ? 'decompressed ' : ''}record at offset 0x${(e.compressed ? at : e.offset + at).toString(16)} (${out.provider ?? 'TraceLogging'} ${tl.name ?? ''}): ${tl.problem}`,
-					);
-				}
 			}
 			break;
 		}
@@ -193,7 +179,7 @@ export function recordJson(
 			status: damage,
 			bufferIndex: buf.entry.index,
 			bufferOffset: buf.entry.offset,
-			at: buf.u32(i, RecordOut.recordOffset),
+			at: buf.u32(i, RecordOut.recordOffset) + buf.offsetBase,
 			value: 0,
 			limit: 0,
 			compressed: buf.entry.compressed,

@@ -5,8 +5,7 @@ import { PROVIDERS } from '../generated/schemas.ts';
 import type { DecodedBuffer } from './decoded-buffer.ts';
 import type { BufferIndex, OpenTrace } from './etl-file.ts';
 import { mergeRecords } from './merge.ts';
-import { TimeSpan, timeFindings } from './buffer-checks.ts';
-import { DamageLog } from './messages.ts';
+import { TraceChecks } from './trace-checks.ts';
 import { KIND_NAMES, ProviderTable, providerName } from './record-json.ts';
 import { filetimeToIso } from './time.ts';
 
@@ -54,7 +53,7 @@ export async function traceStats(trace: OpenTrace, index: BufferIndex): Promise<
 	const afdEvents: Record<string, number> = {};
 	let records = 0;
 	let compressed = 0;
-	const damage = new DamageLog();
+	const checks = new TraceChecks(trace);
 	let first: bigint | null = null;
 	let lastTime: bigint | null = null;
 	const onRecord = (b: DecodedBuffer, i: number) => {
@@ -80,17 +79,12 @@ export async function traceStats(trace: OpenTrace, index: BufferIndex): Promise<
 		if (first === null) first = t;
 		lastTime = t;
 	};
-	const span = new TimeSpan();
 	const onBuffer = (b: DecodedBuffer) => {
 		if (b.entry.compressed) compressed++;
-		damage.add(b.damage);
-		if (b.count > 0) span.add(b.time(0), b.time(b.count - 1));
+		checks.buffer(b);
 	};
-	await mergeRecords(trace, index.buffers, onRecord, onBuffer);
-	// The index names buffers cut short, unreadable or repeated, and what the header contradicts;
-	// decoding may already have reported a buffer.
-	damage.add(index.damage);
-	damage.add(timeFindings(trace.facts, span));
+	await mergeRecords(trace, index.buffers, onRecord, onBuffer, undefined, checks.slice);
+	checks.finish(index);
 	return {
 		records,
 		byKind,
@@ -104,8 +98,8 @@ export async function traceStats(trace: OpenTrace, index: BufferIndex): Promise<
 			(b) => (b.flags & (BufferFlag.EventsLost | BufferFlag.BufferLost)) !== 0,
 		).length,
 		buffersLost: trace.facts.buffersLost,
-		damagedBuffers: damage.buffers,
-		damage: damage.entries,
+		damagedBuffers: checks.log.buffers,
+		damage: checks.entries,
 		firstTime: first === null ? null : filetimeToIso(first),
 		lastTime: lastTime === null ? null : filetimeToIso(lastTime),
 	};

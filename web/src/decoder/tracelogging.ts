@@ -347,3 +347,27 @@ export function decodeTraceLogging(
 		return { provider, name, fields, problem, overBudget: e instanceof OverBudget };
 	}
 }
+
+/**
+ * The event decoded, when decoding it overruns its value budget; null when it stays within it.
+ * Only struct and array fields can overrun (every other value takes at least one payload byte):
+ * an event whose metadata has none is not decoded here.
+ */
+export function overBudgetEvent(
+	b: Uint8Array,
+	items: readonly ExtItem[],
+	payloadOffset: number,
+	payloadSize: number,
+): TraceLoggingEvent | null {
+	const schema = items.find((x) => x.type === EXT_EVENT_SCHEMA_TL);
+	if (!schema) return null;
+	try {
+		const meta = readMeta(new Cursor(b, schema.offset, schema.offset + schema.size));
+		if (!meta.fields.some((f) => f.array !== 0 || f.inType === 24)) return null;
+	} catch {
+		// Metadata that cannot be read is the decoding's problem, not the budget's.
+		return null;
+	}
+	const tl = decodeTraceLogging(b, items, payloadOffset, payloadSize);
+	return tl.overBudget ? tl : null;
+}

@@ -20,6 +20,11 @@ interface RawExports {
 	openBuffer(n: number, isBuffer0: number): number;
 	nextRecords(): number;
 	bufferStatus(): number;
+	limitImage(end: number): void;
+	limitWalk(end: number, max: number): void;
+	seekWalk(at: number, index: number, raw: bigint): void;
+	walkCursor(): number;
+	walkLastRaw(): bigint;
 }
 
 /** Compiles from a URL, falling back when the server sends the wrong MIME type for .wasm. */
@@ -40,6 +45,11 @@ export class WasmDecoder {
 	readonly records: number;
 	readonly fields: number;
 	readonly module: WebAssembly.Module;
+	/**
+	 * Counts the calls that change the input or the open buffer: a walk left between slices may
+	 * go on only while it is unchanged (nothing else was loaded, framed or opened meanwhile).
+	 */
+	generation = 0;
 
 	constructor(module: WebAssembly.Module) {
 		this.module = module;
@@ -66,6 +76,7 @@ export class WasmDecoder {
 
 	/** Copies `data` to the input area; false when it exceeds the decoder's buffer limit. */
 	load(data: Uint8Array): boolean {
+		this.generation++;
 		if (!this.#x.reserve(data.length)) return false;
 		new Uint8Array(this.#x.memory.buffer, this.input, data.length).set(data);
 		return true;
@@ -73,11 +84,13 @@ export class WasmDecoder {
 
 	/** The input area made room for n bytes, to be filled in place; null beyond the limit. */
 	inputArea(n: number): Uint8Array | null {
+		this.generation++;
 		if (!this.#x.reserve(n)) return null;
 		return new Uint8Array(this.#x.memory.buffer, this.input, n);
 	}
 
 	readHeader(n: number): number {
+		this.generation++;
 		return this.#x.readHeader(n);
 	}
 	get logfilePtr(): number {
@@ -93,9 +106,11 @@ export class WasmDecoder {
 		return this.#x.headerErrorValue() >>> 0;
 	}
 	frameBuffer(n: number): number {
+		this.generation++;
 		return this.#x.frameBuffer(n);
 	}
 	openBuffer(n: number, isBuffer0: boolean): number {
+		this.generation++;
 		return this.#x.openBuffer(n, isBuffer0 ? 1 : 0);
 	}
 	nextRecords(): number {
@@ -103,6 +118,25 @@ export class WasmDecoder {
 	}
 	get bufferStatus(): number {
 		return this.#x.bufferStatus();
+	}
+	/** For the next openBuffer only: decompress the image up to `end`, no further. */
+	limitImage(end: number): void {
+		this.#x.limitImage(end);
+	}
+	/** nextRecords stops before a record starting at `end` (an image offset) or later, and after `max` records. */
+	limitWalk(end: number, max: number): void {
+		this.#x.limitWalk(end, max);
+	}
+	/** Goes on walking the open buffer at record `index` (image offset `at`). */
+	seekWalk(at: number, index: number, lastRaw: bigint): void {
+		this.#x.seekWalk(at, index, lastRaw);
+	}
+	/** Image offset of the next record to walk. */
+	get walkCursor(): number {
+		return this.#x.walkCursor() >>> 0;
+	}
+	get walkLastRaw(): bigint {
+		return this.#x.walkLastRaw();
 	}
 	/** Provider GUIDs interned so far, in index order, as lowercase strings without braces. */
 	providers(from = 0): string[] {

@@ -15,7 +15,6 @@ import {
 	providerName,
 	recordJson,
 	type ProviderTable,
-	type RecordDamageSink,
 } from '../decoder/record-json.ts';
 import { csvCell, recordLine, type ExportFormat } from '../decoder/record-lines.ts';
 import { explainStatus } from '../decoder/status.ts';
@@ -86,7 +85,6 @@ export class RecordWriter {
 	readonly format: ExportFormat;
 	readonly #trace: Pick<OpenTrace, 'facts'>;
 	readonly #providers: ProviderTable;
-	readonly #onDamage: RecordDamageSink | undefined;
 	readonly #csv: boolean;
 	readonly #schemas: (SchemaWriter | null | undefined)[] = [];
 	readonly #providerBytes: Uint8Array[] = [];
@@ -124,16 +122,10 @@ export class RecordWriter {
 	 * `trace` and `providers` are those recordJson is given for these buffers (the providers of
 	 * the decoder that decoded them).
 	 */
-	constructor(
-		format: ExportFormat,
-		trace: Pick<OpenTrace, 'facts'>,
-		providers: ProviderTable,
-		onDamage?: RecordDamageSink,
-	) {
+	constructor(format: ExportFormat, trace: Pick<OpenTrace, 'facts'>, providers: ProviderTable) {
 		this.format = format;
 		this.#trace = trace;
 		this.#providers = providers;
-		this.#onDamage = onDamage;
 		this.#csv = format === 'csv';
 		this.#quote = quoted('"', format);
 		this.#hexOpen = quoted('"0x', format);
@@ -143,7 +135,7 @@ export class RecordWriter {
 	/** Record i of buf, one line. pid and tid replace the record's own unless OWN. */
 	record(sink: ByteSink, buf: DecodedBuffer, i: number, pid = OWN, tid = OWN): void {
 		if (this.fast(sink, buf, i, pid, tid)) return;
-		const r = recordJson(buf, i, this.#trace, this.#providers, this.#onDamage);
+		const r = recordJson(buf, i, this.#trace, this.#providers);
 		if (pid !== OWN) r.pid = pid === NO_ID ? null : pid;
 		if (tid !== OWN) r.tid = tid === NO_ID ? null : tid;
 		sink.utf8(recordLine(r, this.format));

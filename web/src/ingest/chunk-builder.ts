@@ -227,7 +227,8 @@ export class ChunkBuilder {
 		} else c.etype[r] = etype = this.#eventType(b, i, kind);
 		c.cat[r] = c.flags[r]! & FLAG_ERROR ? CAT_ERRORS : this.#category(etype);
 		c.buffer[r] = b.entry.index;
-		c.recOffset[r] = words[w + R_OFFSET]!;
+		// Relative to the slice's first record when the buffer was decoded a slice at a time.
+		c.recOffset[r] = words[w + R_OFFSET]! + b.offsetBase;
 	}
 
 	/** Category number per event type index, learned as types appear. */

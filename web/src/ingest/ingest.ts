@@ -4,8 +4,7 @@ import type { DecodedBuffer } from '../decoder/decoded-buffer.ts';
 import { BufferFeed } from '../decoder/buffer-feed.ts';
 import { indexBuffers, type BufferIndex, type OpenTrace } from '../decoder/etl-file.ts';
 import { mergeFound, mergeRecords, OutOfOrder } from '../decoder/merge.ts';
-import { TimeSpan, timeFindings } from '../decoder/buffer-checks.ts';
-import { DamageLog } from '../decoder/messages.ts';
+import { TraceChecks } from '../decoder/trace-checks.ts';
 import { ProviderTable } from '../decoder/record-json.ts';
 import { chunkStartingAt, type Chunk, type EventType } from '../columns/layout.ts';
 import { ChunkBuilder, newBuilderCaches, type BuilderCaches } from './chunk-builder.ts';
@@ -116,8 +115,7 @@ export async function ingestTrace(
 			: trace.source.size;
 	let tables!: TraceTables;
 	let skip = 0;
-	let damage!: DamageLog;
-	let span!: TimeSpan;
+	let checks!: TraceChecks;
 	let chunkIndex = 0;
 	let caches!: BuilderCaches;
 	let builder!: ChunkBuilder;
@@ -128,8 +126,7 @@ export async function ingestTrace(
 	const begin = (t: TraceTables, skipRows: number) => {
 		tables = t;
 		skip = skipRows;
-		damage = new DamageLog();
-		span = new TimeSpan();
+		checks = new TraceChecks(trace);
 		chunkIndex = chunkStartingAt(skip);
 		caches = newBuilderCaches();
 		builder = new ChunkBuilder(chunkIndex, tables, start, providers, caches);
@@ -150,9 +147,9 @@ export async function ingestTrace(
 	};
 	const onBuffer = (b: DecodedBuffer) => {
 		bytesDone += b.entry.available;
-		damage.add(b.damage);
-		if (b.count > 0) span.add(b.time(0), b.time(b.count - 1));
+		checks.buffer(b);
 	};
+	const onSlice = (b: DecodedBuffer) => checks.slice(b);
 	// Records arrive synchronously; full chunks are committed at the next checkpoint, before the
 	// merge decodes another buffer. A few writes run beside the decoding; waiting for the oldest
 	// keeps memory bounded and surfaces a failed write (storage full) promptly.
@@ -181,7 +178,7 @@ export async function ingestTrace(
 	};
 	try {
 		try {
-			await mergeFound(trace, feed, onRecord, onBuffer, flush);
+			await mergeFound(trace, feed, onRecord, onBuffer, flush, onSlice);
 		} catch (e) {
 			if (!(e instanceof OutOfOrder) || !options.found) throw e;
 			// What was handed out so far is not the trace's order: all of it again, from the whole index.
@@ -189,7 +186,7 @@ export async function ingestTrace(
 			await Promise.allSettled(writing.splice(0));
 			const index = await feed.complete;
 			begin(await options.found.restart(), 0);
-			await mergeRecords(trace, index.buffers, onRecord, onBuffer, flush);
+			await mergeRecords(trace, index.buffers, onRecord, onBuffer, flush, onSlice);
 		}
 		await flush();
 		if (builder.rows > 0) {
@@ -202,8 +199,7 @@ export async function ingestTrace(
 		await Promise.allSettled(writing);
 	}
 	const index = await feed.complete;
-	damage.add(index.damage);
-	damage.add(timeFindings(trace.facts, span));
+	checks.finish(index);
 	const total = bytesTotal();
 	options.onProgress?.({
 		bytesDone: total,
@@ -215,6 +211,6 @@ export async function ingestTrace(
 		records: row,
 		chunks: chunkIndex + (builder.rows > 0 ? 1 : 0),
 		buffers: index.buffers.length,
-		damage: damage.entries,
+		damage: checks.entries,
 	};
 }

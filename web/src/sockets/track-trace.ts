@@ -16,8 +16,9 @@ export async function trackTrace(
 	buffers: readonly BufferEntry[],
 	options: Omit<TrackerOptions, 'origin'> = {},
 	onBuffer?: BufferSink,
+	onSlice?: BufferSink,
 ): Promise<TrackedTrace> {
-	const { tracker, net } = await follow(trace, buffers, options, onBuffer);
+	const { tracker, net } = await follow(trace, buffers, options, onBuffer, onSlice);
 	return enrich(tracker.snapshot(), net);
 }
 
@@ -37,8 +38,9 @@ export async function trackTraceStream(
 	buffers: readonly BufferEntry[],
 	options: Omit<TrackerOptions, 'origin'> = {},
 	onBuffer?: BufferSink,
+	onSlice?: BufferSink,
 ): Promise<TrackedStream> {
-	const { tracker, net } = await follow(trace, buffers, options, onBuffer);
+	const { tracker, net } = await follow(trace, buffers, options, onBuffer, onSlice);
 	const overview = tracker.overview();
 	return {
 		...overview,
@@ -52,12 +54,20 @@ async function follow(
 	buffers: readonly BufferEntry[],
 	options: Omit<TrackerOptions, 'origin'>,
 	onBuffer?: BufferSink,
+	onSlice?: BufferSink,
 ): Promise<{ tracker: SocketTracker; net: NetCollector }> {
 	const origin = BigInt(trace.facts.startFiletime);
 	const tracker = new SocketTracker({ ...options, origin });
 	const providers = new ProviderTable(trace);
 	const feeder = new BufferFeeder(tracker, origin, (p) => providers.guid(p));
 	let index = 0;
-	await mergeRecords(trace, buffers, (b, i) => feeder.feed(b, i, index++), onBuffer);
+	await mergeRecords(
+		trace,
+		buffers,
+		(b, i) => feeder.feed(b, i, index++),
+		onBuffer,
+		undefined,
+		onSlice,
+	);
 	return { tracker, net: feeder.net };
 }

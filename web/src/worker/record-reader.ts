@@ -128,15 +128,14 @@ export class RecordReader {
 			const row = rows ? rows[k]! : first + k;
 			if (writer && buffers && c.kind[row] !== 0) {
 				const b = c.buffer[row]!;
-				const d = buffers.decodedNow(b) ?? (await buffers.decoded(b));
-				const i = d?.indexOf(c.recOffset[row]!);
+				const offset = c.recOffset[row]!;
+				const at = buffers.recordNow(b, offset) ?? (await buffers.record(b, offset));
 				// The columns' time and CPU are what `json` prints: the buffer must agree.
 				if (
-					d &&
-					i !== undefined &&
-					d.buffer.entry.cpu === c.cpu[row] &&
-					clock.ticks(d.buffer, i) === c.time[row] &&
-					writer.fast(sink, d.buffer, i, c.pid[row]!, c.tid[row]!)
+					at &&
+					at.buffer.entry.cpu === c.cpu[row] &&
+					clock.ticks(at.buffer, at.i) === c.time[row] &&
+					writer.fast(sink, at.buffer, at.i, c.pid[row]!, c.tid[row]!)
 				) {
 					written++;
 					continue;
