@@ -262,10 +262,13 @@ describe('the analyst on the sample', () => {
 				p.afdEvents.toLocaleString('en-US'),
 			);
 		}
+		// A stream's remote, and each peer of a datagram socket.
 		const remotes = page.getByTestId('stats-remotes');
+		const peers = truth.sockets.flatMap((s) =>
+			s.peers.length > 0 ? s.peers.map((p) => p.remote) : s.remote ? [s.remote] : [],
+		);
 		expect(await remotes.getByRole('row').count()).toBe(
-			new Set(truth.sockets.filter((s) => s.remote).map((s) => s.remote!.replace(/%\d+/, '')))
-				.size + 1,
+			new Set(peers.map((r) => r.replace(/%\d+/, ''))).size + 1,
 		);
 		const options = page.getByTestId('stats-options');
 		expect(await options.textContent()).toContain('SIO_UDP_CONNRESET');

@@ -91,6 +91,7 @@ export function mixedTrace(): MixedTrace {
 	}
 	const afd = (
 		p: Proc,
+		tid: number,
 		id: number,
 		values: PayloadValues,
 		meta: Omit<WrittenEvent, 'record' | 'name' | 'process'>,
@@ -101,7 +102,7 @@ export function mixedTrace(): MixedTrace {
 				cpu: rng.int(0, 3),
 				time: t,
 				pid: p.pid,
-				tid: p.tid + rng.int(0, 2) * 4,
+				tid,
 				id,
 				values: { Location: 1, Process: p.eprocess, ...values },
 			}),
@@ -118,14 +119,18 @@ export function mixedTrace(): MixedTrace {
 		const remote = meta.remote ?? null;
 		const bytes = (v: PayloadValues) =>
 			typeof v['BufferLength'] === 'number' ? (v['BufferLength'] as number) : null;
+		// One of the process's threads makes the call: its enter and exit are logged on it.
+		const tid = p.tid + rng.int(0, 2) * 4;
 		afd(
 			p,
+			tid,
 			id,
 			{ EnterExit: 0, Status: STATUS_SUCCESS, ...enter },
 			{ phase: 'enter', status: 0, bytes: bytes(enter), remote },
 		);
 		afd(
 			p,
+			tid,
 			id,
 			{ EnterExit: 1, ...exit },
 			{ phase: 'exit', status: meta.status ?? 0, bytes: bytes(exit), remote },
