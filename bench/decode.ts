@@ -14,7 +14,7 @@
 // A readable summary comes first, then ONE JSON line, last. MB = 2^20 bytes.
 
 import { spawnSync } from 'node:child_process';
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nodeFileSource } from '../web/src/cli/node-source.ts';
@@ -23,12 +23,12 @@ import { mergeRecords } from '../web/src/decoder/merge.ts';
 import { describeDamage } from '../web/src/decoder/messages.ts';
 import { blockCache } from '../web/src/decoder/source.ts';
 import { RecordOut } from '../web/src/generated/layouts.ts';
+import { readAll, READ_CHUNK } from './plain-read.ts';
 import { cachePath, cached, metaPath, removeStale, type TraceMeta } from './winsock-trace.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const MB = 1024 * 1024;
 /** The decoder reads one buffer per call: the trace's BufferSize. */
-const CHUNK = 64 * 1024;
 const TARGETS = { decodeMBps: 1000, ratio: 2, peakRssMB: 256 };
 
 function arg(name: string, fallback: number, min = 1): number {
@@ -76,22 +76,6 @@ function sampleRss(): void {
 const sampler = setInterval(sampleRss, 10);
 
 // ---- read -----------------------------------------------------------------------------------
-
-const chunk = new Uint8Array(CHUNK);
-function readAll(): number {
-	const fd = openSync(path, 'r');
-	let total = 0;
-	try {
-		for (;;) {
-			const n = readSync(fd, chunk, 0, CHUNK, total);
-			if (n === 0) break;
-			total += n;
-		}
-	} finally {
-		closeSync(fd);
-	}
-	return total;
-}
 
 // ---- decode ---------------------------------------------------------------------------------
 
@@ -171,7 +155,7 @@ function evict(): boolean {
 
 function timedRead(): number {
 	const t = performance.now();
-	readAll();
+	readAll(path);
 	return (performance.now() - t) / 1000;
 }
 
@@ -182,7 +166,7 @@ function checkRun(d: DecodeRun): void {
 		);
 }
 
-const fileBytes = readAll(); // warm-up: the page cache now holds the file
+const fileBytes = readAll(path); // warm-up: the page cache now holds the file
 if (fileBytes !== meta.fileBytes)
 	throw new Error(`${path}: ${fileBytes} bytes, expected ${meta.fileBytes}`);
 console.log('warm-up read done: the timed reads and decodes below run from the page cache');
@@ -212,7 +196,7 @@ const coldDecodes: number[] = [];
 const canEvict = coldRuns > 0 && evict();
 if (coldRuns > 0 && !canEvict)
 	console.log('cold runs skipped: cannot drop the file from the page cache (dd iflag=nocache)');
-if (canEvict) readAll();
+if (canEvict) readAll(path);
 for (let r = 0; canEvict && r < coldRuns; r++) {
 	evict();
 	coldReads.push(timedRead());
@@ -259,7 +243,7 @@ const result = {
 	maxRssMB: round((process.resourceUsage().maxRSS * 1024) / MB),
 	baselineRssMB: round(baselineRss / MB),
 	wasmMemoryMB: round(last.wasmMemory / MB),
-	readChunkKB: CHUNK / 1024,
+	readChunkKB: READ_CHUNK / 1024,
 	pageCache: true,
 	cold,
 	targets: TARGETS,
@@ -277,7 +261,7 @@ console.log(
 	`file        ${result.fileMB} MB, ${result.records} records, ${result.buffers} buffers`,
 );
 console.log(
-	`read        ${result.readMBps} MB/s (${result.readSeconds} s, ${CHUNK / 1024} KiB reads, page cache)`,
+	`read        ${result.readMBps} MB/s (${result.readSeconds} s, ${READ_CHUNK / 1024} KiB reads, page cache)`,
 );
 console.log(
 	`decode      ${result.decodeMBps} MB/s, ${(result.eventsPerSec / 1e6).toFixed(2)} M events/s ` +

@@ -18,33 +18,25 @@
 // last. MB = 2^20 bytes.
 
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { nodeFileSource } from '../web/src/cli/node-source.ts';
-import { BufferRecords, bufferTable } from '../web/src/decoder/buffer-records.ts';
-import {
-	indexBuffers,
-	openTrace,
-	reopenTrace,
-	type OpenTrace,
-} from '../web/src/decoder/etl-file.ts';
+import { indexBuffers, openTrace, type OpenTrace } from '../web/src/decoder/etl-file.ts';
 import { mergeRecords } from '../web/src/decoder/merge.ts';
 import type { ExportFormat } from '../web/src/decoder/record-lines.ts';
 import { recordDecoder } from '../web/src/decoder/single-record.ts';
 import { blockCache } from '../web/src/decoder/source.ts';
 import { RecordOut } from '../web/src/generated/layouts.ts';
-import type { Chunk, ColumnName, Columns } from '../web/src/columns/layout.ts';
-import { ingestTrace } from '../web/src/ingest/ingest.ts';
-import { TraceTables } from '../web/src/ingest/trace-tables.ts';
-import { QueryEngine, type ChunkInfo, type ChunkSource } from '../web/src/query/engine.ts';
+import { QueryEngine } from '../web/src/query/engine.ts';
 import { exportSelection } from '../web/src/worker/export-selection.ts';
 import { RecordReader } from '../web/src/worker/record-reader.ts';
+import { ingestToMemory } from '../tests/builders/memory-chunks.ts';
+import { readAll } from './plain-read.ts';
 import { cachePath, cached, metaPath, removeStale, type TraceMeta } from './winsock-trace.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const MB = 1024 * 1024;
-const CHUNK = 64 * 1024;
 const TARGETS = { cliToStats: 3, pageToDecode: 3 };
 const FORMATS: ExportFormat[] = ['ndjson', 'csv'];
 
@@ -83,22 +75,6 @@ function trace(size: number): { path: string; meta: TraceMeta } {
 		if (r.status !== 0) throw new Error(`trace generation failed (exit ${r.status})`);
 	}
 	return { path, meta: JSON.parse(readFileSync(metaPath(path), 'utf8')) as TraceMeta };
-}
-
-function readAll(path: string): number {
-	const chunk = new Uint8Array(CHUNK);
-	const fd = openSync(path, 'r');
-	let total = 0;
-	try {
-		for (;;) {
-			const n = readSync(fd, chunk, 0, CHUNK, total);
-			if (n === 0) break;
-			total += n;
-		}
-	} finally {
-		closeSync(fd);
-	}
-	return total;
 }
 
 function timedRead(path: string): number {
@@ -178,16 +154,6 @@ const cliResult = { ndjson: cliFigures('ndjson'), csv: cliFigures('csv') };
 
 const module = new WebAssembly.Module(readFileSync(join(ROOT, 'build/release/decoder.wasm')));
 
-class MemoryChunks implements ChunkSource {
-	readonly list: Chunk[] = [];
-	chunks(): readonly ChunkInfo[] {
-		return this.list;
-	}
-	async column<K extends ColumnName>(chunk: number, name: K): Promise<Columns[K]> {
-		return this.list[chunk]!.columns[name];
-	}
-}
-
 async function openFile(path: string): Promise<OpenTrace> {
 	const opened = await openTrace(blockCache(nodeFileSource(path)), module, basename(path));
 	if (!opened.ok) throw new Error(opened.error);
@@ -214,18 +180,8 @@ const sampler = setInterval(sampleRss, 10);
 const pageTrace = pageSizeMB === sizeMB ? cliTrace : trace(pageSizeMB);
 console.log(`page trace ${pageTrace.path}: importing its columns into memory…`);
 const imported = await openFile(pageTrace.path);
-const chunks = new MemoryChunks();
-const tables = new TraceTables();
-const index = await indexBuffers(imported);
-await ingestTrace(imported, async (c) => void chunks.list.push(c), { tables, index });
-const start = BigInt(imported.facts.startFiletime);
-const engine = new QueryEngine(chunks, () => ({
-	strings: tables.strings,
-	eventTypes: tables.eventTypes,
-	startFiletime: start,
-	processNames: tables.processNames,
-}));
-const records = new BufferRecords(await reopenTrace(imported), bufferTable(index.buffers));
+const { chunks, records, context } = await ingestToMemory(imported);
+const engine = new QueryEngine(chunks, context);
 const sel = await engine.select('');
 console.log(`${sel.matched} rows selected`);
 
