@@ -35,6 +35,29 @@ export function registerServiceWorker(state: PwaState, onCached: () => void): vo
 			once: true,
 		});
 		await activate(true);
+		// workbox-window's message goes to the worker it last saw waiting, and was seen to reach
+		// none (one run in a few): tell the registration's waiting worker directly as well.
+		// Twice is harmless: the worker only calls skipWaiting().
+		const registration = await navigator.serviceWorker.getRegistration();
+		const waiting = registration?.waiting ?? (await installed(registration?.installing ?? null));
+		if (!waiting) return;
+		// The worker itself says when it has taken over, even where this page's controller does
+		// not change (a claim that reaches the page late): a reload then loads the new version.
+		waiting.addEventListener('statechange', () => {
+			if (waiting.state === 'activated') window.location.reload();
+		});
+		waiting.postMessage({ type: 'SKIP_WAITING' });
+	});
+}
+
+/** The worker once it has installed (it then waits), or null when it does not get there. */
+function installed(worker: ServiceWorker | null): Promise<ServiceWorker | null> {
+	if (!worker) return Promise.resolve(null);
+	return new Promise((resolve) => {
+		worker.addEventListener('statechange', () => {
+			if (worker.state === 'installed') resolve(worker);
+			else if (worker.state === 'redundant') resolve(null);
+		});
 	});
 }
 
