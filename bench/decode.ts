@@ -23,8 +23,9 @@ import { mergeRecords } from '../web/src/decoder/merge.ts';
 import { describeDamage } from '../web/src/decoder/messages.ts';
 import { blockCache } from '../web/src/decoder/source.ts';
 import { RecordOut } from '../web/src/generated/layouts.ts';
+import { ensureTrace } from './cached-trace.ts';
 import { readAll, READ_CHUNK } from './plain-read.ts';
-import { cachePath, cached, metaPath, removeStale, type TraceMeta } from './winsock-trace.ts';
+import { metaPath, type TraceMeta } from './winsock-trace.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const MB = 1024 * 1024;
@@ -42,21 +43,7 @@ function arg(name: string, fallback: number, min = 1): number {
 const sizeMB = arg('--size-mb', 1024);
 const runs = arg('--runs', 3);
 const coldRuns = process.argv.includes('--cold-runs') ? arg('--cold-runs', 1, 0) : 1;
-const path = cachePath(sizeMB);
-
-// ---- the trace ----------------------------------------------------------------------------
-
-if (!cached(sizeMB)) {
-	removeStale();
-	console.log(`generating ${path} (${sizeMB} MB, once)…`);
-	// In a child process, so that the memory it uses does not count against the decoder's.
-	const r = spawnSync(
-		process.execPath,
-		['--import', 'tsx', join(ROOT, 'bench/winsock-trace.ts'), '--size-mb', String(sizeMB)],
-		{ cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] },
-	);
-	if (r.status !== 0) throw new Error(`trace generation failed (exit ${r.status})`);
-}
+const path = ensureTrace(sizeMB);
 const meta = JSON.parse(readFileSync(metaPath(path), 'utf8')) as TraceMeta;
 console.log(
 	`trace ${path}: ${(meta.fileBytes / MB).toFixed(0)} MB, ${meta.records} records, ` +

@@ -17,7 +17,7 @@
 // (the ratios and targets use wall time). A readable summary comes first, then ONE JSON line,
 // last. MB = 2^20 bytes.
 
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -32,8 +32,9 @@ import { QueryEngine } from '../web/src/query/engine.ts';
 import { exportSelection } from '../web/src/worker/export-selection.ts';
 import { RecordReader } from '../web/src/worker/record-reader.ts';
 import { ingestToMemory } from '../tests/builders/memory-chunks.ts';
+import { ensureTrace } from './cached-trace.ts';
 import { readAll } from './plain-read.ts';
-import { cachePath, cached, metaPath, removeStale, type TraceMeta } from './winsock-trace.ts';
+import { metaPath, type TraceMeta } from './winsock-trace.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const MB = 1024 * 1024;
@@ -63,17 +64,7 @@ const round = (x: number, d = 1): number => Number(x.toFixed(d));
 
 /** The cached trace of that size (generated once, in a child process), and what it holds. */
 function trace(size: number): { path: string; meta: TraceMeta } {
-	const path = cachePath(size);
-	if (!cached(size)) {
-		removeStale();
-		console.log(`generating ${path} (${size} MB, once)…`);
-		const r = spawnSync(
-			process.execPath,
-			['--import', 'tsx', join(ROOT, 'bench/winsock-trace.ts'), '--size-mb', String(size)],
-			{ cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] },
-		);
-		if (r.status !== 0) throw new Error(`trace generation failed (exit ${r.status})`);
-	}
+	const path = ensureTrace(size);
 	return { path, meta: JSON.parse(readFileSync(metaPath(path), 'utf8')) as TraceMeta };
 }
 
