@@ -71,7 +71,9 @@ describe('statistics over the sample', () => {
 		expect(refused.explanation.length).toBeGreaterThan(10);
 		// Who got it: the sample's refused socket belongs to curl.exe.
 		const owner = truth.sockets.find((s) => s.error === 'STATUS_CONNECTION_REFUSED')!;
-		expect(refused.processes).toEqual([{ pid: owner.pid, name: null, count: 1 }]);
+		expect(refused.processes).toEqual([
+			{ key: String(owner.pid), pid: owner.pid, name: null, count: 1 },
+		]);
 	});
 
 	it('gives each process its events, sockets and bytes each way', () => {

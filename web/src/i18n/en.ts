@@ -600,4 +600,8 @@ export const en: Record<string, string> = {
 
 	// ---- update changes ----
 	'update.whats-new': "What's new in {{version}}",
+
+	// ---- panel failures ----
+	'panel.failed': 'The {{panel}} panel failed while showing this trace.',
+	'panel.retry': 'Try again',
 };

@@ -539,4 +539,8 @@ export const zh: Record<string, string> = {
 
 	// ---- update changes ----
 	'update.whats-new': '{{version}} 的新功能',
+
+	// ---- panel failures ----
+	'panel.failed': '“{{panel}}”面板在显示此跟踪时出错。',
+	'panel.retry': '重试',
 };

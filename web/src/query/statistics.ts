@@ -21,7 +21,12 @@ import { categoryOf, type HistogramCategory } from '../columns/categories.ts';
 import type { QueryEngine, Selection } from './engine.ts';
 import type { FilterContext } from './filter-compile.ts';
 
+// Every row carries a `key` unique within its list: the identity its figures were grouped by, so
+// a keyed list in the page can never meet two equal keys (a trace may log one event name under
+// several ids, versions and opcodes, and one address text under several string entries).
+
 export interface EventTypeRow {
+	readonly key: string;
 	readonly label: string;
 	readonly provider: string | null;
 	readonly category: HistogramCategory;
@@ -31,6 +36,7 @@ export interface EventTypeRow {
 }
 
 export interface ErrorRow {
+	readonly key: string;
 	readonly status: number;
 	readonly name: string;
 	readonly hex: string;
@@ -39,11 +45,17 @@ export interface ErrorRow {
 	readonly explanation: string;
 	readonly count: number;
 	/** Who got it, most often first. */
-	readonly processes: readonly { pid: number | null; name: string | null; count: number }[];
+	readonly processes: readonly {
+		key: string;
+		pid: number | null;
+		name: string | null;
+		count: number;
+	}[];
 	readonly filter: string;
 }
 
 export interface ProcessRow {
+	readonly key: string;
 	readonly pid: number | null;
 	readonly name: string | null;
 	readonly events: number;
@@ -55,6 +67,7 @@ export interface ProcessRow {
 }
 
 export interface RemoteRow {
+	readonly key: string;
 	/** "a.b.c.d:port" or "[v6]:port". */
 	readonly remote: string;
 	/** Sockets talking to it that have events in the selection. */
@@ -238,23 +251,37 @@ export async function buildStatistics(
 		else for (let i = part.from; i < part.to; i++) add(i);
 	}
 
-	const eventTypes: EventTypeRow[] = [...byType].map(([t, { count, errors }]) => {
+	// One row per event name and provider: a name's enter and exit (and its versions) are one
+	// row, as the filter `event:NAME` selects them all.
+	const eventTypeRows = new Map<string, { -readonly [K in keyof EventTypeRow]: EventTypeRow[K] }>();
+	for (const [t, { count, errors }] of byType) {
 		const type = types[t];
 		const name = type?.name ?? '?';
-		return {
+		const provider = type?.providerName ?? type?.provider ?? null;
+		const key = `${provider ?? ''}\u0000${name}`;
+		const row = eventTypeRows.get(key);
+		if (row) {
+			row.count += count;
+			row.errors += errors;
+			continue;
+		}
+		eventTypeRows.set(key, {
+			key,
 			label: name,
-			provider: type?.providerName ?? type?.provider ?? null,
+			provider,
 			category: type ? categoryOf(type) : 'other',
 			count,
 			errors,
 			filter: `event:${quote(name)}`,
-		};
-	});
+		});
+	}
+	const eventTypes: EventTypeRow[] = [...eventTypeRows.values()];
 
 	const errors: ErrorRow[] = [...byStatus].map(([status, who]) => {
 		const s = explainStatus(status);
 		const count = [...who.values()].reduce((a, b) => a + b, 0);
 		return {
+			key: String(status),
 			status: s.value,
 			name: s.name,
 			hex: s.hex,
@@ -265,6 +292,7 @@ export async function buildStatistics(
 			processes: [...who]
 				.sort((a, b) => b[1] - a[1] || a[0] - b[0])
 				.map(([pid, n]) => ({
+					key: String(pid),
 					pid: pid === NO_PID ? null : pid,
 					name: pid === NO_PID ? null : (ctx.processNames.get(pid) ?? null),
 					count: n,
@@ -274,6 +302,7 @@ export async function buildStatistics(
 	});
 
 	const processes: ProcessRow[] = [...byProcess].map(([pid, p]) => ({
+		key: String(pid),
 		pid: pid === NO_PID ? null : pid,
 		name: pid === NO_PID ? null : (ctx.processNames.get(pid) ?? null),
 		events: p.events,
@@ -284,13 +313,28 @@ export async function buildStatistics(
 		filter: `process:${pid}`,
 	}));
 
-	const remoteRows: RemoteRow[] = [...byRemote].map(([key, r]) => {
+	// One row per address text: several string entries may spell the same address.
+	const byText = new Map<string, { ip: string; port: number; acc: RemoteAcc }>();
+	for (const [key, r] of byRemote) {
 		const ip = ctx.strings[Math.floor(key / 65536)] ?? '?';
 		const port = key % 65536;
+		const text = addressText(ip, port);
+		const seen = byText.get(text);
+		if (!seen) {
+			byText.set(text, { ip, port, acc: r });
+			continue;
+		}
+		for (const e of r.sockets) seen.acc.sockets.add(e);
+		seen.acc.sent += r.sent;
+		seen.acc.received += r.received;
+		seen.acc.errors += r.errors;
+	}
+	const remoteRows: RemoteRow[] = [...byText].map(([text, { ip, port, acc: r }]) => {
 		const endpoints = [...r.sockets].map((e) => ctx.strings[e]!);
 		const byAddress = `raddr:${ip} rport:${port}`;
 		return {
-			remote: addressText(ip, port),
+			key: text,
+			remote: text,
 			connections: r.sockets.size,
 			bytesSent: r.sent,
 			bytesReceived: r.received,

@@ -10,6 +10,8 @@ import { rowsOfTypes, typeIndexes } from './type-rows.ts';
 const MAX_DECODED = 20_000;
 
 export interface OptionRow {
+	/** Unique within the list: option, value and PID, the identity the calls are grouped by. */
+	readonly key: string;
 	/** The option's name (SO_RCVBUF, SIO_UDP_CONNRESET, …), or its number when unnamed. */
 	readonly option: string;
 	readonly value: string;
@@ -55,6 +57,7 @@ export async function optionChanges(
 		let g = groups.get(key);
 		if (!g) {
 			g = {
+				key,
 				option,
 				value,
 				pid,
