@@ -18,6 +18,7 @@ const statusNotes = read('schema/status-notes.json').notes;
 const semantics = read('schema/winsock-semantics.json');
 const tsvProviders = read('schema/tsv-providers.json').providers;
 const statusNotesZh = read('schema/status-notes-zh.json').explain;
+const dnsStatus = read('schema/dns-status.json');
 const afdZh = read('schema/winsock-afd-zh.json');
 
 const banner = (from) =>
@@ -397,7 +398,7 @@ function tsSchemas() {
 
 function tsCodes() {
 	let s = banner(
-		'schema/winsock-codes.json, schema/status-notes.json and schema/status-notes-zh.json',
+		'schema/winsock-codes.json, schema/status-notes.json, schema/status-notes-zh.json and schema/dns-status.json',
 	);
 	s +=
 		'// Value tables: NTSTATUS, WSA errors, address families, socket types, protocols, options, FD_* bits.\n\n';
@@ -435,7 +436,14 @@ function tsCodes() {
 	s += `export const IP_PROTOCOLS: Readonly<Record<number, string>> = ${JSON.stringify(named(codes.ipProtocols.entries))};\n\n`;
 	s += `export const FD_EVENT_BITS: Readonly<Record<number, string>> = ${JSON.stringify(
 		Object.fromEntries(codes.wsaEventSelectBits.entries.map((e) => [e.mask, e.name])),
-	)};\n`;
+	)};\n\n`;
+	const dns = {};
+	for (const e of dnsStatus.entries) {
+		if (e.value in dns) throw new Error(`dns-status: ${e.value} twice`);
+		dns[e.value] = { name: e.name, message: e.message, plain: e.plain, zh: e.zh };
+	}
+	s += `/** DNS record types by number (schema/dns-status.json). */\nexport const DNS_TYPES: Readonly<Record<number, string>> = ${JSON.stringify(Object.fromEntries(dnsStatus.types.entries.map((e) => [e.value, e.name])))};\n\n`;
+	s += `/** Statuses of a DNS query (schema/dns-status.json): Win32 codes, with what they mean. */\nexport const DNS_STATUS: Readonly<Record<number, { readonly name: string; readonly message: string; readonly plain: string | null; readonly zh: string | null }>> = ${JSON.stringify(dns, null, '\t')};\n`;
 	return s;
 }
 

@@ -604,4 +604,50 @@ export const en: Record<string, string> = {
 	// ---- panel failures ----
 	'panel.failed': 'The {{panel}} panel failed while showing this trace.',
 	'panel.retry': 'Try again',
+
+	// ---- DNS ----
+	'trace.panel-dns': 'DNS',
+	'dns.loading': 'Reading the lookups…',
+	'dns.none':
+		'This trace has no DNS lookups. Record Microsoft-Windows-DNS-Client (and Microsoft-Windows-Winsock-NameResolution) beside Winsock-AFD to see them.',
+	'dns.summary_one':
+		'{{lookups}} lookup of {{names}} names: {{failed}} failed, {{never}} names never resolved.',
+	'dns.summary_other':
+		'{{lookups}} lookups of {{names}} names: {{failed}} failed, {{never}} names never resolved.',
+	'dns.failures': 'Failures by status',
+	'dns.status': 'Status',
+	'dns.lookups': 'Lookups',
+	'dns.names': 'Names',
+	'dns.meaning': 'What it means',
+	'dns.list-sep': ', ',
+	'dns.filter-placeholder': 'name, process, address or status',
+	'dns.filter-label': 'Filter the names',
+	'dns.failed-only': 'Failed only',
+	'dns.name': 'Name',
+	'dns.failed': 'Failed',
+	'dns.asked-by': 'Asked by',
+	'dns.addresses': 'Addresses',
+	'dns.sockets': 'Sockets',
+	'dns.time': 'Time p50 / max',
+	'dns.time-title': 'From the query to its answer, where the trace logs the query starting',
+	'dns.lookups-of': 'Lookups of {{name}}',
+	'dns.all-lookups': 'Every lookup',
+	'dns.shown': '{{shown}} of {{total}}',
+	'dns.at': 'At',
+	'dns.process': 'Process',
+	'dns.type': 'Type',
+	'dns.took': 'Took',
+	'dns.answer': 'Answer',
+	'dns.source': 'Logged by',
+	'dns.show-event': 'Show its event',
+	'dns.source.client': 'DNS client',
+	'dns.source.getaddrinfo': 'getaddrinfo',
+	'dns.source.cache': 'DNS cache',
+	'dns.source.wire': 'DNS server query',
+	'dns.source.network': 'network query',
+	'finding.dns-failure.title': 'Name never resolved: {{subject}}',
+	'finding.dns-failure.explanation_one':
+		'{{count}} lookup of {{subject}} failed ({{statuses}}) and none succeeded: {{why}} Asked by {{processes}}.',
+	'finding.dns-failure.explanation_other':
+		'{{count}} lookups of {{subject}} failed ({{statuses}}) and none succeeded: {{why}} Asked by {{processes}}.',
 };

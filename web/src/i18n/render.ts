@@ -3,6 +3,7 @@
 // which renders English only.
 import i18next, { type i18n } from 'i18next';
 import { statusExplanation } from '../decoder/status.ts';
+import { dnsStatus } from '../dns/dns-status.ts';
 import { en } from './en.ts';
 import { zh } from './zh.ts';
 
@@ -10,7 +11,11 @@ export type Lang = 'en' | 'zh';
 export const LANGS: readonly Lang[] = ['en', 'zh'];
 
 /** A value in a message: data shown as is, a number, another message, or a list of them. */
-export type Text = string | number | Msg | TextList | StatusText;
+export type Text = string | number | Msg | TextList | StatusText | DnsStatusText;
+/** What a DNS query's status means, in the reader's language (schema/dns-status.json). */
+export interface DnsStatusText {
+	readonly dnsStatus: number;
+}
 /** What an NTSTATUS means, in the reader's language (generated from schema/). */
 export interface StatusText {
 	readonly status: number;
@@ -63,6 +68,10 @@ function engine(): i18n {
 
 function textOf(lang: Lang, x: Text): string | number {
 	if (typeof x === 'string' || typeof x === 'number') return x;
+	if ('dnsStatus' in x) {
+		const d = dnsStatus(x.dnsStatus);
+		return (lang === 'zh' ? d.zh : d.plain) ?? d.plain ?? d.message ?? d.name;
+	}
 	if ('status' in x) {
 		const text = statusExplanation(x.status, lang);
 		return x.bare ? text.replace(/[.。]$/, '') : text;

@@ -8,6 +8,8 @@ import type { DecodedBuffer } from '../decoder/decoded-buffer.ts';
 import { eventFields, type FieldValue } from '../decoder/event-fields.ts';
 import type { RecordJson } from '../decoder/record-json.ts';
 import { addressOfEndpoint, NameTable } from './names.ts';
+import { DNS_LOG_EVENTS, DnsLog } from '../dns/dns-log.ts';
+import { dnsReport, type DnsReport } from '../dns/dns-report.ts';
 import type { SocketSummary } from './socket.ts';
 import { TCP_EVENTS, TcpTable, tcpOutcome, type TcpConnection } from './tcp.ts';
 import type { ProcessInfo } from './processes.ts';
@@ -35,6 +37,8 @@ export function isNetSchema(schemaIndex: number): boolean {
 
 export class NetCollector {
 	readonly names = new NameTable();
+	/** Every lookup, failed ones too (the DNS view). */
+	readonly dns = new DnsLog();
 	readonly tcp = new TcpTable();
 	readonly #withTcp: boolean;
 
@@ -54,10 +58,18 @@ export class NetCollector {
 			buf.u32(i, RecordOut.fieldStart),
 			buf.u16(i, RecordOut.fieldCount),
 		);
-		this.#read(schema.provider, schema.id, index, ticks, (name) => {
-			const f = fields.find((x) => x.name === name && !x.missing);
-			return f ? f.value : null;
-		});
+		this.#read(
+			schema.provider,
+			schema.id,
+			index,
+			ticks,
+			buf.u32(i, RecordOut.pid),
+			buf.u32(i, RecordOut.tid),
+			(name) => {
+				const f = fields.find((x) => x.name === name && !x.missing);
+				return f ? f.value : null;
+			},
+		);
 	}
 
 	/** The same from a RecordJson (what `sockscope decode` prints). */
@@ -65,7 +77,7 @@ export class NetCollector {
 		const provider = NET_GUIDS.get(r.providerGuid ?? '');
 		if (r.kind !== 'event' || provider === undefined || !wanted(provider, r.id)) return;
 		const ticks = Number(BigInt(r.filetime) - origin);
-		this.#read(provider, r.id, index, ticks, (name) => {
+		this.#read(provider, r.id, index, ticks, r.pid, r.tid, (name) => {
 			const v = r.fields[name];
 			return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? v : null;
 		});
@@ -76,8 +88,12 @@ export class NetCollector {
 		id: number,
 		index: number,
 		ticks: number,
+		headerPid: number | null,
+		tid: number | null,
 		get: (name: string) => FieldValue,
 	): void {
+		// A header PID of all ones: none logged.
+		const pid = headerPid === null || headerPid === 0xffffffff ? null : headerPid;
 		const str = (name: string) => {
 			const v = get(name);
 			return typeof v === 'string' ? v : null;
@@ -86,6 +102,9 @@ export class NetCollector {
 			const v = get(name);
 			return typeof v === 'number' ? v : null;
 		};
+		if (provider === DNS) this.dns.dnsEvent(id, index, ticks, pid, tid, get);
+		else if (provider === NAMERES) this.dns.gaiResult(index, ticks, pid, get);
+		if (provider === DNS && id === 3006) return;
 		if (provider === DNS)
 			this.names.dnsAnswer(
 				index,
@@ -119,7 +138,7 @@ export class NetCollector {
 
 function wanted(provider: number, id: number): boolean {
 	return provider === DNS
-		? DNS_RESULTS.has(id)
+		? DNS_RESULTS.has(id) || DNS_LOG_EVENTS.has(id)
 		: provider === NAMERES
 			? GAI_RESULTS.has(id)
 			: provider === TCPIP && TCP_EVENTS.has(id);
@@ -183,7 +202,22 @@ export function enrichSocket(
 
 /** Whether the collector has anything to add (a trace without these providers has not). */
 function adds(net: NetCollector): boolean {
-	return net.names.answers !== 0 || net.tcp.events !== 0;
+	return net.names.answers !== 0 || net.tcp.events !== 0 || net.dns.lookups.length !== 0;
+}
+
+/** The trace's DNS lookups, each with the sockets its answer named; null when it logs none. */
+export function dnsOf(
+	net: NetCollector,
+	sockets: readonly SocketSummary[],
+	processes: readonly ProcessInfo[],
+): DnsReport | null {
+	if (net.dns.lookups.length === 0) return null;
+	return dnsReport(
+		net.dns.lookups,
+		sockets,
+		(s) => net.names.lookup(addressOfEndpoint(s.remote), firstUse(s)).index,
+		processNames(processes),
+	);
 }
 
 /** The tracked trace with every socket enriched (a new object; the input is left as it was). */
@@ -191,7 +225,9 @@ export function enrich(t: TrackedTrace, net: NetCollector): TrackedTrace {
 	// A trace without these providers: nothing to add (sockets read as before).
 	if (!adds(net)) return t;
 	const name = processNames(t.processes);
-	return { ...t, sockets: t.sockets.map((s) => enrichSocket(s, net, name)) };
+	const sockets = t.sockets.map((s) => enrichSocket(s, net, name));
+	const dns = dnsOf(net, sockets, t.processes);
+	return dns ? { ...t, sockets, dns } : { ...t, sockets };
 }
 
 /** The same one socket at a time, for a reader that holds one summary, not all of them. */

@@ -24,7 +24,8 @@ export type FindingKind =
 	| 'address-in-use'
 	| 'bind-failed'
 	| 'tcp-connect-failed'
-	| 'syn-retransmits';
+	| 'syn-retransmits'
+	| 'dns-failure';
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -75,7 +76,7 @@ interface FailedConnect extends SocketRef {
 }
 
 /** The sockets (any iterable: a reader may sum them up one at a time) and what else findings use. */
-export type FindingInput = Pick<TrackedTrace, 'pollers' | 'thresholds'> & {
+export type FindingInput = Pick<TrackedTrace, 'pollers' | 'thresholds' | 'dns'> & {
 	readonly sockets: Iterable<SocketSummary>;
 };
 
@@ -296,6 +297,27 @@ function describeAfd(g: Group, t: FindingInput): [Msg, Severity, Msg] {
 					sockets: msg('finding.sockets', { count: g.sockets.size }),
 				}),
 			];
+		case 'dns-failure': {
+			const row = t.dns?.names.find((n) => n.name === subject);
+			const top = row?.statuses[0]?.status ?? 0;
+			const who = (row?.processes ?? []).map((p) =>
+				p.pid === null ? '?' : p.name ? `${p.name} (PID ${p.pid})` : `PID ${p.pid}`,
+			);
+			return [
+				title(g.kind),
+				'warning',
+				msg('finding.dns-failure.explanation', {
+					count,
+					subject,
+					statuses: list(
+						(row?.statuses ?? []).map((x) => x.name),
+						'semicolon',
+					),
+					why: { dnsStatus: top },
+					processes: list(who, 'comma'),
+				}),
+			];
+		}
 	}
 }
 
@@ -373,6 +395,18 @@ export function findingsOf(t: FindingInput, options: FindingOptions = {}): Findi
 			groups.add('retry-storm', subject, x, x.endIndex === null ? [] : [x.endIndex]);
 	}
 	for (const p of t.pollers) pollFinding(groups, p);
+	// A name no lookup resolved: whatever the application meant to reach, it never got an address.
+	for (const n of t.dns?.names ?? [])
+		if (n.neverResolved && n.failed > 0) {
+			const events = (t.dns?.lookups ?? []).filter((l) => l.name.toLowerCase() === n.key);
+			groups.add(
+				'dns-failure',
+				n.name,
+				null,
+				events.map((l) => l.index),
+				n.failed,
+			);
+		}
 	return groups
 		.values()
 		.map((g): Finding => {

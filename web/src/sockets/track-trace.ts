@@ -3,7 +3,7 @@ import type { BufferEntry, OpenTrace } from '../decoder/etl-file.ts';
 import { mergeRecords, type BufferSink } from '../decoder/merge.ts';
 import { ProviderTable } from '../decoder/record-json.ts';
 import { BufferFeeder } from './buffer-view.ts';
-import { enrich, enrichEach, type NetCollector } from './enrich.ts';
+import { dnsOf, enrich, enrichEach, type NetCollector } from './enrich.ts';
 import type { SocketSummary } from './socket.ts';
 import { SocketTracker, type TrackedTrace, type TrackerOptions } from './tracker.ts';
 
@@ -42,8 +42,11 @@ export async function trackTraceStream(
 ): Promise<TrackedStream> {
 	const { tracker, net } = await follow(trace, buffers, options, onBuffer, onSlice);
 	const overview = tracker.overview();
+	// The stream's sockets go by once: its lookups name no sockets.
+	const dns = dnsOf(net, [], overview.processes);
 	return {
 		...overview,
+		...(dns ? { dns } : {}),
 		socketCount: tracker.socketCount,
 		sockets: enrichEach(tracker.summaries(), net, overview.processes),
 	};

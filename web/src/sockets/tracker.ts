@@ -46,6 +46,7 @@
 //   any other reason an AFD abort; legacy 7 is AFD's, 8 the transport's.
 // - I/O after close: an application request (an enter event, a legacy posted event, bind,
 //   connect, option) on a socket after its closesocket; completions of earlier requests are not.
+import type { DnsReport } from '../dns/dns-report.ts';
 import {
 	AFD_EVENTS,
 	AFD_LOCATIONS,
@@ -127,6 +128,8 @@ export interface TrackedTrace {
 	 * Absent in sockets stored before it was kept.
 	 */
 	readonly uncountedSends?: readonly number[];
+	/** Every DNS lookup of the trace (DNS-Client, getaddrinfo); absent when it logs none. */
+	readonly dns?: DnsReport;
 }
 
 /** Bits of LiveSocket.closeBits: which close/cleanup events a socket has had. */

@@ -5,8 +5,8 @@
 // finds the same trace in any browser that has imported it; nothing of the trace is in the URL
 // but its name. Times are seconds since the trace start with 7 decimals: exact 100 ns ticks.
 
-export type Panel = 'events' | 'stats' | 'sockets';
-export const PANELS: readonly Panel[] = ['events', 'stats', 'sockets'];
+export type Panel = 'events' | 'stats' | 'sockets' | 'dns';
+export const PANELS: readonly Panel[] = ['events', 'stats', 'sockets', 'dns'];
 
 export interface ViewState {
 	readonly trace: string | null;

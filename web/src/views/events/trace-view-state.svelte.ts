@@ -206,6 +206,13 @@ export class TraceViewState {
 		this.setPanel('events');
 	}
 
+	/** The Events panel with `filter`, one event of it selected (a DNS lookup's). */
+	showEvent(filter: string, index: number): void {
+		void this.query.run(filter, null, index);
+		this.#location.update({ q: filter, range: null, sel: index }, 'push');
+		this.setPanel('events');
+	}
+
 	// ---- the first rows ----------------------------------------------------------------------
 
 	#markFirstRows(): void {
@@ -248,9 +255,10 @@ export class TraceViewState {
 			this.panels.loadStatistics(answer);
 		});
 
-		// The sockets are rebuilt when the import completes: asked for once the panel is shown.
+		// The sockets (and the DNS lookups, which come with them) are rebuilt when the import
+		// completes: asked for once either panel is shown.
 		$effect(() => {
-			if (this.panel !== 'sockets' || !this.imported) return;
+			if ((this.panel !== 'sockets' && this.panel !== 'dns') || !this.imported) return;
 			this.panels.loadSockets();
 		});
 	}
