@@ -650,4 +650,18 @@ export const en: Record<string, string> = {
 		'{{count}} lookup of {{subject}} failed ({{statuses}}) and none succeeded: {{why}} Asked by {{processes}}.',
 	'finding.dns-failure.explanation_other':
 		'{{count}} lookups of {{subject}} failed ({{statuses}}) and none succeeded: {{why}} Asked by {{processes}}.',
+
+	// ---- follow socket ----
+	'follow.title': 'Follow socket',
+	'follow.first': 'the first {{shown}} of {{total}} events',
+	'follow.loading': 'Reading its events…',
+	'follow.none': 'None of its events are in the trace.',
+	'follow.delta-title': 'Time since the event before',
+	'follow.since': 'Since first',
+	'follow.status': 'Status',
+	'follow.phase.enter': 'enter',
+	'follow.phase.exit': 'exit',
+	'follow.side.out': 'towards the peer',
+	'follow.side.in': 'from the peer',
+	'follow.side.local': 'on the socket',
 };

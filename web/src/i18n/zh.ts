@@ -585,4 +585,18 @@ export const zh: Record<string, string> = {
 	'finding.dns-failure.title': '名称始终未能解析：{{subject}}',
 	'finding.dns-failure.explanation_other':
 		'对 {{subject}} 的 {{count}} 次查询均失败（{{statuses}}），没有一次成功：{{why}}发起查询的进程：{{processes}}。',
+
+	// ---- follow socket ----
+	'follow.title': '跟踪套接字',
+	'follow.first': '{{total}} 个事件中的前 {{shown}} 个',
+	'follow.loading': '正在读取其事件…',
+	'follow.none': '跟踪中没有它的事件。',
+	'follow.delta-title': '距上一个事件的时间',
+	'follow.since': '自首个事件',
+	'follow.status': '状态',
+	'follow.phase.enter': '进入',
+	'follow.phase.exit': '退出',
+	'follow.side.out': '发往对端',
+	'follow.side.in': '来自对端',
+	'follow.side.local': '套接字自身',
 };

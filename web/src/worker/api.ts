@@ -13,6 +13,9 @@ import type { TrustCounter } from './trust.ts';
 
 export type { ExportProgress, TraceStatistics, Vocabulary };
 
+/** Most rows one eventRows request reads (a socket's story may hold millions). */
+export const MAX_EVENT_ROWS = 5000;
+
 /** Files the page exports: the CLI's lines (CSV, NDJSON) or the export command's events table. */
 export type ExportFormat = LineFormat | 'parquet';
 
@@ -155,6 +158,11 @@ export interface DecoderApi {
 	): Promise<Result<Histogram>>;
 	groupBy(selection: SelectionHandle, key: GroupKey, limit: number): Promise<Result<Group[]>>;
 	details(id: number, index: number): Promise<Result<RecordDetails>>;
+	/**
+	 * The rows of events by their record index, whatever the filter (a socket's events for Follow
+	 * socket); indexes past the trace are left out, and at most MAX_EVENT_ROWS are read.
+	 */
+	eventRows(id: number, indexes: readonly number[]): Promise<Result<RowView[]>>;
 	/** Sockets rebuilt from the trace's Winsock events (stored when the import completed). */
 	sockets(id: number): Promise<Result<TrackedTrace>>;
 	findings(id: number): Promise<Result<Finding[]>>;

@@ -24,6 +24,7 @@ import type {
 	RecordDetails,
 	SelectionHandle,
 } from './api.ts';
+import { MAX_EVENT_ROWS } from './api.ts';
 import type { Catalog } from './catalog.ts';
 import { recordDetails } from './details.ts';
 import type { ExportProgress } from './export-selection.ts';
@@ -182,6 +183,12 @@ export class QueryService {
 		const filetime = BigInt(live.record.facts.startFiletime) + BigInt(time[at.row]!);
 		const d = await recordDetails(decoder, index, bytes.slice(), cpu[at.row]!, filetime);
 		return d ? ok(d) : fail('format', `event ${index} could not be decoded again`);
+	}
+
+	async eventRows(id: number, indexes: readonly number[]): Promise<Result<RowView[]>> {
+		const live = await this.#traces.live(id);
+		const known = indexes.slice(0, MAX_EVENT_ROWS).filter((i) => live.locate(i) !== null);
+		return ok(await live.engine.rows(known));
 	}
 
 	async vocabulary(id: number): Promise<Result<Vocabulary>> {

@@ -56,6 +56,11 @@ export class TraceApi {
 		return r.ok ? r.value : -1;
 	}
 
+	/** Events by record index, whatever the filter (none when the worker cannot read them). */
+	async eventRows(indexes: readonly number[]): Promise<RowView[]> {
+		return rowsOr(await this.#api.eventRows(this.traceId, indexes));
+	}
+
 	details(index: number): Promise<Result<RecordDetails>> {
 		return this.#api.details(this.traceId, index);
 	}

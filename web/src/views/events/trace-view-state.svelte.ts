@@ -10,6 +10,7 @@ import { isTyping, shortcutOf } from '../../state/shortcuts.ts';
 import { traceKey, type Panel } from '../../state/view-hash.ts';
 import type { ViewLocation } from '../../state/view-location.svelte.ts';
 import type { ExportFormat, ImportProgress, TraceSummary } from '../../worker/api.ts';
+import type { RowView } from '../../query/engine.ts';
 import { trustCounters, type TrustCounter } from '../../worker/trust.ts';
 import { rowsAsMarkdown, rowsAsTsv } from '../export/copy-rows.ts';
 import { ExportJob, exportFileName } from '../export/export-job.svelte.ts';
@@ -204,6 +205,11 @@ export class TraceViewState {
 		void this.query.run(filter, range, select);
 		this.#location.update({ q: filter, range, sel: select }, 'push');
 		this.setPanel('events');
+	}
+
+	/** Events by record index, whatever the filter (Follow socket). */
+	eventRows(indexes: readonly number[]): Promise<RowView[]> {
+		return this.#api.eventRows(indexes);
 	}
 
 	/** The Events panel with `filter`, one event of it selected (a DNS lookup's). */
