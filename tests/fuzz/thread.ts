@@ -1,0 +1,43 @@
+// An in-process fuzz worker (a worker thread, one per core): compiles the release decoder once
+// and judges input after input, each opened as the CLI opens a file (a decoder instance of its
+// own, so nothing one input leaves behind reaches the next). The page's path runs on every
+// `pageEvery`-th input and on every input whose CLI outcome this worker has not seen before.
+// The pool (pool.ts) holds the watchdog: a hang or a heap past the thread's limit ends the
+// thread, and the pool starts another.
+import { parentPort, workerData } from 'node:worker_threads';
+import { decoderModule } from '../decoder/load.ts';
+import { judge, type Verdict } from './judge.ts';
+
+export interface ThreadRequest {
+	readonly id: number;
+	readonly bytes: Uint8Array;
+}
+export interface ThreadReply {
+	readonly id: number;
+	readonly verdict: Verdict;
+	readonly ms: number;
+}
+export interface ThreadData {
+	readonly pageEvery: number;
+}
+
+const { pageEvery } = workerData as ThreadData;
+const module = decoderModule();
+const seen = new Set<string>();
+let n = 0;
+
+parentPort!.on('message', async (msg: ThreadRequest) => {
+	const started = performance.now();
+	n++;
+	const verdict = await judge(module, msg.bytes, (signature) => {
+		const fresh = !seen.has(signature);
+		if (fresh) seen.add(signature);
+		return fresh || n % pageEvery === 0;
+	});
+	parentPort!.postMessage({
+		id: msg.id,
+		verdict,
+		ms: performance.now() - started,
+	} satisfies ThreadReply);
+});
+parentPort!.postMessage({ ready: true });
