@@ -11,7 +11,8 @@ const HEAP_LIMIT_MB = 256;
 export const RSS_LIMIT = 256 << 20;
 const KILL_AFTER_MS = 30_000;
 
-export type ChildResult = FuzzReply | { readonly died: string; readonly outcome: 'timeout' | 'crash' };
+export type ChildResult =
+	FuzzReply | { readonly died: string; readonly outcome: 'timeout' | 'crash' };
 
 export function confirmInChild(bytes: Uint8Array): Promise<ChildResult> {
 	const proc: ChildProcess = fork(join(import.meta.dirname, 'worker.ts'), [], {

@@ -118,8 +118,7 @@ export const entryName = (bytes: Uint8Array) =>
 
 /** Rewrites tests/fuzz/corpus/ to hold exactly `entries` (minimised already). */
 export function saveKept(entries: readonly Entry[]): void {
-	if (existsSync(CORPUS_DIR))
-		for (const f of readdirSync(CORPUS_DIR)) rmSync(join(CORPUS_DIR, f));
+	if (existsSync(CORPUS_DIR)) for (const f of readdirSync(CORPUS_DIR)) rmSync(join(CORPUS_DIR, f));
 	mkdirSync(CORPUS_DIR, { recursive: true });
 	const index: KeptIndex = {
 		entries: entries.map((e) => {

@@ -109,7 +109,7 @@ const BYTE_NAMES = Object.keys(BYTE_MUTATORS);
 /** One to four byte-level mutations of a copy of `input`. */
 export function mutate(input: Uint8Array, seed: number): Uint8Array {
 	const pick = picker(rng(seed));
-	let b = input.slice();
+	let b: Uint8Array = input.slice();
 	for (let k = 0, rounds = 1 + pick(4); k < rounds; k++)
 		b = BYTE_MUTATORS[BYTE_NAMES[pick(BYTE_NAMES.length)]!]!(b, pick);
 	return b;
@@ -195,7 +195,7 @@ const STRUCTURE_NAMES = Object.keys(STRUCTURE_MUTATORS);
  */
 export function mutateStructure(input: Uint8Array, map: StructureMap, seed: number): Uint8Array {
 	const pick = picker(rng(seed));
-	let b = input.slice();
+	let b: Uint8Array = input.slice();
 	for (let k = 0, rounds = 1 + pick(3); k < rounds; k++) {
 		if (pick(5) === 0) b = BYTE_MUTATORS[BYTE_NAMES[pick(BYTE_NAMES.length)]!]!(b, pick);
 		else b = STRUCTURE_MUTATORS[STRUCTURE_NAMES[pick(STRUCTURE_NAMES.length)]!]!(b, map, pick);
@@ -206,7 +206,7 @@ export function mutateStructure(input: Uint8Array, map: StructureMap, seed: numb
 /** Byte offsets of the buffers of `b`, stepping each BufferSize while it is sane. */
 export function bufferStarts(b: Uint8Array): number[] {
 	const out: number[] = [];
-	for (let at = 0; at + 0x48 <= b.length; ) {
+	for (let at = 0; at + 0x48 <= b.length;) {
 		out.push(at);
 		const size = Number(getWord(b, at, 4));
 		if (size < 0x48) break;

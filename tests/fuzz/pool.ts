@@ -11,7 +11,11 @@ export const HEAP_LIMIT_MB = 256;
 
 export type PoolResult =
 	| { readonly ok: true; readonly reply: ThreadReply }
-	| { readonly ok: false; readonly outcome: 'timeout' | 'memory' | 'crash'; readonly detail: string };
+	| {
+			readonly ok: false;
+			readonly outcome: 'timeout' | 'memory' | 'crash';
+			readonly detail: string;
+	  };
 
 class Slot {
 	#worker: Worker | null = null;

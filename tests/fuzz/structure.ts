@@ -103,7 +103,12 @@ export async function structureMap(
 	}
 	const wide = trace.pointerSize === 8;
 	spots.push(
-		...structSpots(TRACE_LOGFILE_HEADER, trace.decoder.logfilePtr - trace.decoder.input, 'trace-header', wide),
+		...structSpots(
+			TRACE_LOGFILE_HEADER,
+			trace.decoder.logfilePtr - trace.decoder.input,
+			'trace-header',
+			wide,
+		),
 	);
 	await mergeRecords(trace, index.buffers, (b, i) => {
 		// Inside a compressed buffer the record lies in the decompressed image, not in the file.

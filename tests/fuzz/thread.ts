@@ -1,12 +1,13 @@
 // An in-process fuzz worker (a worker thread, one per core): compiles the release decoder once
-// and judges input after input, each opened as the CLI opens a file (a decoder instance of its
-// own, so nothing one input leaves behind reaches the next). The page's path runs on every
+// and judges input after input through the CLI's and the page's code, keeping one decoder
+// instance (instance-cache.ts) that is recreated after a trap or exception. The page's path runs on every
 // `pageEvery`-th input and on every input whose CLI outcome this worker has not seen before.
 // The pool (pool.ts) holds the watchdog: a hang or a heap past the thread's limit ends the
 // thread, and the pool starts another.
 import { parentPort, workerData } from 'node:worker_threads';
 import { decoderModule } from '../decoder/load.ts';
-import { judge, type Verdict } from './judge.ts';
+import { keepInstances, dropInstance } from './instance-cache.ts';
+import { isFault, judge, type Verdict } from './judge.ts';
 
 export interface ThreadRequest {
 	readonly id: number;
@@ -22,6 +23,7 @@ export interface ThreadData {
 }
 
 const { pageEvery } = workerData as ThreadData;
+keepInstances();
 const module = decoderModule();
 const seen = new Set<string>();
 let n = 0;
@@ -34,6 +36,7 @@ parentPort!.on('message', async (msg: ThreadRequest) => {
 		if (fresh) seen.add(signature);
 		return fresh || n % pageEvery === 0;
 	});
+	dropInstance(isFault(verdict.outcome));
 	parentPort!.postMessage({
 		id: msg.id,
 		verdict,
