@@ -3,6 +3,7 @@
 // offset inside the input; the page's path (ingest to column chunks with the import's socket
 // tracker observing every record) must agree with it on records and damage, and the tracker must
 // not throw on whatever the decoder yields.
+import { RecordOut } from '../../web/src/generated/layouts.ts';
 import { indexBuffers, openTrace } from '../../web/src/decoder/etl-file.ts';
 import { mergeRecords } from '../../web/src/decoder/merge.ts';
 import { ProviderTable, recordJson } from '../../web/src/decoder/record-json.ts';
@@ -27,6 +28,8 @@ export interface DecodeReport {
 	readonly buffers: number;
 	/** Bytes of WASM memory the decoder held at the end. */
 	readonly wasmBytes: number;
+	/** The decoder's paths the records took: record kind, payload layout, record damage flags. */
+	readonly paths: readonly string[];
 }
 
 /** The CLI's decode path (`sockscope decode`), without the writing. */
@@ -45,6 +48,7 @@ export async function decodeReport(
 			entries: [{ offset: 0, message: opened.error }],
 			buffers: 0,
 			wasmBytes: 0,
+			paths: [],
 		};
 	}
 	const trace = opened.value;
@@ -52,11 +56,17 @@ export async function decodeReport(
 	const providers = new ProviderTable(trace);
 	const checks = new TraceChecks(trace);
 	let n = 0;
+	const paths = new Set<number>();
 	await mergeRecords(
 		trace,
 		index.buffers,
 		(b, i) => {
 			JSON.stringify(recordJson(b, i, trace, providers));
+			paths.add(
+				(b.u8(i, RecordOut.kind) << 24) |
+					(b.u8(i, RecordOut.layout) << 16) |
+					b.u16(i, RecordOut.damage),
+			);
 			n++;
 		},
 		checks.buffer,
@@ -72,6 +82,9 @@ export async function decodeReport(
 		entries: checks.entries.slice(),
 		buffers: index.buffers.length,
 		wasmBytes: trace.decoder.memory.byteLength,
+		paths: [...paths]
+			.sort()
+			.map((p) => `kind ${p >>> 24} layout ${(p >> 16) & 0xff} damage ${p & 0xffff}`),
 	};
 }
 

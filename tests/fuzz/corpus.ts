@@ -26,8 +26,8 @@ export interface Entry {
 	readonly bytes: Uint8Array;
 	/** Where it came from: a fixture name, then the mutations applied. */
 	readonly origin: string;
-	/** Outcome and damage kinds it reached (kept entries), or null for a seed. */
-	readonly signature: string | null;
+	/** The features (judge.ts) it reached first (kept entries), or null for a seed. */
+	readonly features: readonly string[] | null;
 }
 
 /** The first `n` buffers of a trace (buffer 0, the header buffer, included). */
@@ -51,7 +51,7 @@ export function seeds(): Entry[] {
 	const out: Entry[] = [];
 	const add = (bytes: Uint8Array, origin: string) => {
 		if (bytes.length > 0 && bytes.length <= MAX_ENTRY_BYTES)
-			out.push({ bytes, origin, signature: null });
+			out.push({ bytes, origin, features: null });
 	};
 	for (const f of readdirSync(realFixturesDir).filter((f) => f.endsWith('.etl'))) {
 		const name = f.replace(/\.etl$/, '');
@@ -76,7 +76,7 @@ export function seeds(): Entry[] {
 }
 
 interface KeptIndex {
-	readonly entries: { file: string; origin: string; signature: string }[];
+	readonly entries: { file: string; origin: string; features: string[] }[];
 }
 
 export function loadKept(): Entry[] {
@@ -88,24 +88,24 @@ export function loadKept(): Entry[] {
 		.map((e) => ({
 			bytes: new Uint8Array(readFileSync(join(CORPUS_DIR, e.file))),
 			origin: e.origin,
-			signature: e.signature,
+			features: e.features,
 		}));
 }
 
 /**
- * The smallest entry of each signature, smallest signatures' entries first, until the bound.
- * Signatures reached by fewer bytes are the cheapest to start from.
+ * Corpus minimisation: for each feature, the smallest entry that reaches it; then those entries,
+ * smallest first, until the bound (the cheapest inputs reach the most per second).
  */
 export function minimise(entries: readonly Entry[], bound = CORPUS_BYTES): Entry[] {
 	const best = new Map<string, Entry>();
-	for (const e of entries) {
-		if (e.signature === null) continue;
-		const had = best.get(e.signature);
-		if (!had || e.bytes.length < had.bytes.length) best.set(e.signature, e);
-	}
+	for (const e of entries)
+		for (const f of e.features ?? []) {
+			const had = best.get(f);
+			if (!had || e.bytes.length < had.bytes.length) best.set(f, e);
+		}
 	const out: Entry[] = [];
 	let total = 0;
-	for (const e of [...best.values()].sort((a, b) => a.bytes.length - b.bytes.length)) {
+	for (const e of [...new Set(best.values())].sort((a, b) => a.bytes.length - b.bytes.length)) {
 		if (total + e.bytes.length > bound) break;
 		total += e.bytes.length;
 		out.push(e);
@@ -124,7 +124,7 @@ export function saveKept(entries: readonly Entry[]): void {
 		entries: entries.map((e) => {
 			const file = `${entryName(e.bytes)}.etl`;
 			writeFileSync(join(CORPUS_DIR, file), e.bytes);
-			return { file, origin: e.origin, signature: e.signature! };
+			return { file, origin: e.origin, features: [...(e.features ?? [])] };
 		}),
 	};
 	writeFileSync(join(CORPUS_DIR, 'index.json'), JSON.stringify(index, null, '\t') + '\n');

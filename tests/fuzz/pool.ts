@@ -22,10 +22,12 @@ class Slot {
 	#ready: Promise<void> | null = null;
 	#pending: ((r: PoolResult) => void) | null = null;
 	readonly #data: ThreadData;
+	readonly #killAfterMs: number;
 	restarts = 0;
 
-	constructor(data: ThreadData) {
+	constructor(data: ThreadData, killAfterMs: number) {
 		this.#data = data;
+		this.#killAfterMs = killAfterMs;
 	}
 
 	#start(): Promise<void> {
@@ -69,19 +71,25 @@ class Slot {
 	}
 
 	async run(id: number, bytes: Uint8Array): Promise<PoolResult> {
-		if (!this.#worker) {
-			this.restarts++;
-			await this.#start();
+		try {
+			if (!this.#worker) {
+				this.restarts++;
+				await this.#start();
+			}
+			await this.#ready;
+		} catch (e) {
+			this.#worker = null;
+			return { ok: false, outcome: 'crash', detail: `the thread did not start: ${String(e)}` };
 		}
-		await this.#ready;
-		const worker = this.#worker!;
+		const worker = this.#worker;
+		if (!worker) return { ok: false, outcome: 'crash', detail: 'the thread ended as it started' };
 		return new Promise((resolve) => {
 			const timer = setTimeout(() => {
 				this.#pending = null;
 				this.#worker = null;
 				void worker.terminate();
-				resolve({ ok: false, outcome: 'timeout', detail: `killed after ${KILL_AFTER_MS} ms` });
-			}, KILL_AFTER_MS);
+				resolve({ ok: false, outcome: 'timeout', detail: `killed after ${this.#killAfterMs} ms` });
+			}, this.#killAfterMs);
 			this.#pending = (r) => {
 				clearTimeout(timer);
 				resolve(r);
@@ -99,8 +107,8 @@ class Slot {
 
 export class Pool {
 	readonly slots: Slot[];
-	constructor(size: number, data: ThreadData) {
-		this.slots = Array.from({ length: size }, () => new Slot(data));
+	constructor(size: number, data: ThreadData, killAfterMs = KILL_AFTER_MS) {
+		this.slots = Array.from({ length: size }, () => new Slot(data, killAfterMs));
 	}
 	get restarts(): number {
 		return this.slots.reduce((n, s) => n + Math.max(0, s.restarts - 1), 0);

@@ -25,7 +25,7 @@ import {
 } from './corpus.ts';
 import { FOUND_DIR } from './found.ts';
 import { freshInstances, keepInstances } from './instance-cache.ts';
-import { isFault } from './judge.ts';
+import { features, isFault } from './judge.ts';
 import { mutate, mutateStructure, rng } from './mutate.ts';
 import { Pool } from './pool.ts';
 import { bufferMap, structureMap, type StructureMap } from './structure.ts';
@@ -95,7 +95,7 @@ async function mapOf(e: Entry): Promise<StructureMap> {
 
 const outcomes: Record<string, number> = {};
 const count = (o: string) => (outcomes[o] = (outcomes[o] ?? 0) + 1);
-const signatures = new Set<string>(corpus.flatMap((e) => (e.signature ? [e.signature] : [])));
+const seen = new Set<string>(corpus.flatMap((e) => e.features ?? []));
 const findings: { name: string; outcome: string; origin: string; confirmed: string }[] = [];
 const findingKeys = new Set<string>();
 let harnessFaults = 0;
@@ -168,39 +168,50 @@ const more = () => issued < maxInputs && Date.now() < deadline;
 
 async function lane(slot: Pool['slots'][number]): Promise<void> {
 	while (more()) {
-		const seed = runSeed + issued++;
-		const input = await nextInput(seed);
-		if (!input) continue;
-		const r = await slot.run(seed, input.bytes);
-		inputs++;
-		if (!r.ok) {
-			count(r.outcome);
-			await finding(input.bytes, input.origin, r.outcome, r.detail);
-			continue;
+		try {
+			await step(slot);
+		} catch (e) {
+			// A fault of the harness (writing a finding, the child process), never the end of the campaign.
+			harnessFaults++;
+			count('harness');
+			if (harnessFaults <= 5) console.error(`HARNESS FAULT: ${(e as Error).stack ?? e}`);
 		}
-		const v = r.reply.verdict;
-		count(v.outcome);
-		if (v.page) pageRuns++;
-		maxWasm = Math.max(maxWasm, v.wasmBytes);
-		maxHeap = Math.max(maxHeap, v.heapBytes);
-		if (isFault(v.outcome)) await finding(input.bytes, input.origin, v.outcome, v.detail);
-		const signature = `${v.outcome}|${v.kinds.join('|')}`;
-		if (!signatures.has(signature)) {
-			signatures.add(signature);
-			if (
-				input.bytes.length <= MAX_ENTRY_BYTES &&
-				cheap(v.records, v.wasmBytes) &&
-				corpus.length < MAX_CORPUS
-			)
-				corpus.push({ bytes: input.bytes, origin: input.origin, signature });
-		}
-		if (Date.now() - lastReport > 10_000) {
-			lastReport = Date.now();
-			const s = (lastReport - started) / 1000;
-			console.error(
-				`${inputs} inputs in ${s.toFixed(0)} s (${(inputs / s).toFixed(0)}/s), corpus ${corpus.length}, signatures ${signatures.size}, findings ${findings.length}`,
-			);
-		}
+	}
+}
+
+async function step(slot: Pool['slots'][number]): Promise<void> {
+	const seed = runSeed + issued++;
+	const input = await nextInput(seed);
+	if (!input) return;
+	const r = await slot.run(seed, input.bytes);
+	inputs++;
+	if (!r.ok) {
+		count(r.outcome);
+		await finding(input.bytes, input.origin, r.outcome, r.detail);
+		return;
+	}
+	const v = r.reply.verdict;
+	count(v.outcome);
+	if (v.page) pageRuns++;
+	maxWasm = Math.max(maxWasm, v.wasmBytes);
+	maxHeap = Math.max(maxHeap, v.heapBytes);
+	if (isFault(v.outcome)) await finding(input.bytes, input.origin, v.outcome, v.detail);
+	const reached = features(v.outcome, v.kinds, v.records, v.paths).filter((f) => !seen.has(f));
+	if (reached.length > 0) {
+		for (const f of reached) seen.add(f);
+		if (
+			input.bytes.length <= MAX_ENTRY_BYTES &&
+			cheap(v.records, v.wasmBytes) &&
+			corpus.length < MAX_CORPUS
+		)
+			corpus.push({ bytes: input.bytes, origin: input.origin, features: reached });
+	}
+	if (Date.now() - lastReport > 10_000) {
+		lastReport = Date.now();
+		const s = (lastReport - started) / 1000;
+		console.error(
+			`${inputs} inputs in ${s.toFixed(0)} s (${(inputs / s).toFixed(0)}/s), corpus ${corpus.length}, features ${seen.size}, findings ${findings.length}`,
+		);
 	}
 }
 
@@ -264,7 +275,7 @@ console.log(
 		ratio: Number((baselinePerInput ? perInput / baselinePerInput : 0).toFixed(2)),
 		ratioToCli: Number((cliPerInput ? perInput / cliPerInput : 0).toFixed(2)),
 		outcomes,
-		signatures: signatures.size,
+		features: seen.size,
 		corpus: corpus.length,
 		harnessFaults,
 		findings,
