@@ -3,7 +3,7 @@
 // offset inside the input; the page's path (ingest to column chunks with the import's socket
 // tracker observing every record) must agree with it on records and damage, and the tracker must
 // not throw on whatever the decoder yields.
-import { RecordOut } from '../../web/src/generated/layouts.ts';
+import { RecordOut, WMI_BUFFER_HEADER } from '../../web/src/generated/layouts.ts';
 import { indexBuffers, openTrace } from '../../web/src/decoder/etl-file.ts';
 import { mergeRecords } from '../../web/src/decoder/merge.ts';
 import { ProviderTable, recordJson } from '../../web/src/decoder/record-json.ts';
@@ -30,6 +30,8 @@ export interface DecodeReport {
 	readonly wasmBytes: number;
 	/** The decoder's paths the records took: record kind, payload layout, record damage flags. */
 	readonly paths: readonly string[];
+	/** Byte ranges of the input that no buffer of the index holds ([start, end), file order). */
+	readonly uncovered: readonly (readonly [number, number])[];
 }
 
 /** The CLI's decode path (`sockscope decode`), without the writing. */
@@ -49,6 +51,7 @@ export async function decodeReport(
 			buffers: 0,
 			wasmBytes: 0,
 			paths: [],
+			uncovered: [],
 		};
 	}
 	const trace = opened.value;
@@ -82,10 +85,27 @@ export async function decodeReport(
 		entries: checks.entries.slice(),
 		buffers: index.buffers.length,
 		wasmBytes: trace.decoder.memory.byteLength,
+		uncovered: uncovered(index.buffers, bytes.length),
 		paths: [...paths]
 			.sort()
 			.map((p) => `kind ${p >>> 24} layout ${(p >> 16) & 0xff} damage ${p & 0xffff}`),
 	};
+}
+
+const HEADER = WMI_BUFFER_HEADER.size;
+
+function uncovered(
+	buffers: readonly { offset: number; available: number }[],
+	size: number,
+): [number, number][] {
+	const out: [number, number][] = [];
+	let at = 0;
+	for (const b of [...buffers].sort((x, y) => x.offset - y.offset)) {
+		if (b.offset > at) out.push([at, b.offset]);
+		at = Math.max(at, b.offset + b.available);
+	}
+	if (at < size) out.push([at, size]);
+	return out;
 }
 
 export async function decodeAll(module: WebAssembly.Module, bytes: Uint8Array): Promise<number> {
@@ -129,6 +149,11 @@ export function decodeProblems(r: DecodeReport, size: number): string[] {
 		if (!Number.isInteger(d.offset) || d.offset < 0 || d.offset > size)
 			out.push(`damage at offset ${d.offset}, outside the ${size}-byte input: ${d.message}`);
 		else if (d.message.length === 0) out.push(`damage at offset ${d.offset} without a message`);
+	// Bytes the index passed over (skipped, a buffer found twice) are damage named where they
+	// start: at the unusable buffer header there (a field of it, which may lie past a short gap).
+	for (const [from, to] of r.uncovered)
+		if (!r.entries.some((d) => d.offset >= from && d.offset <= Math.max(to, from + HEADER)))
+			out.push(`bytes ${from} to ${to} belong to no buffer, and no damage is reported there`);
 	if (r.opened && r.records === 0 && r.entries.length === 0)
 		out.push('opened, no record decoded and no damage reported');
 	return out;

@@ -49,6 +49,10 @@ describe('fuzz: the checks', { timeout: WHOLE_FIXTURES_MS }, () => {
 		expect(cli.entries.length).toBeGreaterThan(0);
 		expect(decodeProblems(cli, bytes.length)).toEqual([]);
 		expect(decodeProblems(cli, 10)[0]).toMatch(/outside the 10-byte input/);
+		const gap = [bytes.length - 100, bytes.length] as const;
+		expect(decodeProblems({ ...cli, entries: [], uncovered: [gap] }, bytes.length)).toContain(
+			`bytes ${gap[0]} to ${gap[1]} belong to no buffer, and no damage is reported there`,
+		);
 		const page = await pageReport(module, bytes);
 		expect(agreementProblems(cli, page)).toEqual([]);
 		expect(agreementProblems(cli, { ...page!, records: page!.records + 1 })[0]).toMatch(

@@ -95,6 +95,10 @@ async function mapOf(e: Entry): Promise<StructureMap> {
 
 const outcomes: Record<string, number> = {};
 const count = (o: string) => (outcomes[o] = (outcomes[o] ?? 0) + 1);
+/** Outcomes by mutation family (bytes, structure). */
+const byFamily: Record<string, Record<string, number>> = { bytes: {}, structure: {} };
+const countFamily = (family: string, o: string) =>
+	(byFamily[family]![o] = (byFamily[family]![o] ?? 0) + 1);
 const seen = new Set<string>(corpus.flatMap((e) => e.features ?? []));
 const findings: { name: string; outcome: string; origin: string; confirmed: string }[] = [];
 const findingKeys = new Set<string>();
@@ -133,7 +137,9 @@ const pickRng = rng(Date.now() & 0x7fffffff || 1);
 const runSeed = Math.floor(pickRng() * 0x7fffffff);
 
 /** The next input: the smaller of two random entries (small inputs reach as far, and are many more per second), mutated. */
-async function nextInput(seed: number): Promise<{ bytes: Uint8Array; origin: string } | null> {
+async function nextInput(
+	seed: number,
+): Promise<{ bytes: Uint8Array; origin: string; family: string } | null> {
 	const [a, b] = [0, 0].map(() => corpus[Math.floor(pickRng() * corpus.length)]!);
 	const base = a!.bytes.length <= b!.bytes.length ? a! : b!;
 	picks.set(base, (picks.get(base) ?? 0) + 1);
@@ -147,7 +153,7 @@ async function nextInput(seed: number): Promise<{ bytes: Uint8Array; origin: str
 			base.origin.length > MAX_ORIGIN
 				? `${base.origin.slice(0, MAX_ORIGIN / 2)} … → ${step}`
 				: `${base.origin} → ${step}`;
-		return { bytes, origin };
+		return { bytes, origin, family: structural ? 'structure' : 'bytes' };
 	} catch (e) {
 		// A fault of the harness, never the end of the campaign.
 		harnessFaults++;
@@ -187,11 +193,13 @@ async function step(slot: Pool['slots'][number]): Promise<void> {
 	inputs++;
 	if (!r.ok) {
 		count(r.outcome);
+		countFamily(input.family, r.outcome);
 		await finding(input.bytes, input.origin, r.outcome, r.detail);
 		return;
 	}
 	const v = r.reply.verdict;
 	count(v.outcome);
+	countFamily(input.family, v.outcome);
 	if (v.page) pageRuns++;
 	maxWasm = Math.max(maxWasm, v.wasmBytes);
 	maxHeap = Math.max(maxHeap, v.heapBytes);
@@ -262,10 +270,10 @@ console.log(
 console.log(
 	`page path on ${pageRuns} inputs; peak WASM memory ${(maxWasm / 2 ** 20).toFixed(1)} MiB, peak thread heap ${(maxHeap / 2 ** 20).toFixed(1)} MiB; threads restarted ${pool.restarts}`,
 );
-console.log('\noutcome        inputs      share');
+console.log('\noutcome        inputs      share      bytes  structure');
 for (const [o, n] of rows)
 	console.log(
-		`${o.padEnd(14)} ${String(n).padStart(9)}  ${((100 * n) / inputs).toFixed(2).padStart(8)} %`,
+		`${o.padEnd(14)} ${String(n).padStart(9)}  ${((100 * n) / inputs).toFixed(2).padStart(8)} %  ${String(byFamily.bytes![o] ?? 0).padStart(9)}  ${String(byFamily.structure![o] ?? 0).padStart(9)}`,
 	);
 console.log(
 	JSON.stringify({
