@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import { format, resolveConfig } from 'prettier';
 import { filetimeFromIso } from '../builders/bytes.ts';
 import { busyEvent } from '../builders/busy-event.ts';
 import { EtlWriter } from '../builders/etl-writer.ts';
@@ -117,7 +118,7 @@ export const entryName = (bytes: Uint8Array) =>
 	createHash('sha256').update(bytes).digest('hex').slice(0, 16);
 
 /** Rewrites tests/fuzz/corpus/ to hold exactly `entries` (minimised already). */
-export function saveKept(entries: readonly Entry[]): void {
+export async function saveKept(entries: readonly Entry[]): Promise<void> {
 	if (existsSync(CORPUS_DIR)) for (const f of readdirSync(CORPUS_DIR)) rmSync(join(CORPUS_DIR, f));
 	mkdirSync(CORPUS_DIR, { recursive: true });
 	const index: KeptIndex = {
@@ -127,5 +128,8 @@ export function saveKept(entries: readonly Entry[]): void {
 			return { file, origin: e.origin, features: [...(e.features ?? [])] };
 		}),
 	};
-	writeFileSync(join(CORPUS_DIR, 'index.json'), JSON.stringify(index, null, '\t') + '\n');
+	// In the repository's style, so that the check of the checkout passes with it.
+	const at = join(CORPUS_DIR, 'index.json');
+	const options = { ...(await resolveConfig(at)), parser: 'json' };
+	writeFileSync(at, await format(JSON.stringify(index), options));
 }

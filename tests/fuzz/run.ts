@@ -252,7 +252,7 @@ const perInput = inputs ? (elapsed * 1000 * workers) / inputs : 0;
 
 if (save) {
 	const kept = minimise(corpus);
-	saveKept(kept);
+	await saveKept(kept);
 	console.error(
 		`corpus kept: ${kept.length} entries, ${kept.reduce((n, e) => n + e.bytes.length, 0)} bytes`,
 	);
