@@ -9,8 +9,11 @@ const Fresh = WebAssembly.Instance;
 let kept: WebAssembly.Instance | null = null;
 let keptModule: WebAssembly.Module | null = null;
 
-/** Memory past which a kept instance is dropped: the next input starts small again. */
-const KEEP_BELOW = 32 << 20;
+/**
+ * Memory past which a kept instance is dropped: the next input starts small again, so memory
+ * past the runner's bound for corpus entries (24 MiB) is what that input grew.
+ */
+const KEEP_BELOW = 16 << 20;
 
 export function keepInstances(): void {
 	const Keeping = function (module: WebAssembly.Module, imports?: WebAssembly.Imports) {

@@ -24,7 +24,7 @@ import {
 	type Entry,
 } from './corpus.ts';
 import { FOUND_DIR } from './found.ts';
-import { freshInstances, keepInstances } from './instance-cache.ts';
+import { dropInstance, freshInstances, keepInstances } from './instance-cache.ts';
 import { features, isFault } from './judge.ts';
 import { mutate, mutateStructure, rng } from './mutate.ts';
 import { Pool } from './pool.ts';
@@ -70,8 +70,10 @@ for (const e of [...seeds(), ...loadKept()]) {
 	try {
 		const r = await decodeReport(module, e.bytes);
 		if (cheap(r.records, r.wasmBytes)) corpus.push(e);
+		dropInstance(false);
 	} catch {
 		// A seed that throws is a finding the workers will report at once.
+		dropInstance(true);
 		corpus.push(e);
 	}
 }
@@ -84,8 +86,10 @@ async function mapOf(e: Entry): Promise<StructureMap> {
 	if (!m) {
 		try {
 			m = await structureMap(module, e.bytes);
+			dropInstance(false);
 		} catch {
 			// An entry whose decode throws is a finding of its own, reported by the workers.
+			dropInstance(true);
 			m = bufferMap(e.bytes);
 		}
 		maps.set(e, m);
