@@ -1,10 +1,22 @@
-// One fuzz case: the whole decode path (open, index, merge, every record to JSON) must finish
-// without throwing; damage is reported, not raised.
+// What one fuzz input must satisfy, beyond not crashing. The CLI's path (open, index, merge,
+// every record to JSON, the damage checks) must finish and name every piece of damage at a file
+// offset inside the input; the page's path (ingest to column chunks with the import's socket
+// tracker observing every record) must agree with it on records and damage, and the tracker must
+// not throw on whatever the decoder yields.
+import { RecordOut, WMI_BUFFER_HEADER } from '../../web/src/generated/layouts.ts';
 import { indexBuffers, openTrace } from '../../web/src/decoder/etl-file.ts';
 import { mergeRecords } from '../../web/src/decoder/merge.ts';
 import { ProviderTable, recordJson } from '../../web/src/decoder/record-json.ts';
 import { memorySource } from '../../web/src/decoder/source.ts';
 import { TraceChecks } from '../../web/src/decoder/trace-checks.ts';
+import { ingestTrace } from '../../web/src/ingest/ingest.ts';
+import { TraceTables } from '../../web/src/ingest/trace-tables.ts';
+import { importTracker } from '../../web/src/sockets/import-tracker.ts';
+
+export interface Damage {
+	readonly offset: number;
+	readonly message: string;
+}
 
 export interface DecodeReport {
 	/** False when the file was rejected as not an ETL file. */
@@ -12,8 +24,17 @@ export interface DecodeReport {
 	readonly records: number;
 	/** Every damage message, as the CLI would print them. */
 	readonly damage: readonly string[];
+	readonly entries: readonly Damage[];
+	readonly buffers: number;
+	/** Bytes of WASM memory the decoder held at the end. */
+	readonly wasmBytes: number;
+	/** The decoder's paths the records took: record kind, payload layout, record damage flags. */
+	readonly paths: readonly string[];
+	/** Byte ranges of the input that no buffer of the index holds ([start, end), file order). */
+	readonly uncovered: readonly (readonly [number, number])[];
 }
 
+/** The CLI's decode path (`sockscope decode`), without the writing. */
 export async function decodeReport(
 	module: WebAssembly.Module,
 	bytes: Uint8Array,
@@ -22,18 +43,33 @@ export async function decodeReport(
 	if (!opened.ok) {
 		if (!opened.error.startsWith('not an ETL file: '))
 			throw new Error(`unexpected error: ${opened.error}`);
-		return { opened: false, records: 0, damage: [opened.error] };
+		return {
+			opened: false,
+			records: 0,
+			damage: [opened.error],
+			entries: [{ offset: 0, message: opened.error }],
+			buffers: 0,
+			wasmBytes: 0,
+			paths: [],
+			uncovered: [],
+		};
 	}
 	const trace = opened.value;
 	const index = await indexBuffers(trace);
 	const providers = new ProviderTable(trace);
 	const checks = new TraceChecks(trace);
 	let n = 0;
+	const paths = new Set<number>();
 	await mergeRecords(
 		trace,
 		index.buffers,
 		(b, i) => {
 			JSON.stringify(recordJson(b, i, trace, providers));
+			paths.add(
+				(b.u8(i, RecordOut.kind) << 24) |
+					(b.u8(i, RecordOut.layout) << 16) |
+					b.u16(i, RecordOut.damage),
+			);
 			n++;
 		},
 		checks.buffer,
@@ -42,9 +78,115 @@ export async function decodeReport(
 		checks.slice,
 	);
 	checks.finish(index);
-	return { opened: true, records: n, damage: checks.messages };
+	return {
+		opened: true,
+		records: n,
+		damage: checks.messages,
+		entries: checks.entries.slice(),
+		buffers: index.buffers.length,
+		wasmBytes: trace.decoder.memory.byteLength,
+		uncovered: uncovered(index.buffers, bytes.length),
+		paths: [...paths]
+			.sort()
+			.map((p) => `kind ${p >>> 24} layout ${(p >> 16) & 0xff} damage ${p & 0xffff}`),
+	};
+}
+
+const HEADER = WMI_BUFFER_HEADER.size;
+
+function uncovered(
+	buffers: readonly { offset: number; available: number }[],
+	size: number,
+): [number, number][] {
+	const out: [number, number][] = [];
+	let at = 0;
+	for (const b of [...buffers].sort((x, y) => x.offset - y.offset)) {
+		if (b.offset > at) out.push([at, b.offset]);
+		at = Math.max(at, b.offset + b.available);
+	}
+	if (at < size) out.push([at, size]);
+	return out;
 }
 
 export async function decodeAll(module: WebAssembly.Module, bytes: Uint8Array): Promise<number> {
 	return (await decodeReport(module, bytes)).records;
 }
+
+export interface PageReport {
+	readonly records: number;
+	readonly damage: readonly Damage[];
+	readonly sockets: number;
+	readonly wasmBytes: number;
+}
+
+/** The page's import path: ingest to column chunks (dropped here), the tracker observing. */
+export async function pageReport(
+	module: WebAssembly.Module,
+	bytes: Uint8Array,
+): Promise<PageReport | null> {
+	const opened = await openTrace(memorySource(bytes), module, 'fuzz.etl');
+	if (!opened.ok) return null;
+	const trace = opened.value;
+	const tracker = importTracker(trace);
+	const result = await ingestTrace(trace, async () => {}, {
+		tables: new TraceTables(),
+		observe: tracker.observe,
+		beforeCommit: tracker.learnNames,
+	});
+	const snapshot = tracker.snapshot();
+	return {
+		records: result.records,
+		damage: result.damage,
+		sockets: snapshot.sockets.length,
+		wasmBytes: trace.decoder.memory.byteLength,
+	};
+}
+
+/** What the CLI's report breaks of the rules, in words; empty when it holds. */
+export function decodeProblems(r: DecodeReport, size: number): string[] {
+	const out: string[] = [];
+	for (const d of r.entries)
+		if (!Number.isInteger(d.offset) || d.offset < 0 || d.offset > size)
+			out.push(`damage at offset ${d.offset}, outside the ${size}-byte input: ${d.message}`);
+		else if (d.message.length === 0) out.push(`damage at offset ${d.offset} without a message`);
+	// Bytes the index passed over (skipped, a buffer found twice) are damage named where they
+	// start: at the unusable buffer header there (a field of it, which may lie past a short gap).
+	for (const [from, to] of r.uncovered)
+		if (!r.entries.some((d) => d.offset >= from && d.offset <= Math.max(to, from + HEADER)))
+			out.push(`bytes ${from} to ${to} belong to no buffer, and no damage is reported there`);
+	if (r.opened && r.records === 0 && r.entries.length === 0)
+		out.push('opened, no record decoded and no damage reported');
+	return out;
+}
+
+/** Where the page's path and the CLI's differ, in words; empty when they agree. */
+export function agreementProblems(cli: DecodeReport, page: PageReport | null): string[] {
+	if (!page) return cli.opened ? ['the page path rejected a file the CLI opened'] : [];
+	if (!cli.opened) return ['the page path opened a file the CLI rejected'];
+	const out: string[] = [];
+	if (page.records !== cli.records)
+		out.push(`records: the page path has ${page.records}, the CLI ${cli.records}`);
+	const a = page.damage.map((d) => `${d.offset} ${d.message}`).join('\n');
+	const b = cli.entries.map((d) => `${d.offset} ${d.message}`).join('\n');
+	if (a !== b)
+		out.push(
+			`damage: the page path reports ${page.damage.length}, the CLI ${cli.entries.length}; first difference: ${firstLineDiff(a, b)}`,
+		);
+	return out;
+}
+
+function firstLineDiff(a: string, b: string): string {
+	const x = a.split('\n');
+	const y = b.split('\n');
+	for (let i = 0; i < Math.max(x.length, y.length); i++)
+		if (x[i] !== y[i]) return `page "${x[i] ?? '(none)'}" vs CLI "${y[i] ?? '(none)'}"`;
+	return '(none)';
+}
+
+/** A damage message with its numbers and names blanked: the kind of damage, for guidance. */
+export const kindOf = (m: string): string =>
+	m
+		.replace(/0x[0-9a-f]+/g, 'N')
+		.replace(/\d+/g, 'N')
+		.replace(/"[^"]*"/g, 'S')
+		.replace(/\([^)]*\)/g, '(…)');

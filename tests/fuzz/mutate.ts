@@ -1,8 +1,14 @@
-// Mutations of valid traces for the fuzz tests: byte flips, overwritten words, truncation,
-// duplicated and dropped ranges. Deterministic for a seed.
+// Mutations of traces for the fuzzer: byte-level ones (flips, overwritten words, truncation,
+// duplicated, dropped and inserted ranges) and structural ones that aim at the places a
+// structure map (structure.ts) names: buffer and record header fields, payload sizes, event
+// fields, TraceLogging metadata, XPRESS streams. Every mutator is total: any input, 0 bytes
+// included, gives an output and never throws (mutate.test.ts checks it). Deterministic for a seed.
 import { concat } from '../builders/bytes.ts';
+import type { Spot, StructureMap } from './structure.ts';
 
-export function rng(seed: number): () => number {
+export type Rng = () => number;
+
+export function rng(seed: number): Rng {
 	let s = seed >>> 0 || 1;
 	return () => {
 		// xorshift32
@@ -15,140 +21,196 @@ export function rng(seed: number): () => number {
 	};
 }
 
+/** An integer in [0, n); 0 when n < 1, so a pick over an empty range is still a number. */
+export function picker(r: Rng): (n: number) => number {
+	return (n) => (n >= 1 ? Math.floor(r() * n) : 0);
+}
+
+/** Values that sizes, offsets, counts and markers are most often wrong by. */
+export const EDGES = [
+	0, 1, 2, 3, 4, 7, 8, 0x10, 0x18, 0x20, 0x47, 0x48, 0x50, 0x7f, 0x80, 0xff, 0x100, 0x1000, 0x7fff,
+	0x8000, 0xffff, 0x10000, 0x100000, 0x4000000, 0x7fffffff, 0x80000000, 0xfffffffe, 0xffffffff,
+];
+
+/** Writes `value` (little-endian, truncated to `width` bytes) at `at`; nothing outside `b`. */
+export function setWord(b: Uint8Array, at: number, width: number, value: number | bigint): void {
+	let v = BigInt.asUintN(64, BigInt(value));
+	for (let k = 0; k < width && at + k < b.length; k++, v >>= 8n)
+		if (at + k >= 0) b[at + k] = Number(v & 0xffn);
+}
+
+export function getWord(b: Uint8Array, at: number, width: number): bigint {
+	let v = 0n;
+	for (let k = Math.min(width, 8) - 1; k >= 0; k--)
+		v = (v << 8n) | BigInt(at + k >= 0 && at + k < b.length ? b[at + k]! : 0);
+	return v;
+}
+
+const MAX_RANGE = 4096;
+
+/** One byte-level mutation of `b` within [lo, hi) (the whole input by default). */
+export type ByteMutator = (b: Uint8Array, pick: (n: number) => number) => Uint8Array;
+
+export const BYTE_MUTATORS: Readonly<Record<string, ByteMutator>> = {
+	flip(b, pick) {
+		for (let i = 0, n = 1 + pick(16); i < n && b.length > 0; i++) {
+			const at = pick(b.length);
+			b[at] = b[at]! ^ (1 << pick(8));
+		}
+		return b;
+	},
+	word(b, pick) {
+		// a 1-, 2-, 4- or 8-byte word set to an edge value, or nudged by a little
+		const width = [1, 2, 4, 8][pick(4)]!;
+		const at = pick(Math.max(1, b.length - width + 1));
+		const old = getWord(b, at, width);
+		const value = pick(3) === 0 ? old + BigInt(pick(17) - 8) : BigInt(EDGES[pick(EDGES.length)]!);
+		setWord(b, at, width, value);
+		return b;
+	},
+	truncate(b, pick) {
+		return b.slice(0, pick(b.length + 1));
+	},
+	duplicate(b, pick) {
+		const from = pick(b.length);
+		const len = pick(Math.min(MAX_RANGE, b.length - from) + 1);
+		const at = pick(b.length + 1);
+		const out = new Uint8Array(b.length + len);
+		out.set(b.subarray(0, at));
+		out.set(b.subarray(from, from + len), at);
+		out.set(b.subarray(at), at + len);
+		return out;
+	},
+	drop(b, pick) {
+		const from = pick(b.length);
+		const len = pick(Math.min(MAX_RANGE, b.length - from) + 1);
+		const out = new Uint8Array(b.length - len);
+		out.set(b.subarray(0, from));
+		out.set(b.subarray(from + len), from);
+		return out;
+	},
+	insert(b, pick) {
+		const at = pick(b.length + 1);
+		const len = 1 + pick(64);
+		const out = new Uint8Array(b.length + len);
+		out.set(b.subarray(0, at));
+		for (let i = 0; i < len; i++) out[at + i] = pick(3) === 0 ? 0 : pick(256);
+		out.set(b.subarray(at), at + len);
+		return out;
+	},
+	scribble(b, pick) {
+		for (let at = pick(b.length), i = 0, n = pick(64); i < n && at + i < b.length; i++)
+			b[at + i] = pick(256);
+		return b;
+	},
+};
+const BYTE_NAMES = Object.keys(BYTE_MUTATORS);
+
+/** One to four byte-level mutations of a copy of `input`. */
 export function mutate(input: Uint8Array, seed: number): Uint8Array {
-	const r = rng(seed);
-	const pick = (n: number) => Math.floor(r() * n);
-	let b = input.slice();
-	const rounds = 1 + pick(4);
-	for (let k = 0; k < rounds; k++) {
-		switch (pick(6)) {
-			case 0: // flip a few bytes
-				for (let i = 0, n = 1 + pick(16); i < n; i++) {
-					const at = pick(b.length);
-					b[at] = b[at]! ^ (1 << pick(8));
-				}
+	const pick = picker(rng(seed));
+	let b: Uint8Array = input.slice();
+	for (let k = 0, rounds = 1 + pick(4); k < rounds; k++)
+		b = BYTE_MUTATORS[BYTE_NAMES[pick(BYTE_NAMES.length)]!]!(b, pick);
+	return b;
+}
+
+/** A mutation of the bytes of one spot only (a payload, a metadata blob, an XPRESS stream). */
+function mutateInside(b: Uint8Array, spot: Spot, pick: (n: number) => number): Uint8Array {
+	const lo = Math.min(spot.at, b.length);
+	const hi = Math.min(spot.at + spot.width, b.length);
+	const inner = BYTE_MUTATORS[BYTE_NAMES[pick(BYTE_NAMES.length)]!]!(b.slice(lo, hi), pick);
+	return concat([b.subarray(0, lo), inner, b.subarray(hi)]);
+}
+
+/** The structural mutations, by name (the outcome table and the property test list them). */
+export const STRUCTURE_MUTATORS: Readonly<
+	Record<string, (b: Uint8Array, map: StructureMap, pick: (n: number) => number) => Uint8Array>
+> = {
+	/** A header, size, count or field word set to an edge value, nudged, or copied from a sibling. */
+	field(b, map, pick) {
+		const words = map.spots.filter((s) => s.width <= 8);
+		if (words.length === 0) return BYTE_MUTATORS.word!(b, pick);
+		const s = words[pick(words.length)]!;
+		const old = getWord(b, s.at, s.width);
+		const how = pick(4);
+		const value =
+			how === 0
+				? old + BigInt(pick(9) - 4)
+				: how === 1
+					? old ^ (1n << BigInt(pick(s.width * 8)))
+					: how === 2
+						? getWord(b, words[pick(words.length)]!.at, s.width)
+						: BigInt(EDGES[pick(EDGES.length)]!);
+		setWord(b, s.at, s.width, value);
+		return b;
+	},
+	/** Bytes inside one region (payload, TraceLogging metadata, XPRESS stream) changed. */
+	region(b, map, pick) {
+		const regions = map.spots.filter((s) => s.width > 8);
+		if (regions.length === 0) return BYTE_MUTATORS.scribble!(b, pick);
+		return mutateInside(b, regions[pick(regions.length)]!, pick);
+	},
+	/** A buffer repeated, dropped, swapped with another, or cut short. */
+	buffers(b, map, pick) {
+		const starts = map.buffers.filter((s) => s < b.length);
+		if (starts.length < 2) return BYTE_MUTATORS.truncate!(b, pick);
+		const pieces = starts.map((s, k) => b.slice(s, starts[k + 1] ?? b.length));
+		const k = 1 + pick(pieces.length - 1);
+		switch (pick(4)) {
+			case 0:
+				pieces.splice(k, 0, pieces[k]!.slice());
 				break;
-			case 1: {
-				// overwrite a 16- or 32-bit word with an edge value (sizes, offsets, markers)
-				const v = [0, 1, 7, 8, 0x47, 0x48, 0x50, 0xffff, 0xffffffff, 0x80000000][pick(10)]!;
-				const at = pick(Math.max(1, b.length - 4));
-				new DataView(b.buffer).setUint32(at, v, true);
+			case 1:
+				pieces.splice(k, 1);
 				break;
-			}
-			case 2: // truncate
-				b = b.slice(0, pick(b.length + 1));
-				break;
-			case 3: {
-				// duplicate a range
-				const from = pick(b.length);
-				const len = pick(Math.min(4096, b.length - from + 1));
-				const at = pick(b.length + 1);
-				const out = new Uint8Array(b.length + len);
-				out.set(b.subarray(0, at));
-				out.set(b.subarray(from, from + len), at);
-				out.set(b.subarray(at), at + len);
-				b = out;
-				break;
-			}
-			case 4: {
-				// drop a range
-				const from = pick(b.length);
-				const len = pick(Math.min(4096, b.length - from + 1));
-				const out = new Uint8Array(b.length - len);
-				out.set(b.subarray(0, from));
-				out.set(b.subarray(from + len), from);
-				b = out;
+			case 2: {
+				const j = 1 + pick(pieces.length - 1);
+				[pieces[k], pieces[j]] = [pieces[j]!, pieces[k]!];
 				break;
 			}
 			default:
-				// scribble random bytes over a short range
-				for (let at = pick(b.length), i = 0, n = pick(64); i < n && at + i < b.length; i++)
-					b[at + i] = pick(256);
+				pieces[k] = pieces[k]!.slice(0, pick(pieces[k]!.length + 1));
 		}
-		if (b.length === 0) break;
+		return concat(pieces);
+	},
+	/** A record repeated or dropped inside its buffer (the buffer keeps its size). */
+	records(b, map, pick) {
+		const records = map.spots.filter((s) => s.kind === 'record');
+		if (records.length === 0) return BYTE_MUTATORS.duplicate!(b, pick);
+		const r = records[pick(records.length)]!;
+		const lo = Math.min(r.at, b.length);
+		const hi = Math.min(r.at + r.width, b.length);
+		const copy = b.slice(lo, hi);
+		return pick(2) === 0
+			? concat([b.subarray(0, hi), copy, b.subarray(hi)])
+			: concat([b.subarray(0, lo), b.subarray(hi)]);
+	},
+};
+const STRUCTURE_NAMES = Object.keys(STRUCTURE_MUTATORS);
+
+/**
+ * One to three structural mutations guided by `map` (the spots of the unmutated input), with a
+ * byte-level mutation now and then; offsets past a shortened input are no-ops.
+ */
+export function mutateStructure(input: Uint8Array, map: StructureMap, seed: number): Uint8Array {
+	const pick = picker(rng(seed));
+	let b: Uint8Array = input.slice();
+	for (let k = 0, rounds = 1 + pick(3); k < rounds; k++) {
+		if (pick(5) === 0) b = BYTE_MUTATORS[BYTE_NAMES[pick(BYTE_NAMES.length)]!]!(b, pick);
+		else b = STRUCTURE_MUTATORS[STRUCTURE_NAMES[pick(STRUCTURE_NAMES.length)]!]!(b, map, pick);
 	}
 	return b;
 }
 
-const BUFFER_HEADER = 0x48;
-/** WMI_BUFFER_HEADER fields a structural mutation may set: BufferSize, Offset, sequence, CPU, flags. */
-const BUFFER_FIELDS = [
-	[0x00, 4],
-	[0x30, 4],
-	[0x18, 8],
-	[0x28, 2],
-	[0x34, 2],
-] as const;
-/** TRACE_LOGFILE_HEADER (64-bit) fields: BufferSize, NumberOfProcessors, EndTime, BuffersWritten, PerfFreq, ReservedFlags. */
-const LOGFILE_FIELDS = [
-	[0x00, 4],
-	[0x0c, 4],
-	[0x10, 8],
-	[0x24, 4],
-	[0x100, 8],
-	[0x110, 4],
-] as const;
-const EDGES = [0, 1, 2, 0x47, 0x48, 0x1000, 0xffff, 0x10000, 0x4000000, 0x7fffffff, 0xffffffff];
-
 /** Byte offsets of the buffers of `b`, stepping each BufferSize while it is sane. */
 export function bufferStarts(b: Uint8Array): number[] {
-	const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
 	const out: number[] = [];
-	for (let at = 0; at + BUFFER_HEADER <= b.length;) {
+	for (let at = 0; at + 0x48 <= b.length;) {
 		out.push(at);
-		const size = v.getUint32(at, true);
-		if (size < BUFFER_HEADER) break;
+		const size = Number(getWord(b, at, 4));
+		if (size < 0x48) break;
 		at += size;
 	}
 	return out;
-}
-
-/**
- * Mutations that know the file's structure: buffers duplicated, dropped or swapped, a buffer
- * header or trace header field set to an edge value. Deterministic for a seed.
- */
-export function mutateStructure(input: Uint8Array, seed: number): Uint8Array {
-	const r = rng(seed);
-	const pick = (n: number) => Math.floor(r() * n);
-	const starts = bufferStarts(input);
-	const ends = starts.map((_, k) => starts[k + 1] ?? input.length);
-	const pieces = starts.map((s, k) => input.slice(s, ends[k]));
-	if (pieces.length < 2) return mutate(input, seed);
-	const set = (b: Uint8Array, at: number, width: number, value: number) => {
-		if (at + width > b.length) return;
-		const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
-		if (width === 2) v.setUint16(at, value & 0xffff, true);
-		else if (width === 4) v.setUint32(at, value >>> 0, true);
-		else v.setBigUint64(at, BigInt(value), true);
-	};
-	const k = 1 + pick(pieces.length - 1);
-	switch (pick(6)) {
-		case 0: // a buffer repeated
-			pieces.splice(k, 0, pieces[k]!.slice());
-			break;
-		case 1: // a buffer dropped
-			pieces.splice(k, 1);
-			break;
-		case 2: {
-			// two buffers swapped
-			const j = 1 + pick(pieces.length - 1);
-			[pieces[k], pieces[j]] = [pieces[j]!, pieces[k]!];
-			break;
-		}
-		case 3: {
-			// a buffer header field
-			const [at, width] = BUFFER_FIELDS[pick(BUFFER_FIELDS.length)]!;
-			set(pieces[k]!, at, width, EDGES[pick(EDGES.length)]!);
-			break;
-		}
-		case 4: {
-			// a trace header field (buffer 0, after the SYSTEM header)
-			const [at, width] = LOGFILE_FIELDS[pick(LOGFILE_FIELDS.length)]!;
-			set(pieces[0]!, BUFFER_HEADER + 0x20 + at, width, EDGES[pick(EDGES.length)]!);
-			break;
-		}
-		default: // bytes of one buffer's data scrambled (records, or XPRESS data)
-			return mutate(concat(pieces), seed);
-	}
-	return concat(pieces);
 }

@@ -1,182 +1,296 @@
-// npm run fuzz [-- --minutes N | --seconds N] [--file NAME] [--no-save]: a corpus-driven fuzzer.
-// The corpus starts with the real fixtures, the hostile cases and earlier findings; each input is
-// a byte-level or structural mutation of a corpus entry, decoded in a child process under a
-// watchdog (V8 heap limit, a kill timer per input, the child's resident memory checked after
-// each input). An input whose outcome and kinds of damage were not seen before joins the corpus,
-// so mutations build on what reached new ground. A finding (an exception, a hang, a crash, too
-// much memory) is saved as a fixture with its provenance in tests/fixtures/hostile/found/.
-import { fork, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+// npm run fuzz [-- --inputs N | --minutes N | --seconds N] [--workers N] [--page-every N]
+//              [--file NAME] [--no-save] [--smoke]
+// A corpus-driven, outcome-guided fuzzer of the decoder, the page's import path and the socket
+// tracker. Each input is a byte-level or structural mutation of a corpus entry (corpus.ts),
+// judged in process by one worker thread per core (pool.ts, thread.ts, judge.ts) under a
+// watchdog. An input whose outcome and kinds of damage were not seen before joins the corpus;
+// at the end the corpus is minimised and kept in tests/fuzz/corpus/ (bounded), so the next run
+// starts there. A finding (an exception, a disagreement, a broken rule, a hang, too much memory)
+// is confirmed in a child process and saved with its provenance in tests/fixtures/hostile/found/,
+// which fuzz.test.ts replays. A fault of the harness itself is counted and the campaign goes on.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { realFixture } from '../decoder/load.ts';
-import { HOSTILE_CASES } from '../fixtures/hostile/cases.ts';
-import { realFixturesDir } from '../fixtures/real/sources-table.ts';
-import { mutate, mutateStructure, rng } from './mutate.ts';
+import { decoderModule } from '../decoder/load.ts';
+import { decodeReport } from './check.ts';
+import { confirmInChild, RSS_LIMIT } from './child.ts';
+import {
+	entryName,
+	loadKept,
+	minimise,
+	saveKept,
+	seeds,
+	MAX_ENTRY_BYTES,
+	type Entry,
+} from './corpus.ts';
 import { FOUND_DIR } from './found.ts';
-import type { FuzzReply } from './worker.ts';
+import { dropInstance, freshInstances, keepInstances } from './instance-cache.ts';
+import { features, isFault } from './judge.ts';
+import { mutate, mutateStructure, rng } from './mutate.ts';
+import { Pool } from './pool.ts';
+import { bufferMap, structureMap, type StructureMap } from './structure.ts';
 
-const HEAP_LIMIT_MB = 256;
-/** The CLI's bound (issue 19): resident memory after each input. */
-const RSS_LIMIT = 256 << 20;
-/** Per input, generous: a hang, not a slow machine. */
-const KILL_AFTER_MS = 30_000;
-const MAX_CORPUS = 400;
-const MAX_ENTRY_BYTES = 4 << 20;
 const MAX_FINDING_BYTES = 1 << 20;
+/** Entries the corpus holds during a run (the kept part is bounded by bytes when saved). */
+const MAX_CORPUS = 2000;
+const MAX_ORIGIN = 300;
 
 const args = process.argv.slice(2);
 const arg = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
-const seconds = arg('--minutes') ? Number(arg('--minutes')) * 60 : Number(arg('--seconds') ?? 60);
+const smoke = args.includes('--smoke');
+const maxInputs = arg('--inputs') ? Number(arg('--inputs')) : Infinity;
+const seconds = arg('--minutes')
+	? Number(arg('--minutes')) * 60
+	: arg('--seconds')
+		? Number(arg('--seconds'))
+		: maxInputs < Infinity
+			? Infinity
+			: 60;
+const workers = Number(arg('--workers') ?? availableParallelism());
+const pageEvery = Number(arg('--page-every') ?? 4);
 const only = arg('--file');
-const save = !args.includes('--no-save');
+// The smoke run (CI) never writes into the checkout.
+const save = !args.includes('--no-save') && !smoke;
 
-interface Entry {
-	readonly bytes: Uint8Array;
-	/** Where it came from: a fixture name, then the mutations applied. */
-	readonly origin: string;
-}
-
+const module = decoderModule();
+// The maps of new entries are made here, one decode each: with a kept instance, as the threads do.
+keepInstances();
+/**
+ * Entries that decode to more than this many records or WASM memory are left out (floods and
+ * bombs, which the hostile tests run): each input must stay cheap. Counted, not timed, so the
+ * corpus does not depend on the machine's load.
+ */
+const MAX_ENTRY_RECORDS = 5000;
+const MAX_ENTRY_WASM = 24 << 20;
+const cheap = (records: number, wasmBytes: number) =>
+	records <= MAX_ENTRY_RECORDS && wasmBytes <= MAX_ENTRY_WASM;
 const corpus: Entry[] = [];
-for (const f of readdirSync(realFixturesDir).filter((f) => f.endsWith('.etl'))) {
-	const name = f.replace(/\.etl$/, '');
-	if (!only || name === only) corpus.push({ bytes: realFixture(name), origin: `real/${name}` });
+for (const e of [...seeds(), ...loadKept()]) {
+	if (only && !e.origin.includes(only)) continue;
+	try {
+		const r = await decodeReport(module, e.bytes);
+		if (cheap(r.records, r.wasmBytes)) corpus.push(e);
+		dropInstance(false);
+	} catch {
+		// A seed that throws is a finding the workers will report at once.
+		dropInstance(true);
+		corpus.push(e);
+	}
 }
-if (!only) {
-	for (const c of HOSTILE_CASES)
-		if (!c.large) corpus.push({ bytes: c.bytes(), origin: `hostile/${c.name}` });
-	if (existsSync(FOUND_DIR))
-		for (const f of readdirSync(FOUND_DIR).filter((f) => f.endsWith('.etl')))
-			corpus.push({
-				bytes: new Uint8Array(readFileSync(join(FOUND_DIR, f))),
-				origin: `found/${f}`,
-			});
-}
-if (corpus.length === 0) throw new Error(`no fixture named ${only}`);
+if (corpus.length === 0) throw new Error(`no corpus entry named ${only}`);
+const maps = new Map<Entry, StructureMap>();
+const picks = new Map<Entry, number>();
 
-class Child {
-	#proc: ChildProcess | null = null;
-	#ready: Promise<void> | null = null;
-	#pending: ((r: FuzzReply | { died: string }) => void) | null = null;
-
-	start(): Promise<void> {
-		const proc = fork(join(import.meta.dirname, 'worker.ts'), [], {
-			execArgv: [`--max-old-space-size=${HEAP_LIMIT_MB}`, '--import', 'tsx'],
-			serialization: 'advanced',
-			stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-		});
-		let stderr = '';
-		proc.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
-		this.#proc = proc;
-		this.#ready = new Promise((resolve) =>
-			proc.once('message', () => {
-				proc.on('message', (m: FuzzReply) => {
-					const p = this.#pending;
-					this.#pending = null;
-					p?.(m);
-				});
-				resolve();
-			}),
-		);
-		proc.on('exit', (code, signal) => {
-			// A child killed by the timer may exit after its successor started: not that one's end.
-			if (this.#proc !== proc) return;
-			const p = this.#pending;
-			this.#pending = null;
-			this.#proc = null;
-			p?.({ died: `exit ${code ?? signal}: ${stderr.trim().split('\n').slice(-3).join(' | ')}` });
-		});
-		return this.#ready;
+async function mapOf(e: Entry): Promise<StructureMap> {
+	let m = maps.get(e);
+	if (!m) {
+		try {
+			m = await structureMap(module, e.bytes);
+			dropInstance(false);
+		} catch {
+			// An entry whose decode throws is a finding of its own, reported by the workers.
+			dropInstance(true);
+			m = bufferMap(e.bytes);
+		}
+		maps.set(e, m);
 	}
-
-	async run(id: number, bytes: Uint8Array): Promise<FuzzReply | { died: string }> {
-		if (!this.#proc) await this.start();
-		await this.#ready;
-		return new Promise((resolve) => {
-			const timer = setTimeout(() => {
-				this.#pending = null;
-				this.kill();
-				resolve({ died: `killed after ${KILL_AFTER_MS} ms` });
-			}, KILL_AFTER_MS);
-			this.#pending = (r) => {
-				clearTimeout(timer);
-				resolve(r);
-			};
-			this.#proc!.send({ id, bytes });
-		});
-	}
-
-	kill(): void {
-		this.#proc?.kill('SIGKILL');
-		this.#proc = null;
-	}
+	return m;
 }
 
 const outcomes: Record<string, number> = {};
-const signatures = new Set<string>();
-const findings: { name: string; outcome: string; origin: string }[] = [];
+const count = (o: string) => (outcomes[o] = (outcomes[o] ?? 0) + 1);
+/** Outcomes by mutation family (bytes, structure). */
+const byFamily: Record<string, Record<string, number>> = { bytes: {}, structure: {} };
+const countFamily = (family: string, o: string) =>
+	(byFamily[family]![o] = (byFamily[family]![o] ?? 0) + 1);
+const seen = new Set<string>(corpus.flatMap((e) => e.features ?? []));
+const findings: { name: string; outcome: string; origin: string; confirmed: string }[] = [];
 const findingKeys = new Set<string>();
+let harnessFaults = 0;
+let pageRuns = 0;
+let maxWasm = 0;
+let maxHeap = 0;
 
-function record(bytes: Uint8Array, origin: string, outcome: string, detail: string): void {
+async function finding(bytes: Uint8Array, origin: string, outcome: string, detail: string) {
 	const key = `${outcome}:${detail.split('\n')[0]!.replace(/\d+/g, 'N')}`;
 	if (findingKeys.has(key)) return;
 	findingKeys.add(key);
-	const name = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
-	findings.push({ name, outcome, origin });
+	const name = entryName(bytes);
+	// The child process is the final word: the same judge, the CLI's process bounds.
+	const child = await confirmInChild(bytes);
+	const confirmed =
+		'died' in child ? child.outcome : child.rss > RSS_LIMIT ? 'memory' : child.verdict.outcome;
+	findings.push({ name, outcome, origin, confirmed });
 	console.error(
-		`FINDING ${outcome} ${name} (${origin}): ${detail.split('\n').slice(0, 4).join(' | ')}`,
+		`FINDING ${outcome} (child process: ${confirmed}) ${name} (${origin}): ${detail.split('\n').slice(0, 4).join(' | ')}`,
 	);
 	if (!save || bytes.length > MAX_FINDING_BYTES) return;
 	mkdirSync(FOUND_DIR, { recursive: true });
 	writeFileSync(join(FOUND_DIR, `${name}.etl`), bytes);
 	writeFileSync(
 		join(FOUND_DIR, `${name}.json`),
-		JSON.stringify({ origin, outcome, detail: detail.slice(0, 2000) }, null, '\t') + '\n',
+		JSON.stringify(
+			{ origin, outcome, confirmedInChildProcess: confirmed, detail: detail.slice(0, 2000) },
+			null,
+			'\t',
+		) + '\n',
 	);
 }
 
-const child = new Child();
-const deadline = Date.now() + seconds * 1000;
-const pickRng = rng(0x5eed);
-let inputs = 0;
-for (let seed = 1; Date.now() < deadline; seed++) {
-	// The smaller of two entries: small inputs are many more per minute, and reach as far.
+const pickRng = rng(Date.now() & 0x7fffffff || 1);
+const runSeed = Math.floor(pickRng() * 0x7fffffff);
+
+/** The next input: the smaller of two random entries (small inputs reach as far, and are many more per second), mutated. */
+async function nextInput(
+	seed: number,
+): Promise<{ bytes: Uint8Array; origin: string; family: string } | null> {
 	const [a, b] = [0, 0].map(() => corpus[Math.floor(pickRng() * corpus.length)]!);
 	const base = a!.bytes.length <= b!.bytes.length ? a! : b!;
-	const structural = seed % 3 === 0;
-	const bytes = structural ? mutateStructure(base.bytes, seed) : mutate(base.bytes, seed);
-	const origin = `${base.origin} → ${structural ? 'structure' : 'bytes'} seed ${seed}`;
-	const reply = await child.run(seed, bytes);
-	inputs++;
-	if ('died' in reply) {
-		const outcome = reply.died.startsWith('killed') ? 'timeout' : 'crash';
-		outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
-		record(bytes, origin, outcome, reply.died);
-		continue;
-	}
-	outcomes[reply.outcome] = (outcomes[reply.outcome] ?? 0) + 1;
-	if (reply.outcome === 'threw') record(bytes, origin, 'threw', reply.error ?? '');
-	if (reply.rss > RSS_LIMIT) {
-		outcomes.memory = (outcomes.memory ?? 0) + 1;
-		record(bytes, origin, 'memory', `resident memory ${reply.rss} bytes after this input`);
-		child.kill();
-	}
-	const signature = `${reply.outcome}|${reply.kinds.join('|')}`;
-	if (!signatures.has(signature)) {
-		signatures.add(signature);
-		if (bytes.length <= MAX_ENTRY_BYTES && corpus.length < MAX_CORPUS)
-			corpus.push({ bytes, origin });
+	picks.set(base, (picks.get(base) ?? 0) + 1);
+	const structural = seed % 2 === 0;
+	try {
+		const bytes = structural
+			? mutateStructure(base.bytes, await mapOf(base), seed)
+			: mutate(base.bytes, seed);
+		const step = `${structural ? 'structure' : 'bytes'} seed ${seed}`;
+		const origin =
+			base.origin.length > MAX_ORIGIN
+				? `${base.origin.slice(0, MAX_ORIGIN / 2)} … → ${step}`
+				: `${base.origin} → ${step}`;
+		return { bytes, origin, family: structural ? 'structure' : 'bytes' };
+	} catch (e) {
+		// A fault of the harness, never the end of the campaign.
+		harnessFaults++;
+		count('harness');
+		if (harnessFaults <= 5)
+			console.error(`HARNESS FAULT (seed ${seed}, ${base.origin}): ${(e as Error).stack ?? e}`);
+		return null;
 	}
 }
-child.kill();
+
+const started = Date.now();
+const deadline = started + seconds * 1000;
+let inputs = 0;
+let issued = 0;
+let lastReport = started;
+const pool = new Pool(workers, { pageEvery });
+const more = () => issued < maxInputs && Date.now() < deadline;
+
+async function lane(slot: Pool['slots'][number]): Promise<void> {
+	while (more()) {
+		try {
+			await step(slot);
+		} catch (e) {
+			// A fault of the harness (writing a finding, the child process), never the end of the campaign.
+			harnessFaults++;
+			count('harness');
+			if (harnessFaults <= 5) console.error(`HARNESS FAULT: ${(e as Error).stack ?? e}`);
+		}
+	}
+}
+
+async function step(slot: Pool['slots'][number]): Promise<void> {
+	const seed = runSeed + issued++;
+	const input = await nextInput(seed);
+	if (!input) return;
+	const r = await slot.run(seed, input.bytes);
+	inputs++;
+	if (!r.ok) {
+		count(r.outcome);
+		countFamily(input.family, r.outcome);
+		await finding(input.bytes, input.origin, r.outcome, r.detail);
+		return;
+	}
+	const v = r.reply.verdict;
+	count(v.outcome);
+	countFamily(input.family, v.outcome);
+	if (v.page) pageRuns++;
+	maxWasm = Math.max(maxWasm, v.wasmBytes);
+	maxHeap = Math.max(maxHeap, v.heapBytes);
+	if (isFault(v.outcome)) await finding(input.bytes, input.origin, v.outcome, v.detail);
+	const reached = features(v.outcome, v.kinds, v.records, v.paths).filter((f) => !seen.has(f));
+	if (reached.length > 0) {
+		for (const f of reached) seen.add(f);
+		if (
+			input.bytes.length <= MAX_ENTRY_BYTES &&
+			cheap(v.records, v.wasmBytes) &&
+			corpus.length < MAX_CORPUS
+		)
+			corpus.push({ bytes: input.bytes, origin: input.origin, features: reached });
+	}
+	if (Date.now() - lastReport > 10_000) {
+		lastReport = Date.now();
+		const s = (lastReport - started) / 1000;
+		console.error(
+			`${inputs} inputs in ${s.toFixed(0)} s (${(inputs / s).toFixed(0)}/s), corpus ${corpus.length}, features ${seen.size}, findings ${findings.length}`,
+		);
+	}
+}
+
+await Promise.all(pool.slots.map(lane));
+await pool.stop();
+const elapsed = (Date.now() - started) / 1000;
+
+// The ratio asked of the harness: its time per input against merely decoding (the CLI's path,
+// in this process, with a kept instance as the threads have) each unmutated entry as often as it
+// was picked; and that decode as the CLI runs it, a fresh instance per file.
+async function baseline(): Promise<number> {
+	let ms = 0;
+	let n = 0;
+	for (const [e, k] of picks) {
+		const t = performance.now();
+		try {
+			await decodeReport(module, e.bytes);
+		} catch {
+			// counted by the campaign already
+		}
+		ms += (performance.now() - t) * k;
+		n += k;
+	}
+	return n ? ms / n : 0;
+}
+const baselinePerInput = await baseline();
+freshInstances();
+const cliPerInput = await baseline();
+const perInput = inputs ? (elapsed * 1000 * workers) / inputs : 0;
+
+if (save) {
+	const kept = minimise(corpus);
+	await saveKept(kept);
+	console.error(
+		`corpus kept: ${kept.length} entries, ${kept.reduce((n, e) => n + e.bytes.length, 0)} bytes`,
+	);
+}
+
+const rows = Object.entries(outcomes).sort((a, b) => b[1] - a[1]);
+console.log(`\n${inputs} inputs in ${elapsed.toFixed(1)} s on ${workers} worker thread(s)`);
+console.log(`${(inputs / elapsed).toFixed(1)} inputs/s`);
+console.log(
+	`${perInput.toFixed(2)} ms per input per worker, ${baselinePerInput.toFixed(2)} ms to decode the unmutated entry: ratio ${(baselinePerInput ? perInput / baselinePerInput : 0).toFixed(2)}`,
+);
+console.log(
+	`(${cliPerInput.toFixed(2)} ms to decode it as the CLI does, a fresh decoder instance per file: ratio ${(cliPerInput ? perInput / cliPerInput : 0).toFixed(2)})`,
+);
+console.log(
+	`page path on ${pageRuns} inputs; peak WASM memory ${(maxWasm / 2 ** 20).toFixed(1)} MiB, peak thread heap ${(maxHeap / 2 ** 20).toFixed(1)} MiB; threads restarted ${pool.restarts}`,
+);
+console.log('\noutcome        inputs      share      bytes  structure');
+for (const [o, n] of rows)
+	console.log(
+		`${o.padEnd(14)} ${String(n).padStart(9)}  ${((100 * n) / inputs).toFixed(2).padStart(8)} %  ${String(byFamily.bytes![o] ?? 0).padStart(9)}  ${String(byFamily.structure![o] ?? 0).padStart(9)}`,
+	);
 console.log(
 	JSON.stringify({
-		seconds,
+		seconds: Number(elapsed.toFixed(1)),
 		inputs,
+		perSecond: Number((inputs / elapsed).toFixed(1)),
+		ratio: Number((baselinePerInput ? perInput / baselinePerInput : 0).toFixed(2)),
+		ratioToCli: Number((cliPerInput ? perInput / cliPerInput : 0).toFixed(2)),
 		outcomes,
-		signatures: signatures.size,
+		features: seen.size,
 		corpus: corpus.length,
+		harnessFaults,
 		findings,
 	}),
 );
-process.exitCode = findings.length ? 1 : 0;
+process.exitCode = findings.length || harnessFaults ? 1 : 0;

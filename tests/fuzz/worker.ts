@@ -1,8 +1,9 @@
-// The fuzz runner's child process: decodes each input it is sent and answers with the outcome
-// and its own memory. Run with a V8 heap limit; the parent holds a kill timer per input, so a
-// hang or a heap exhausted by one input shows as that input's finding.
+// The child process that confirms a finding of the in-process workers: judges the input it is
+// sent exactly as a worker thread does (judge.ts, the page's path included) and answers with the
+// verdict and its own resident memory. Run with a V8 heap limit; the parent holds a kill timer,
+// so a hang or an exhausted heap shows as that input's outcome.
 import { decoderModule } from '../decoder/load.ts';
-import { decodeReport } from './check.ts';
+import { judge, type Verdict } from './judge.ts';
 
 export interface FuzzRequest {
 	readonly id: number;
@@ -11,44 +12,14 @@ export interface FuzzRequest {
 
 export interface FuzzReply {
 	readonly id: number;
-	readonly outcome: 'clean' | 'damaged' | 'rejected' | 'threw';
-	readonly records: number;
-	/** Damage messages with numbers blanked: what kind of damage, for the corpus signature. */
-	readonly kinds: readonly string[];
-	readonly error: string | null;
+	readonly verdict: Verdict;
 	readonly rss: number;
 }
 
 const module = decoderModule();
-const kindOf = (m: string) =>
-	m
-		.replace(/0x[0-9a-f]+/g, 'N')
-		.replace(/\d+/g, 'N')
-		.replace(/"[^"]*"/g, 'S');
 
 process.on('message', async (msg: FuzzRequest) => {
-	const bytes = new Uint8Array(msg.bytes);
-	let reply: FuzzReply;
-	try {
-		const r = await decodeReport(module, bytes);
-		reply = {
-			id: msg.id,
-			outcome: !r.opened ? 'rejected' : r.damage.length ? 'damaged' : 'clean',
-			records: r.records,
-			kinds: [...new Set(r.damage.map(kindOf))].sort(),
-			error: null,
-			rss: process.memoryUsage().rss,
-		};
-	} catch (e) {
-		reply = {
-			id: msg.id,
-			outcome: 'threw',
-			records: 0,
-			kinds: [],
-			error: e instanceof Error ? (e.stack ?? e.message) : String(e),
-			rss: process.memoryUsage().rss,
-		};
-	}
-	process.send!(reply);
+	const verdict = await judge(module, new Uint8Array(msg.bytes), () => true);
+	process.send!({ id: msg.id, verdict, rss: process.memoryUsage().rss } satisfies FuzzReply);
 });
 process.send!({ ready: true });
