@@ -600,4 +600,11 @@ export const en: Record<string, string> = {
 
 	// ---- update changes ----
 	'update.whats-new': "What's new in {{version}}",
+
+	// ---- opening files from the OS ----
+	'storage.os-files': 'From Explorer',
+	'storage.os-files-available':
+		'Once Sockscope is installed as an app, .etl files double-clicked in Explorer open in it.',
+	'storage.os-files-unsupported':
+		'This browser cannot open .etl files from Explorer: it does not let web apps handle files. Drop or pick them here, or install Sockscope from Chrome or Edge for that.',
 };
