@@ -262,6 +262,7 @@ describe('Firefox ESR on the main paths', { timeout: FIREFOX_STEP_MS }, () => {
 		const filter = 'status:STATUS_CONNECTION_REFUSED';
 		await applyFilter(page, filter);
 		await server.stop();
+		await expect(fetch(server.url), 'the server is gone').rejects.toThrow();
 		await page.reload();
 		await page.waitForSelector('h1::-p-text(Sockscope)');
 		// The URL named the trace and the filter: the app opens it again from the library.
@@ -273,6 +274,10 @@ describe('Firefox ESR on the main paths', { timeout: FIREFOX_STEP_MS }, () => {
 			.setTimeout(STEP_MS)
 			.click();
 		expect(await textOf(page, '[data-testid="details"]')).toContain('WSAECONNREFUSED');
+		await clickText(page, '[role="tab"]', 'Sockets');
+		expect(await textOf(page, '[data-testid="socket-count"]')).toContain(
+			`${truth.sockets.length} of ${truth.sockets.length}`,
+		);
 		await clickText(page, 'button', '← All traces');
 		for (const name of ['sample.etl', DROPPED])
 			await page.waitForSelector(`[data-testid="open-trace"]::-p-text(${name})`);
