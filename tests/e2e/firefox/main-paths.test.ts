@@ -1,11 +1,11 @@
 // The user's main paths in Debian's Firefox ESR, through WebDriver BiDi (puppeteer-core), against
-// the production build: a real file dropped and imported into IndexedDB, the sample in one click,
-// filters counted against the sample's ground truth, an event's details, a socket's story, a CSV
-// download, what the page says of the Chromium-only file handler, and a reload with the server
-// gone that still opens the stored trace from the service worker's copy of the app.
+// the production build: a real file dropped and imported into IndexedDB, another picked, the
+// sample in one click, filters counted against the sample's ground truth, an event's details, a
+// socket's story, a CSV download, what the page says of the Chromium-only file handler, and a
+// reload with the server gone that still opens the stored trace from the service worker's copy.
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'puppeteer-core';
+import type { ElementHandle, Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sockscope } from '../../cli/run.ts';
 import { SCREENSHOTS } from '../analyst-page.ts';
@@ -170,6 +170,21 @@ describe('Firefox ESR on the main paths', { timeout: FIREFOX_STEP_MS }, () => {
 		expect(stored).toMatchObject({ records, size: statSync(dropped).size, error: null });
 		await clickText(page, 'button', '← All traces');
 		await page.waitForSelector(`[data-testid="open-trace"]::-p-text(${DROPPED})`);
+	});
+
+	it('imports a file picked with the file input', async () => {
+		const name = 'krabsetw-powershell-manifest.etl';
+		const input = await page.waitForSelector('input[type="file"][data-testid="file-input"]');
+		await (input as ElementHandle<HTMLInputElement>).uploadFile(join(fixturesDir, name));
+		await input!.dispose();
+		await waitForFacts(page, name);
+		const want = readExpectedFacts().get(name.replace(/\.etl$/, ''))!;
+		expect(Number(await readFact(page, 'build'))).toBe(want.build);
+		expect(Number(await readFact(page, 'cpus'))).toBe(want.cpus);
+		const cli = await sockscope('decode', join(fixturesDir, name));
+		const records = cli.stdout.trimEnd().split('\n').length;
+		expect((await answerFor(page, '')).total).toBe(records);
+		await clickText(page, 'button', '← All traces');
 	});
 
 	it('opens the bundled sample with one click', async () => {
