@@ -26,3 +26,10 @@ export const TWO_HUGE_IMPORTS_MS = 240_000;
  * takeover alone was seen to pass 30 s with the e2e files sharing two cores.
  */
 export const SITE_UPDATE_MS = 180_000;
+
+/**
+ * One step of the Firefox ESR e2e (tests/e2e/firefox/): a page load whose service worker
+ * precaches the app, an import, a download, a reload served by the service worker. Each took
+ * 0.5–4.5 s here (the file 45 s with Firefox's start); a step polls for 60 s before it fails.
+ */
+export const FIREFOX_STEP_MS = 120_000;

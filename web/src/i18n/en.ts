@@ -664,4 +664,10 @@ export const en: Record<string, string> = {
 	'follow.side.out': 'towards the peer',
 	'follow.side.in': 'from the peer',
 	'follow.side.local': 'on the socket',
+	// ---- opening files from the OS ----
+	'storage.os-files': 'From Explorer',
+	'storage.os-files-available':
+		'Once Sockscope is installed as an app, .etl files double-clicked in Explorer open in it.',
+	'storage.os-files-unsupported':
+		'This browser cannot open .etl files from Explorer: it does not let web apps handle files. Drop or pick them here, or install Sockscope from Chrome or Edge for that.',
 };

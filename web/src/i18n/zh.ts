@@ -599,4 +599,10 @@ export const zh: Record<string, string> = {
 	'follow.side.out': '发往对端',
 	'follow.side.in': '来自对端',
 	'follow.side.local': '套接字自身',
+	// ---- opening files from the OS ----
+	'storage.os-files': '从资源管理器打开',
+	'storage.os-files-available':
+		'将 Sockscope 安装为应用后，在资源管理器中双击 .etl 文件即可在其中打开。',
+	'storage.os-files-unsupported':
+		'此浏览器无法从资源管理器打开 .etl 文件：它不允许网页应用处理文件。请将文件拖放到此处或在此选择；如需此功能，请在 Chrome 或 Edge 中安装 Sockscope。',
 };

@@ -11,6 +11,11 @@ export interface PwaServices {
 	readonly state: PwaState;
 	readonly storage: StorageStatus;
 	readonly intake: FileIntake;
+	/**
+	 * Whether the browser hands over files the OS opens with an installed app (launchQueue:
+	 * Chromium only). Elsewhere the page says that double-clicking a trace cannot reach it.
+	 */
+	readonly osFiles: boolean;
 }
 
 export function startPwa(opener: TraceOpener): PwaServices {
@@ -18,7 +23,7 @@ export function startPwa(opener: TraceOpener): PwaServices {
 	const storage = new StorageStatus(navigator.storage);
 	const intake = new FileIntake(opener, storage);
 	registerServiceWorker(state, () => void storage.refresh());
-	consumeLaunchQueue(window, (files) => void intake.accept(files));
+	const osFiles = consumeLaunchQueue(window, (files) => void intake.accept(files));
 	listenForPastedFiles(window, (files) => void intake.accept(files));
-	return { state, storage, intake };
+	return { state, storage, intake, osFiles };
 }
