@@ -600,4 +600,9 @@ export const en: Record<string, string> = {
 
 	// ---- update changes ----
 	'update.whats-new': "What's new in {{version}}",
+
+	// ---- page layout and keys ----
+	'layout.resize-details': 'Resize the details pane (arrow keys)',
+	'drop.open': 'Open…',
+	'drop.open-title': 'Open another trace (or drop one anywhere on the page)',
 };

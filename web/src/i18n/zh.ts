@@ -539,4 +539,9 @@ export const zh: Record<string, string> = {
 
 	// ---- update changes ----
 	'update.whats-new': '{{version}} 的新功能',
+
+	// ---- page layout and keys ----
+	'layout.resize-details': '调整详细信息窗格大小（方向键）',
+	'drop.open': '打开…',
+	'drop.open-title': '打开另一个跟踪（或将其拖放到页面任意位置）',
 };
