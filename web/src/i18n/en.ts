@@ -538,7 +538,6 @@ export const en: Record<string, string> = {
 	'shortcut.filter-on-a-cell-of-the-selected-event': 'Filter on a cell of the selected event',
 	'shortcut.errors-only-on-or-off': 'Errors only, on or off',
 	'shortcut.time-as-utc-or-since-the-trace-start': 'Time as UTC or since the trace start',
-	'shortcut.events-or-statistics': 'Events or Statistics',
 	'shortcut.zoom-the-timeline-out-or-reset-it': 'Zoom the timeline out, or reset it',
 	'shortcut.theme-system-light-dark': 'Theme: system, light, dark',
 	'shortcut.this-list': 'This list',
@@ -605,4 +604,7 @@ export const en: Record<string, string> = {
 	'layout.resize-details': 'Resize the details pane (arrow keys)',
 	'drop.open': 'Open…',
 	'drop.open-title': 'Open another trace (or drop one anywhere on the page)',
+	'filter.kept': '· the filter is not applied: showing “{{filter}}”',
+	'filter.kept-all': '· the filter is not applied: showing every event',
+	'shortcut.panels': 'Events, Statistics or Sockets',
 };
