@@ -538,7 +538,6 @@ export const en: Record<string, string> = {
 	'shortcut.filter-on-a-cell-of-the-selected-event': 'Filter on a cell of the selected event',
 	'shortcut.errors-only-on-or-off': 'Errors only, on or off',
 	'shortcut.time-as-utc-or-since-the-trace-start': 'Time as UTC or since the trace start',
-	'shortcut.events-or-statistics': 'Events or Statistics',
 	'shortcut.zoom-the-timeline-out-or-reset-it': 'Zoom the timeline out, or reset it',
 	'shortcut.theme-system-light-dark': 'Theme: system, light, dark',
 	'shortcut.this-list': 'This list',
@@ -670,4 +669,11 @@ export const en: Record<string, string> = {
 		'Once Sockscope is installed as an app, .etl files double-clicked in Explorer open in it.',
 	'storage.os-files-unsupported':
 		'This browser cannot open .etl files from Explorer: it does not let web apps handle files. Drop or pick them here, or install Sockscope from Chrome or Edge for that.',
+	// ---- page layout and keys ----
+	'layout.resize-details': 'Resize the details pane (arrow keys)',
+	'drop.open': 'Open…',
+	'drop.open-title': 'Open another trace (or drop one anywhere on the page)',
+	'filter.kept': '· the filter is not applied: showing “{{filter}}”',
+	'filter.kept-all': '· the filter is not applied: showing every event',
+	'shortcut.panels': 'Events, Statistics or Sockets',
 };

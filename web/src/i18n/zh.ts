@@ -481,7 +481,6 @@ export const zh: Record<string, string> = {
 	'shortcut.filter-on-a-cell-of-the-selected-event': '按选中事件的某个单元格筛选',
 	'shortcut.errors-only-on-or-off': '打开或关闭“仅错误”',
 	'shortcut.time-as-utc-or-since-the-trace-start': '时间显示为 UTC 或自跟踪开始起',
-	'shortcut.events-or-statistics': '事件或统计',
 	'shortcut.zoom-the-timeline-out-or-reset-it': '缩小时间线，或将其复原',
 	'shortcut.theme-system-light-dark': '主题：跟随系统、浅色、深色',
 	'shortcut.this-list': '此列表',
@@ -605,4 +604,11 @@ export const zh: Record<string, string> = {
 		'将 Sockscope 安装为应用后，在资源管理器中双击 .etl 文件即可在其中打开。',
 	'storage.os-files-unsupported':
 		'此浏览器无法从资源管理器打开 .etl 文件：它不允许网页应用处理文件。请将文件拖放到此处或在此选择；如需此功能，请在 Chrome 或 Edge 中安装 Sockscope。',
+	// ---- page layout and keys ----
+	'layout.resize-details': '调整详细信息窗格大小（方向键）',
+	'drop.open': '打开…',
+	'drop.open-title': '打开另一个跟踪（或将其拖放到页面任意位置）',
+	'filter.kept': '· 筛选器未应用：显示的是“{{filter}}”的结果',
+	'filter.kept-all': '· 筛选器未应用：显示全部事件',
+	'shortcut.panels': '事件、统计或套接字',
 };

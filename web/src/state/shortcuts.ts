@@ -14,6 +14,7 @@ export type ShortcutAction =
 	| 'time-format'
 	| 'panel-events'
 	| 'panel-stats'
+	| 'panel-sockets'
 	| 'zoom-out'
 	| 'zoom-reset'
 	| 'theme';
@@ -41,7 +42,7 @@ export const SHORTCUT_HELP: readonly ShortcutHelp[] = [
 	{ keys: ['Enter', 'Shift+F10'], does: msg('shortcut.filter-on-a-cell-of-the-selected-event') },
 	{ keys: ['e'], does: msg('shortcut.errors-only-on-or-off') },
 	{ keys: ['t'], does: msg('shortcut.time-as-utc-or-since-the-trace-start') },
-	{ keys: ['1', '2'], does: msg('shortcut.events-or-statistics') },
+	{ keys: ['1', '2', '3'], does: msg('shortcut.panels') },
 	{ keys: ['-', '0'], does: msg('shortcut.zoom-the-timeline-out-or-reset-it') },
 	{ keys: ['d'], does: msg('shortcut.theme-system-light-dark') },
 	{ keys: ['?'], does: msg('shortcut.this-list') },
@@ -56,6 +57,7 @@ const BY_CHARACTER: Record<string, ShortcutAction> = {
 	t: 'time-format',
 	'1': 'panel-events',
 	'2': 'panel-stats',
+	'3': 'panel-sockets',
 	'-': 'zoom-out',
 	'0': 'zoom-reset',
 	d: 'theme',
@@ -71,6 +73,7 @@ const US_KEYS: Record<string, [plain: string, shifted: string]> = {
 	KeyD: ['d', 'D'],
 	Digit1: ['1', '!'],
 	Digit2: ['2', '@'],
+	Digit3: ['3', '#'],
 	Digit0: ['0', ')'],
 	Minus: ['-', '_'],
 };

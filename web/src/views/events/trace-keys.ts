@@ -28,6 +28,12 @@ export interface KeyContext {
 	readonly span: TimeRange;
 }
 
+const PANEL_OF: Record<'panel-events' | 'panel-stats' | 'panel-sockets', Panel> = {
+	'panel-events': 'events',
+	'panel-stats': 'stats',
+	'panel-sockets': 'sockets',
+};
+
 /** What a shortcut does in the trace view, or null when it does nothing here. */
 export function keyCommand(action: ShortcutAction, c: KeyContext): TraceCommand | null {
 	if (c.typing || c.dialogOpen) return null;
@@ -47,7 +53,9 @@ export function keyCommand(action: ShortcutAction, c: KeyContext): TraceCommand 
 			return { do: 'time-mode' };
 		case 'panel-events':
 		case 'panel-stats':
-			return { do: 'panel', panel: action === 'panel-events' ? 'events' : 'stats' };
+		case 'panel-sockets':
+			// One number per tab, in the tabs' order.
+			return { do: 'panel', panel: PANEL_OF[action] };
 		case 'zoom-out':
 			return c.range ? { do: 'range', range: zoomedOut(c.range, c.span) } : null;
 		case 'zoom-reset':
