@@ -16,7 +16,13 @@ import { exportCommand } from './export-command.ts';
 import { checkFiles, openInput } from './input.ts';
 import { LineWriter, OutputClosed } from './output.ts';
 import { Progress } from './progress.ts';
-import { findingsCommand, pickSocketColumns, socketsCommand } from './sockets-commands.ts';
+import {
+	findingsCommand,
+	pickSocketColumns,
+	socketsCommand,
+	type FindingsFormat,
+	type SocketsFormat,
+} from './sockets-commands.ts';
 
 /** The project root: the nearest folder above this module (source or bundle) with a package.json. */
 function projectRoot(): string {
@@ -78,7 +84,7 @@ async function stats(trace: OpenTrace, json: boolean, out: LineWriter): Promise<
 /** Where a run reads and writes: the process's own streams, or a test's. */
 export interface Io {
 	readonly stdin: NodeJS.ReadableStream;
-	readonly stdout: NodeJS.WritableStream;
+	readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
 	readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
 }
 
@@ -125,14 +131,20 @@ async function runOne(opts: Options, out: LineWriter, io: Io): Promise<number> {
 			case 'sockets':
 				problems = await socketsCommand(
 					trace,
-					format,
+					opts.format as SocketsFormat,
 					columns as readonly string[] | null,
 					out,
 					progress,
 				);
 				break;
 			case 'findings':
-				problems = await findingsCommand(trace, opts.json, out, progress);
+				problems = await findingsCommand(
+					trace,
+					opts.json,
+					opts.format as FindingsFormat,
+					out,
+					progress,
+				);
 				break;
 			case 'stats':
 				problems = await stats(trace, opts.json, out);
@@ -154,7 +166,7 @@ export async function main(
 ): Promise<number> {
 	const out = new LineWriter(io.stdout);
 	try {
-		const parsed = parseCommandLine(argv);
+		const parsed = parseCommandLine(argv, { stdoutIsTTY: io.stdout.isTTY === true });
 		if (parsed.kind === 'help') {
 			io.stdout.write(parsed.text + '\n');
 			return EXIT.ok;
