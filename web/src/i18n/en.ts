@@ -600,4 +600,8 @@ export const en: Record<string, string> = {
 
 	// ---- update changes ----
 	'update.whats-new': "What's new in {{version}}",
+
+	// ---- damaged trace header ----
+	'error.damaged-header-hint':
+		'The file is an ETL trace, but its first buffer, which holds the trace header, is damaged, so nothing in it can be decoded. Copy the file again from the machine that captured it; a trace whose capture was not stopped may still be being written.',
 };

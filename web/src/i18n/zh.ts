@@ -539,4 +539,8 @@ export const zh: Record<string, string> = {
 
 	// ---- update changes ----
 	'update.whats-new': '{{version}} 的新功能',
+
+	// ---- damaged trace header ----
+	'error.damaged-header-hint':
+		'该文件是 ETL 跟踪，但存放跟踪标头的第一个缓冲区已损坏，因此其中的内容都无法解码。请从捕获它的计算机重新复制该文件；如果捕获尚未停止，该跟踪可能仍在写入中。',
 };
