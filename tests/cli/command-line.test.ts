@@ -91,7 +91,7 @@ describe('sockscope command line', () => {
 		expect(usage('info', 'f', '--format', 'csv')).toMatch(/^info does not take --format/);
 		expect(usage('decode', 'f', '--format', 'xml')).toBe('--format must be ndjson or csv, not xml');
 		expect(usage('decode', 'f', '--bogus')).toBe('unknown option --bogus');
-		expect(usage('decode', 'f', '--filter')).toBe('--filter needs a value');
+		expect(usage('decode', 'f', '--filter')).toBe('--filter needs a value: --filter EXPR');
 		expect(usage('decode', 'f', '--json=yes')).toMatch(/--json/);
 		expect(usage('decode')).toBe('decode needs FILE');
 		expect(usage('decode', 'a', 'b')).toBe('decode reads one FILE; unexpected argument: b');

@@ -144,7 +144,7 @@ describe('sockscope findings', { timeout: CLI_PROCESS_MS }, () => {
 			sockscope('findings', '--help'),
 		]);
 		expect(sockets.stdout).toContain(
-			'sockscope sockets FILE [--format ndjson|csv] [--columns LIST]',
+			'sockscope sockets FILE [--format ndjson|csv|table] [--columns LIST]',
 		);
 		expect(findings.stdout).toContain('sockscope findings FILE [--json]');
 		const bad = await sockscope('sockets', sample, '--format', 'xml');

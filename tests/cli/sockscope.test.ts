@@ -93,14 +93,14 @@ describe('sockscope CLI', { timeout: CLI_PROCESS_MS }, () => {
 		expect(s.compressedBuffers).toBe(1);
 	});
 
-	it('a file that is not a trace: stderr names why, exit code 1', async () => {
+	it('a file that is not a trace: stderr names why, exit code 2', async () => {
 		const dir = mkdtempSync(join(tmpdir(), 'sockscope-'));
 		const path = join(dir, 'notes.txt');
 		writeFileSync(path, 'hello world, not a trace at all\n'.repeat(4));
 		const r = await sockscope('info', path);
-		expect(r.code).toBe(1);
+		expect(r.code).toBe(2);
 		expect(r.stderr).toMatch(
-			/notes\.txt: not an ETL file: buffer 0 at offset 0x0 has BufferSize 0x6c6c6568/,
+			/^sockscope: not an ETL trace: .*notes\.txt: buffer 0 at offset 0x0 has BufferSize 0x6c6c6568/,
 		);
 		expect(r.stdout).toBe('');
 	});

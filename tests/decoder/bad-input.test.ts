@@ -34,7 +34,7 @@ describe('not an ETL file', () => {
 	});
 	it('tiny file', async () => {
 		expect(await openError(new Uint8Array([3, 0, 0]))).toBe(
-			'not an ETL file: the file has 3 bytes, fewer than one buffer header (0x48 bytes)',
+			'not an ETL file: the file has 3 bytes, fewer than one buffer header (0x48 bytes); the file starts with the bytes 03 00 00',
 		);
 	});
 	it('BufferSize 3', async () => {

@@ -17,6 +17,8 @@ import {
 } from './page.ts';
 import { projectRoot } from './server.ts';
 import { fixturesDir, readExpectedFacts } from './sources.ts';
+import { en } from '../../web/src/i18n/en.ts';
+import { WMI_BUFFER_HEADER } from '../../web/src/generated/layouts.ts';
 
 const baseUrl = inject('baseUrl');
 const expected = readExpectedFacts();
@@ -177,6 +179,21 @@ describe('files that are not traces', () => {
 		const alert = await readAlert(page);
 		expect(alert).toContain(name);
 		expect(alert).toContain('not an ETL file');
+		expect(tab.errors).toEqual([]);
+	});
+
+	it('a trace whose header buffer is damaged is said to be a damaged trace, not a foreign file', async () => {
+		const bytes = new Uint8Array(readFileSync(join(projectRoot, 'public/sample.etl')));
+		// Buffer 0's BufferType no longer says "header buffer".
+		const at = WMI_BUFFER_HEADER.fields.find((f) => f.name === 'BufferType')!.offset;
+		new DataView(bytes.buffer).setUint16(at, 1, true);
+		const tab = await open();
+		await pickBytes(tab.page, 'damaged.etl', bytes);
+		expect(await waitForOutcome(tab.page, 'damaged.etl')).toBe('error');
+		const alert = await readAlert(tab.page);
+		expect(alert).toContain('the trace header cannot be read');
+		expect(alert).toContain(en['error.damaged-header-hint']);
+		expect(alert).not.toContain('not an ETL file');
 		expect(tab.errors).toEqual([]);
 	});
 });

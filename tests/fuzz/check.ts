@@ -19,7 +19,7 @@ export interface Damage {
 }
 
 export interface DecodeReport {
-	/** False when the file was rejected as not an ETL file. */
+	/** False when the file was rejected as not an ETL file, or its trace header as damaged. */
 	readonly opened: boolean;
 	readonly records: number;
 	/** Every damage message, as the CLI would print them. */
@@ -41,7 +41,8 @@ export async function decodeReport(
 ): Promise<DecodeReport> {
 	const opened = await openTrace(memorySource(bytes), module, 'fuzz.etl');
 	if (!opened.ok) {
-		if (!opened.error.startsWith('not an ETL file: '))
+		// Not a trace, or a trace whose header is damaged: the two failures opening may report.
+		if (opened.code !== 'damaged' && !opened.error.startsWith('not an ETL file: '))
 			throw new Error(`unexpected error: ${opened.error}`);
 		return {
 			opened: false,

@@ -1,12 +1,13 @@
 // The command line's words: commands, the options each takes, and their help texts. Parsing is
-// node:util parseArgs over every option any command knows; an option known to another command
-// but not to this one is a usage error that says so.
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+// getopt's: an option that takes a value takes the next argument whatever it starts with
+// (`--filter -status:error`), or `--name=value`; every option any command knows is recognised,
+// and one known to another command but not to this one is a usage error that says so.
+import { nearest } from '../lib/nearest.ts';
 
 export class UsageError extends Error {}
 
 /** Exit codes, as documented in the README and in `sockscope --help`. */
-export const EXIT = { ok: 0, damaged: 1, usage: 2, internal: 3 } as const;
+export const EXIT = { ok: 0, damaged: 1, usage: 2, notEtl: 2, internal: 3 } as const;
 
 interface OptionSpec {
 	readonly type: 'string' | 'boolean';
@@ -48,8 +49,13 @@ interface CommandSpec {
 	readonly args: string;
 	/** Options this command takes, besides --quiet, --help and --version. */
 	readonly options: readonly OptionName[];
+	/** The formats --format takes; the first is the default. */
 	readonly formats?: readonly string[];
+	/** The default instead when standard output is a terminal (a person reads it). */
+	readonly terminalFormat?: string;
 	readonly manyFiles?: boolean;
+	/** --out names a folder, which standard output (`--out -`) cannot be. */
+	readonly outIsFolder?: boolean;
 	/** Options that must be given. */
 	readonly requires?: readonly OptionName[];
 	readonly notes?: string;
@@ -76,12 +82,19 @@ export const COMMANDS = {
 		summary: 'one line per reconstructed socket',
 		args: 'FILE',
 		options: ['format', 'columns'],
-		formats: ['ndjson', 'csv'],
+		formats: ['ndjson', 'csv', 'table'],
+		terminalFormat: 'table',
+		notes: 'On a terminal the default is an aligned table; piped, one NDJSON line per socket.',
 	},
 	findings: {
 		summary: 'refused connects, timeouts, aborts, leaks, …',
 		args: 'FILE',
-		options: ['json'],
+		options: ['json', 'format'],
+		formats: ['list', 'table', 'ndjson', 'csv'],
+		terminalFormat: 'table',
+		notes:
+			'On a terminal the default is an aligned table; piped, a list with each explanation.\n' +
+			'--json prints one object with the socket count and every finding.',
 	},
 	export: {
 		summary: 'tables of events, sockets, conversations and findings for many traces',
@@ -90,6 +103,7 @@ export const COMMANDS = {
 		formats: ['parquet', 'ndjson', 'csv'],
 		manyFiles: true,
 		requires: ['out'],
+		outIsFolder: true,
 		notes:
 			'Writes Hive-partitioned tables: DIR/events/trace=STEM/part-0.parquet, and the same for\n' +
 			'sockets, conversations and findings. A damaged trace is reported and skipped.',
@@ -118,14 +132,18 @@ export type Parsed =
 const EXIT_TEXT = `exit codes:
   0  done
   1  damaged input (what decoded before the damage is written; the damage goes to stderr)
-  2  usage or filter error
+  2  usage or filter error, or a file that is not an ETL trace
   3  internal error`;
 
-function optionLine(name: OptionName, formats?: readonly string[]): string {
+function optionLine(name: OptionName, c?: CommandSpec): string {
 	const o: OptionSpec = OPTIONS[name];
+	const formats = c?.formats;
 	const value = name === 'format' && formats ? formats.join('|') : o.value;
 	const flag = `${o.short ? `-${o.short}, ` : '    '}--${name}${value ? ` ${value}` : ''}`;
-	const help = name === 'format' && formats ? `${o.help} (default ${formats[0]})` : o.help;
+	const byDefault = c?.terminalFormat
+		? `${c.terminalFormat} on a terminal, else ${formats![0]}`
+		: formats?.[0];
+	const help = name === 'format' && formats ? `${o.help} (default ${byDefault})` : o.help;
 	return `  ${flag.padEnd(30)} ${help}`;
 }
 
@@ -135,7 +153,8 @@ export function mainHelp(): string {
 		'usage: sockscope COMMAND [OPTIONS] FILE',
 		'',
 		"Decodes Windows ETW traces (.etl) and explains what a program's sockets did.",
-		'FILE may be - for standard input.',
+		'FILE may be - for standard input. An option that takes a value takes the next argument,',
+		'whatever it starts with (--filter -status:error), or --name=value.',
 		'',
 		'commands:',
 		...names.map((n) => `  ${n.padEnd(10)} ${COMMANDS[n].summary}`),
@@ -163,7 +182,7 @@ export function commandHelp(name: CommandName): string {
 		...(c.notes ? ['', c.notes] : []),
 		'',
 		'options:',
-		...[...c.options, ...GLOBAL].map((o) => optionLine(o, c.formats)),
+		...[...c.options, ...GLOBAL].map((o) => optionLine(o, c)),
 		'',
 		EXIT_TEXT,
 	].join('\n');
@@ -173,54 +192,139 @@ function isCommand(s: string): s is CommandName {
 	return Object.hasOwn(COMMANDS, s);
 }
 
-/** Node's message for a parse failure, as one short sentence. */
-function parseFailure(e: unknown): UsageError {
-	const x = e as { code?: string; message?: string };
-	const m = /^(Unknown option|Option) '([^']+)'/.exec(x.message ?? '');
-	if (x.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && m)
-		return new UsageError(`unknown option ${m[2]}`);
-	if (x.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && m) {
-		const flag = m[2]!.split(' ')[0]!;
-		return new UsageError(
-			/argument missing/.test(x.message!) ? `${flag} needs a value` : `${flag} takes no value`,
-		);
-	}
-	return new UsageError((x.message ?? String(e)).split('\n')[0]!);
+type Values = Partial<Record<OptionName, string | boolean>>;
+
+interface Scanned {
+	readonly values: Values;
+	readonly positionals: string[];
+	/** The first word that looks like an option and is none (reported once the command is known). */
+	readonly unknown: string | null;
 }
 
-export function parseCommandLine(argv: readonly string[]): Parsed {
-	const config: ParseArgsConfig = {
-		args: [...argv],
-		options: Object.fromEntries(
-			Object.entries(OPTIONS).map(([name, o]) => [
-				name,
-				'short' in o ? { type: o.type, short: o.short } : { type: o.type },
-			]),
-		),
-		allowPositionals: true,
-		strict: true,
+const SHORT = new Map<string, OptionName>(
+	Object.entries(OPTIONS).flatMap(([name, o]) =>
+		'short' in o ? [[o.short, name as OptionName] as const] : [],
+	),
+);
+
+function isOption(s: string): s is OptionName {
+	return Object.hasOwn(OPTIONS, s);
+}
+
+/** `--name VALUE` as the help writes it, for messages. */
+function withValue(name: OptionName, formats?: readonly string[]): string {
+	const value =
+		name === 'format' && formats ? formats.join('|') : (OPTIONS[name] as OptionSpec).value;
+	return value ? `--${name} ${value}` : `--${name}`;
+}
+
+/**
+ * getopt_long's reading of the words: `--name=value`, `--name value` (the value whatever it
+ * starts with), `-q`, bundled short switches (`-qh`), `-` as a word, `--` ending the options.
+ */
+function scan(
+	argv: readonly string[],
+	formatsOf: (words: readonly string[]) => readonly string[] | undefined,
+): Scanned {
+	const values: Values = {};
+	const positionals: string[] = [];
+	let unknown: string | null = null;
+	const take = (name: OptionName, flag: string, i: number): number => {
+		if (i + 1 >= argv.length)
+			throw new UsageError(`${flag} needs a value: ${withValue(name, formatsOf(positionals))}`);
+		values[name] = argv[i + 1]!;
+		return i + 1;
 	};
-	let values: Record<string, string | boolean | undefined>;
-	let positionals: string[];
-	try {
-		({ values, positionals } = parseArgs(config) as {
-			values: Record<string, string | boolean | undefined>;
-			positionals: string[];
-		});
-	} catch (e) {
-		throw parseFailure(e);
+	for (let i = 0; i < argv.length; i++) {
+		const a = argv[i]!;
+		if (a === '--') {
+			positionals.push(...argv.slice(i + 1));
+			break;
+		}
+		if (a.startsWith('--')) {
+			const eq = a.indexOf('=');
+			const name = eq < 0 ? a.slice(2) : a.slice(2, eq);
+			if (!isOption(name)) {
+				unknown ??= `--${name}`;
+				continue;
+			}
+			const o: OptionSpec = OPTIONS[name];
+			if (o.type === 'boolean') {
+				if (eq >= 0) throw new UsageError(`--${name} takes no value (it is a switch: --${name})`);
+				values[name] = true;
+			} else if (eq >= 0) values[name] = a.slice(eq + 1);
+			else i = take(name, `--${name}`, i);
+			continue;
+		}
+		if (a.startsWith('-') && a !== '-') {
+			// Short options: switches may be bundled; one that takes a value ends the bundle.
+			for (let k = 1; k < a.length; k++) {
+				const name = SHORT.get(a[k]!);
+				if (!name) {
+					unknown ??= `-${a[k]}`;
+					break;
+				}
+				if (OPTIONS[name].type === 'boolean') {
+					values[name] = true;
+					continue;
+				}
+				if (k + 1 < a.length) values[name] = a.slice(k + 1);
+				else i = take(name, `-${a[k]}`, i);
+				break;
+			}
+			continue;
+		}
+		positionals.push(a);
 	}
+	return { values, positionals, unknown };
+}
+
+/** "did you mean" for a word that is not one of `known`, or nothing. */
+function didYouMean(word: string, ...known: (readonly string[])[]): string {
+	for (const names of known) {
+		const near = nearest(word, names);
+		if (near) return `; did you mean ${near}?`;
+	}
+	return '';
+}
+
+function unknownCommand(word: string): UsageError {
+	return new UsageError(`unknown command: ${word}${didYouMean(word, Object.keys(COMMANDS))}`);
+}
+
+function unknownOption(flag: string, command: CommandName | null): UsageError {
+	const all = Object.keys(OPTIONS).map((o) => `--${o}`);
+	const mine = command
+		? [...(COMMANDS[command] as CommandSpec).options, ...GLOBAL].map((o) => `--${o}`)
+		: all;
+	return new UsageError(`unknown option ${flag}${didYouMean(flag, mine, all)}`);
+}
+
+/** What the process's streams are, where a default depends on them. */
+export interface Terminal {
+	/** Standard output is a terminal (a person reads it). */
+	readonly stdoutIsTTY?: boolean;
+}
+
+export function parseCommandLine(argv: readonly string[], terminal: Terminal = {}): Parsed {
+	const commandOf = (words: readonly string[]) =>
+		words[0] !== undefined && isCommand(words[0]) ? words[0] : null;
+	const { values, positionals, unknown } = scan(argv, (words) => {
+		const c = commandOf(words);
+		return c ? (COMMANDS[c] as CommandSpec).formats : undefined;
+	});
+	if (unknown !== null) throw unknownOption(unknown, commandOf(positionals));
 	const [first, ...files] = positionals;
 	if (first === undefined || first === 'help') {
 		if (first === 'help' && files[0] !== undefined) {
-			if (!isCommand(files[0])) throw new UsageError(`unknown command: ${files[0]}`);
+			if (!isCommand(files[0])) throw unknownCommand(files[0]);
 			return { kind: 'help', text: commandHelp(files[0]) };
 		}
 		if (values.version) return { kind: 'version' };
 		if (values.help || first === 'help') return { kind: 'help', text: mainHelp() };
 		throw new UsageError('a command is needed');
 	}
-	if (!isCommand(first)) throw new UsageError(`unknown command: ${first}`);
+	if (!isCommand(first)) throw unknownCommand(first);
 	const command = first;
 	const spec: CommandSpec = COMMANDS[command];
 	if (values.help) return { kind: 'help', text: commandHelp(command) };
@@ -233,9 +337,18 @@ export function parseCommandLine(argv: readonly string[]): Parsed {
 						? ` (its options: ${spec.options.map((o) => `--${o}`).join(', ')})`
 						: ''),
 			);
-	const format = (values.format as string | undefined) ?? spec.formats?.[0] ?? 'ndjson';
+	if (values.json && values.format !== undefined)
+		throw new UsageError(`${command} takes --json or --format, not both`);
+	const format =
+		(values.format as string | undefined) ??
+		(terminal.stdoutIsTTY ? spec.terminalFormat : undefined) ??
+		spec.formats?.[0] ??
+		'ndjson';
 	if (spec.formats && !spec.formats.includes(format))
-		throw new UsageError(`--format must be ${spec.formats.join(' or ')}, not ${format}`);
+		throw new UsageError(
+			`--format must be ${spec.formats.slice(0, -1).join(', ')} or ${spec.formats.at(-1)}, ` +
+				`not ${format}${didYouMean(format, spec.formats)}`,
+		);
 	const provider = (values.provider as string | undefined) ?? 'all';
 	if (provider !== 'afd' && provider !== 'all')
 		throw new UsageError(`--provider must be afd or all, not ${provider}`);
@@ -253,6 +366,10 @@ export function parseCommandLine(argv: readonly string[]): Parsed {
 	for (const name of spec.requires ?? [])
 		if (values[name] === undefined)
 			throw new UsageError(`${command} needs --${name} ${(OPTIONS[name] as OptionSpec).value}`);
+	if (spec.outIsFolder && values.out === '-')
+		throw new UsageError(
+			`${command} writes a folder of tables: --out names it (- for standard output is for commands that write one file)`,
+		);
 	if (files.filter((f) => f === '-').length > 1)
 		throw new UsageError('standard input (-) can be read only once');
 	return {

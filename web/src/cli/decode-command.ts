@@ -27,6 +27,7 @@ import type { LineWriter } from './output.ts';
 import { ByteSink } from '../export/byte-sink.ts';
 import { RecordWriter } from '../export/record-writer.ts';
 import type { Progress } from './progress.ts';
+import type { EventRowCursor } from './event-columns.ts';
 
 export interface DecodeOptions {
 	readonly format: ExportFormat;
@@ -34,6 +35,8 @@ export interface DecodeOptions {
 	readonly filter: string | null;
 	/** Picked columns (--columns), or null for every record column. */
 	readonly columns: readonly PickedColumn[] | null;
+	/** Fed each record when a picked column reads the column store (event-columns.ts). */
+	readonly cursor?: EventRowCursor | null;
 }
 
 const AFD_GUID = PROVIDERS.find((p) => p.key === 'afd')!.guid;
@@ -61,13 +64,16 @@ export async function decodeCommand(
 		const header = headerLine(opts.format);
 		if (header !== null) line(header);
 	}
-	if (opts.filter !== null) {
+	const cursor = opts.cursor ?? null;
+	// Columns of the store are read through it: all records, as an empty filter selects them.
+	if (opts.filter !== null || cursor) {
 		const { damage } = await filteredRecords(
 			trace,
 			module,
-			opts.filter,
-			(r) => {
+			opts.filter ?? '',
+			(r, c, i, ctx, index) => {
 				if (opts.provider === 'afd' && r.providerGuid !== AFD_GUID) return;
+				cursor?.set(r, c, i, ctx, index);
 				line(cols ? pickedLine(r, cols, opts.format) : recordLine(r, opts.format));
 			},
 			flush,

@@ -3,20 +3,27 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { indexBuffers, openTrace, type OpenTrace } from '../decoder/etl-file.ts';
+import { indexBuffers, NOT_ETL, openTrace, type OpenTrace } from '../decoder/etl-file.ts';
 import { DamageLog } from '../decoder/messages.ts';
-import { pickColumns, type ExportFormat } from '../decoder/record-lines.ts';
+import type { ExportFormat } from '../decoder/record-lines.ts';
 import { blockCache } from '../decoder/source.ts';
 import { traceStats } from '../decoder/stats.ts';
 import { compileFilter } from '../query/filter-compile.ts';
 import { FilterError, parseFilter } from '../query/filter-parser.ts';
 import { EXIT, parseCommandLine, UsageError, type Options } from './args.ts';
 import { decodeCommand } from './decode-command.ts';
+import { pickDecodeColumns, type DecodeColumns } from './event-columns.ts';
 import { exportCommand } from './export-command.ts';
 import { checkFiles, openInput } from './input.ts';
 import { LineWriter, OutputClosed } from './output.ts';
 import { Progress } from './progress.ts';
-import { findingsCommand, pickSocketColumns, socketsCommand } from './sockets-commands.ts';
+import {
+	findingsCommand,
+	pickSocketColumns,
+	socketsCommand,
+	type FindingsFormat,
+	type SocketsFormat,
+} from './sockets-commands.ts';
 
 /** The project root: the nearest folder above this module (source or bundle) with a package.json. */
 function projectRoot(): string {
@@ -78,7 +85,7 @@ async function stats(trace: OpenTrace, json: boolean, out: LineWriter): Promise<
 /** Where a run reads and writes: the process's own streams, or a test's. */
 export interface Io {
 	readonly stdin: NodeJS.ReadableStream;
-	readonly stdout: NodeJS.WritableStream;
+	readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
 	readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
 }
 
@@ -90,7 +97,7 @@ async function runOne(opts: Options, out: LineWriter, io: Io): Promise<number> {
 			? null
 			: opts.command === 'sockets'
 				? pickSocketColumns(opts.columns)
-				: pickColumns(opts.columns);
+				: pickDecodeColumns(opts.columns);
 	if (columns && 'error' in columns) throw new UsageError(columns.error);
 	const module = loadModule();
 	const input = await openInput(file, io.stdin);
@@ -98,6 +105,14 @@ async function runOne(opts: Options, out: LineWriter, io: Io): Promise<number> {
 	try {
 		const opened = await openTrace(blockCache(input.source), module, input.name);
 		if (!opened.ok) {
+			// Not a trace at all is the wrong file given (exit 2); a trace with a damaged header, 1.
+			if (opened.code === 'format') {
+				const found = opened.error.startsWith(NOT_ETL)
+					? opened.error.slice(NOT_ETL.length)
+					: opened.error;
+				io.stderr.write(`sockscope: not an ETL trace: ${file}: ${found}\n`);
+				return EXIT.notEtl;
+			}
 			io.stderr.write(`sockscope: ${file}: ${opened.error}\n`);
 			return EXIT.damaged;
 		}
@@ -116,7 +131,8 @@ async function runOne(opts: Options, out: LineWriter, io: Io): Promise<number> {
 						format,
 						provider: opts.provider,
 						filter: opts.filter,
-						columns: columns as Exclude<ReturnType<typeof pickColumns>, { error: string }> | null,
+						columns: columns ? (columns as DecodeColumns).columns : null,
+						cursor: columns ? (columns as DecodeColumns).cursor : null,
 					},
 					out,
 					progress,
@@ -125,14 +141,20 @@ async function runOne(opts: Options, out: LineWriter, io: Io): Promise<number> {
 			case 'sockets':
 				problems = await socketsCommand(
 					trace,
-					format,
+					opts.format as SocketsFormat,
 					columns as readonly string[] | null,
 					out,
 					progress,
 				);
 				break;
 			case 'findings':
-				problems = await findingsCommand(trace, opts.json, out, progress);
+				problems = await findingsCommand(
+					trace,
+					opts.json,
+					opts.format as FindingsFormat,
+					out,
+					progress,
+				);
 				break;
 			case 'stats':
 				problems = await stats(trace, opts.json, out);
@@ -154,7 +176,7 @@ export async function main(
 ): Promise<number> {
 	const out = new LineWriter(io.stdout);
 	try {
-		const parsed = parseCommandLine(argv);
+		const parsed = parseCommandLine(argv, { stdoutIsTTY: io.stdout.isTTY === true });
 		if (parsed.kind === 'help') {
 			io.stdout.write(parsed.text + '\n');
 			return EXIT.ok;

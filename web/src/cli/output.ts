@@ -104,3 +104,100 @@ export class LineWriter {
 		if (this.#closed) throw new OutputClosed();
 	}
 }
+
+/** Rows whose widths set the columns' before any is printed: later rows keep those widths. */
+const WIDTH_ROWS = 256;
+
+/** One table cell as a person reads it: no value is `-`, lists are joined, objects are JSON. */
+export function tableCell(v: unknown): string {
+	if (v === null || v === undefined || v === '') return '-';
+	if (Array.isArray(v)) return v.length ? v.map((x) => tableCell(x)).join(' ') : '-';
+	if (typeof v === 'object') return JSON.stringify(v);
+	// One line per row: a line break inside a cell would break the columns.
+	return String(v).replace(/[\r\n\t]+/g, ' ');
+}
+
+/** Columns of characters a string takes in a terminal: wide (CJK) characters take two. */
+export function displayWidth(s: string): number {
+	let n = 0;
+	for (const ch of s) {
+		const c = ch.codePointAt(0)!;
+		n +=
+			(c >= 0x1100 && c <= 0x115f) ||
+			(c >= 0x2e80 && c <= 0xa4cf) ||
+			(c >= 0xac00 && c <= 0xd7a3) ||
+			(c >= 0xf900 && c <= 0xfaff) ||
+			(c >= 0xfe30 && c <= 0xfe4f) ||
+			(c >= 0xff00 && c <= 0xff60) ||
+			(c >= 0xffe0 && c <= 0xffe6) ||
+			(c >= 0x20000 && c <= 0x3fffd)
+				? 2
+				: 1;
+	}
+	return n;
+}
+
+/**
+ * An aligned table for a person at a terminal: a header, then a line per row, columns two spaces
+ * apart, numbers to the right. The widths come from the first WIDTH_ROWS rows, so that a table of
+ * a million sockets starts printing at once and holds little; a longer cell later pushes the rest
+ * of its line out rather than being cut.
+ */
+export class AlignedTable {
+	readonly #out: LineWriter;
+	readonly #header: readonly string[];
+	#held: unknown[][] | null = [];
+	#widths: number[] = [];
+	#numeric: boolean[] = [];
+	#rows = 0;
+
+	constructor(out: LineWriter, header: readonly string[]) {
+		this.#out = out;
+		this.#header = header;
+	}
+
+	get rows(): number {
+		return this.#rows;
+	}
+
+	async row(values: readonly unknown[]): Promise<void> {
+		this.#rows++;
+		if (this.#held) {
+			this.#held.push([...values]);
+			if (this.#held.length >= WIDTH_ROWS) await this.#start();
+			return;
+		}
+		await this.#out.line(this.#line(values.map(tableCell)));
+	}
+
+	async end(): Promise<void> {
+		if (this.#held) await this.#start();
+	}
+
+	async #start(): Promise<void> {
+		const held = this.#held!;
+		this.#held = null;
+		const cells = held.map((r) => r.map(tableCell));
+		this.#widths = this.#header.map((h, c) =>
+			Math.max(displayWidth(h), ...cells.map((r) => displayWidth(r[c] ?? ''))),
+		);
+		this.#numeric = this.#header.map(
+			(_, c) =>
+				held.some((r) => typeof r[c] === 'number') &&
+				held.every((r) => typeof r[c] === 'number' || r[c] === null || r[c] === undefined),
+		);
+		await this.#out.line(this.#line(this.#header));
+		for (const r of cells) await this.#out.line(this.#line(r));
+	}
+
+	#line(cells: readonly string[]): string {
+		const last = cells.length - 1;
+		return cells
+			.map((s, c) => {
+				const pad = ' '.repeat(Math.max(0, (this.#widths[c] ?? 0) - displayWidth(s)));
+				if (this.#numeric[c]) return pad + s;
+				return c === last ? s : s + pad;
+			})
+			.join('  ');
+	}
+}

@@ -7,7 +7,8 @@ import { SOCKET_COLUMNS, socketRow } from '../sockets/socket-row.ts';
 import { storyOf } from '../sockets/story.ts';
 import { trackTraceStream, type TrackedStream } from '../sockets/track-trace.ts';
 import { csvCell } from '../decoder/record-lines.ts';
-import type { LineWriter } from './output.ts';
+import { FINDING_TABLE, findingRow } from '../export/tables.ts';
+import { AlignedTable, type LineWriter } from './output.ts';
 import type { Progress } from './progress.ts';
 import { nearest } from '../lib/nearest.ts';
 
@@ -26,6 +27,25 @@ const MORE_FIELDS = [
 	'nested_send_exits',
 	'story',
 ] as const;
+
+/** The columns of the terminal's table of sockets, unless --columns picks others. */
+const TABLE_COLUMNS = [
+	'pid',
+	'process',
+	'type',
+	'local',
+	'remote',
+	'remote_name',
+	'state',
+	'connect_ms',
+	'bytes_sent',
+	'bytes_received',
+	'error',
+	'ended_by',
+] as const;
+
+export type SocketsFormat = 'ndjson' | 'csv' | 'table';
+export type FindingsFormat = 'list' | 'table' | 'ndjson' | 'csv';
 
 /** `--columns` for sockets: names from SOCKET_COLUMNS (and, in NDJSON, the extra fields). */
 export function pickSocketColumns(names: readonly string[]): string[] | { error: string } {
@@ -69,14 +89,16 @@ async function track(
 
 export async function socketsCommand(
 	trace: OpenTrace,
-	format: 'ndjson' | 'csv',
+	format: SocketsFormat,
 	columns: readonly string[] | null,
 	out: LineWriter,
 	progress: Progress,
 ): Promise<string[]> {
 	const { tracked, problems } = await track(trace, progress);
-	const picked = columns ?? (format === 'csv' ? SOCKET_COLUMNS : null);
+	const picked =
+		columns ?? (format === 'csv' ? SOCKET_COLUMNS : format === 'table' ? TABLE_COLUMNS : null);
 	if (format === 'csv') await out.line(picked!.join(','));
+	const table = format === 'table' ? new AlignedTable(out, picked!) : null;
 	const story = picked === null || picked.includes('story');
 	let written = 0;
 	for (const s of tracked.sockets) {
@@ -105,7 +127,8 @@ export async function socketsCommand(
 		full['nested_send_exits'] = s.nestedSendExits;
 		// Told only when asked for: the story is the costly part.
 		if (story) full['story'] = storyOf(s);
-		if (format === 'csv') await out.line(picked!.map((c) => csvCell(full[c])).join(','));
+		if (table) await table.row(picked!.map((c) => full[c]));
+		else if (format === 'csv') await out.line(picked!.map((c) => csvCell(full[c])).join(','));
 		else
 			await out.line(
 				JSON.stringify(picked ? Object.fromEntries(picked.map((c) => [c, full[c]])) : full),
@@ -114,21 +137,50 @@ export async function socketsCommand(
 		// of the young heap and pile up in the old one, which the sockets then share.
 		if (++written % FLUSH_EVERY === 0) await out.flush();
 	}
+	if (table) {
+		if (table.rows === 0) await out.line('no sockets');
+		else await table.end();
+	}
 	return problems;
 }
 
 export async function findingsCommand(
 	trace: OpenTrace,
 	json: boolean,
+	format: FindingsFormat,
 	out: LineWriter,
 	progress: Progress,
 ): Promise<string[]> {
 	const { tracked, problems } = await track(trace, progress);
 	const findings = findingsOf(tracked);
+	// English only: the messages the page translates stay out of the CLI's output.
+	const english = findings.map(({ message: _, ...f }) => f);
 	if (json) {
-		// English only: the messages the page translates stay out of the CLI's output.
-		const english = findings.map(({ message: _, ...f }) => f);
 		await out.line(JSON.stringify({ sockets: tracked.socketCount, findings: english }));
+		return problems;
+	}
+	if (format === 'ndjson') {
+		for (const f of english) await out.line(JSON.stringify(f));
+		return problems;
+	}
+	if (format === 'csv') {
+		// The columns of the exported findings table (export/tables.ts).
+		await out.line(FINDING_TABLE.map((c) => c.name).join(','));
+		for (const f of findings) {
+			const row = findingRow(f);
+			await out.line(FINDING_TABLE.map((c) => csvCell(row[c.name])).join(','));
+		}
+		return problems;
+	}
+	if (format === 'table' && findings.length > 0) {
+		const table = new AlignedTable(out, ['severity', 'count', 'sockets', 'events', 'finding']);
+		for (const f of findings)
+			await table.row([f.severity, f.count, f.socketCount, f.eventCount, f.title]);
+		await table.end();
+		await out.line('');
+		await out.line(
+			`${tracked.socketCount} sockets; --format list explains each finding and names its sockets and events`,
+		);
 		return problems;
 	}
 	if (findings.length === 0) await out.line(`no findings (${tracked.socketCount} sockets)`);

@@ -13,9 +13,11 @@ import {
 	headerLimits,
 	MAX_BUFFER_SIZE,
 	plausibleChain,
+	plausibleHeader,
 	scanForBuffer,
 	type HeaderLimits,
 } from './buffer-checks.ts';
+import { describeFileStart } from './file-start.ts';
 import { describeDamage, type DamageInfo } from './messages.ts';
 import { SequentialReader, type ByteSource } from './source.ts';
 import { readStruct, readUtf16z } from './struct.ts';
@@ -83,43 +85,63 @@ function bufferOutDamage(
 	};
 }
 
-/** Reads buffer 0 and the trace facts; any failure means the file is not a usable ETL file. */
+/**
+ * How the message of a file that is not an ETL trace begins (code `format`): what follows says
+ * what is at offset 0. A file whose first buffer header is sound but whose trace header cannot
+ * be read is a damaged trace instead (code `damaged`).
+ */
+export const NOT_ETL = 'not an ETL file: ';
+
+/** A buffer header anywhere in a trace: the checks the index pass's resynchronising makes. */
+const ANY_TRACE: HeaderLimits = { budget: MAX_BUFFER_SIZE, cpus: 0, fileSize: Infinity };
+
+/**
+ * Reads buffer 0 and the trace facts. No buffer header at offset 0 means the file is no ETL
+ * trace; a buffer header there whose buffer holds no readable trace header, a damaged one.
+ */
 export async function openTrace(
 	source: ByteSource,
 	module: WebAssembly.Module,
 	fileName: string,
 ): Promise<Result<OpenTrace>> {
-	const notEtl = (why: string) => fail<OpenTrace>('format', `not an ETL file: ${why}`);
+	const notEtl = (why: string, head?: Uint8Array) =>
+		fail<OpenTrace>(
+			'format',
+			`${NOT_ETL}${why}${head ? `; the file starts with ${describeFileStart(head)}` : ''}`,
+		);
 	if (source.size === 0) return notEtl('the file is empty');
 	if (source.size < HEADER_SIZE)
 		return notEtl(
 			`the file has ${source.size} bytes, fewer than one buffer header (${hex(HEADER_SIZE)} bytes)`,
+			await source.read(0, source.size),
 		);
 	const decoder = new WasmDecoder(module);
 	const head = await source.read(0, HEADER_SIZE);
 	decoder.load(head);
 	const framed = decoder.frameBuffer(head.length);
-	if (framed !== Status.Ok) return notEtl(describeDamage(bufferOutDamage(decoder, framed, 0, 0)));
+	if (framed !== Status.Ok)
+		return notEtl(describeDamage(bufferOutDamage(decoder, framed, 0, 0)), head);
 	const size = decoder.view().getUint32(decoder.bufferOut + BufferOut.bufferSize, true);
 	const buffer0 = await source.read(0, size);
-	if (!decoder.load(buffer0)) return notEtl(`buffer 0 at offset 0x0 has BufferSize ${hex(size)}`);
+	if (!decoder.load(buffer0))
+		return notEtl(`buffer 0 at offset 0x0 has BufferSize ${hex(size)}`, head);
 	const status = decoder.readHeader(buffer0.length);
-	if (status === Status.BadHeaderBuffer)
-		return notEtl(
-			`buffer 0 at offset 0x0 has BufferType ${decoder.headerErrorValue}, not 4 (the trace header buffer)`,
-		);
-	if (status === Status.BadLogfileRecord || status === Status.NoHeader)
-		return notEtl(
-			`buffer 0 at offset 0x0 does not start with a trace header record (TRACE_LOGFILE_HEADER) at offset 0x48`,
-		);
-	if (status !== Status.Ok && status !== Status.Truncated)
-		return notEtl(describeDamage(bufferOutDamage(decoder, status, 0, 0)));
-	return ok({
-		facts: readFacts(decoder, fileName, source.size),
-		decoder,
-		source,
-		pointerSize: decoder.logfilePointerSize,
-	});
+	if (status === Status.Ok || status === Status.Truncated)
+		return ok({
+			facts: readFacts(decoder, fileName, source.size),
+			decoder,
+			source,
+			pointerSize: decoder.logfilePointerSize,
+		});
+	const why =
+		status === Status.BadHeaderBuffer
+			? `buffer 0 at offset 0x0 has BufferType ${decoder.headerErrorValue}, not 4 (the trace header buffer)`
+			: status === Status.BadLogfileRecord || status === Status.NoHeader
+				? `buffer 0 at offset 0x0 does not start with a trace header record (TRACE_LOGFILE_HEADER) at offset 0x48`
+				: describeDamage(bufferOutDamage(decoder, status, 0, 0));
+	const view = new DataView(buffer0.buffer, buffer0.byteOffset, buffer0.byteLength);
+	if (!plausibleHeader(view, 0, 0, ANY_TRACE)) return notEtl(why, head);
+	return fail('damaged', `the trace header cannot be read: ${why}`);
 }
 
 /**

@@ -7,7 +7,8 @@
  *   given; nothing to show, the newer answer is on its way.
  * - `filter`: the filter text does not parse or names what does not exist.
  * - `invalid`: an argument the request cannot take (an empty name, say).
- * - `format`: the file is not a trace that can be read (no ETL header, a damaged first buffer).
+ * - `format`: the file is not an ETL trace: no buffer header at its start.
+ * - `damaged`: an ETL trace whose first buffer holds no readable trace header: nothing decodes.
  * - `io`: reading a file failed (removed, unreadable, no copy of it in the library).
  * - `quota`: the browser's storage is full.
  * - `not-found`: no such trace, event, or part of a trace (sockets of an incomplete import).
@@ -22,6 +23,7 @@ export type FailureCode =
 	| 'filter'
 	| 'invalid'
 	| 'format'
+	| 'damaged'
 	| 'io'
 	| 'quota'
 	| 'not-found'
