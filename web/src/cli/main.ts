@@ -5,7 +5,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { indexBuffers, openTrace, type OpenTrace } from '../decoder/etl-file.ts';
 import { DamageLog } from '../decoder/messages.ts';
-import { pickColumns, type ExportFormat } from '../decoder/record-lines.ts';
+import type { ExportFormat } from '../decoder/record-lines.ts';
+import { pickEventColumns } from '../export/event-columns.ts';
 import { blockCache } from '../decoder/source.ts';
 import { traceStats } from '../decoder/stats.ts';
 import { compileFilter } from '../query/filter-compile.ts';
@@ -90,7 +91,7 @@ async function runOne(opts: Options, out: LineWriter, io: Io): Promise<number> {
 			? null
 			: opts.command === 'sockets'
 				? pickSocketColumns(opts.columns)
-				: pickColumns(opts.columns);
+				: pickEventColumns(opts.columns);
 	if (columns && 'error' in columns) throw new UsageError(columns.error);
 	const module = loadModule();
 	const input = await openInput(file, io.stdin);
@@ -116,7 +117,10 @@ async function runOne(opts: Options, out: LineWriter, io: Io): Promise<number> {
 						format,
 						provider: opts.provider,
 						filter: opts.filter,
-						columns: columns as Exclude<ReturnType<typeof pickColumns>, { error: string }> | null,
+						columns: columns as Exclude<
+							ReturnType<typeof pickEventColumns>,
+							{ error: string }
+						> | null,
 					},
 					out,
 					progress,
