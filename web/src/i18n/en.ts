@@ -600,4 +600,18 @@ export const en: Record<string, string> = {
 
 	// ---- update changes ----
 	'update.whats-new': "What's new in {{version}}",
+
+	// ---- owner and exports ----
+	'column.owner': 'Owner',
+	'filter.field.owner': "process name or PID owning the event: its socket's or connection's",
+	'owner.source.header': "from the event's own record",
+	'owner.source.socket': 'through its socket',
+	'owner.source.tcpip': 'through its TCP connection',
+	'export.tables-button': 'Export',
+	'export.tables-menu': 'Export sockets, conversations and findings',
+	'export.table-name.sockets': 'Sockets',
+	'export.table-name.conversations': 'Conversations',
+	'export.table-name.findings': 'Findings',
+	'export.table-as': 'Save {{table}} as {{format}}',
+	'export.table-done': 'Exported {{count}} rows to {{fileName}}.',
 };

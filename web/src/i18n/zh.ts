@@ -539,4 +539,18 @@ export const zh: Record<string, string> = {
 
 	// ---- update changes ----
 	'update.whats-new': '{{version}} 的新功能',
+
+	// ---- owner and exports ----
+	'column.owner': '所属进程',
+	'filter.field.owner': '事件所属的进程名或 PID：按其套接字或 TCP 连接判断',
+	'owner.source.header': '来自事件自身的记录',
+	'owner.source.socket': '按其套接字判断',
+	'owner.source.tcpip': '按其 TCP 连接判断',
+	'export.tables-button': '导出',
+	'export.tables-menu': '导出套接字、会话和发现',
+	'export.table-name.sockets': '套接字',
+	'export.table-name.conversations': '会话',
+	'export.table-name.findings': '发现',
+	'export.table-as': '将{{table}}保存为 {{format}}',
+	'export.table-done': '已将 {{count}} 行导出到 {{fileName}}。',
 };

@@ -7,11 +7,13 @@ import type { Finding } from '../sockets/findings.ts';
 import type { TrackedTrace } from '../sockets/tracker.ts';
 import type { TraceRecord } from '../store/db.ts';
 import type { ExportProgress } from './export-selection.ts';
+import type { SocketTableName } from './export-tables.ts';
+import type { TableFormat } from '../export/table-writer.ts';
 import type { ExportFormat as LineFormat } from '../decoder/record-lines.ts';
 import type { TraceStatistics, Vocabulary } from './trace-insight.ts';
 import type { TrustCounter } from './trust.ts';
 
-export type { ExportProgress, TraceStatistics, Vocabulary };
+export type { ExportProgress, SocketTableName, TableFormat, TraceStatistics, Vocabulary };
 
 /** Files the page exports: the CLI's lines (CSV, NDJSON) or the export command's events table. */
 export type ExportFormat = LineFormat | 'parquet';
@@ -174,5 +176,15 @@ export interface DecoderApi {
 		selection: SelectionHandle,
 		format: ExportFormat,
 		write: (piece: string | Uint8Array, progress: ExportProgress) => Promise<boolean> | boolean,
+	): Promise<Result<{ rows: number; complete: boolean }>>;
+	/**
+	 * The trace's sockets, conversations or findings as `sockscope export` writes them, in pieces
+	 * (once its import has completed); returning false from `write` stops the export.
+	 */
+	exportTable(
+		id: number,
+		table: SocketTableName,
+		format: TableFormat,
+		write: (piece: Uint8Array, progress: ExportProgress) => Promise<boolean> | boolean,
 	): Promise<Result<{ rows: number; complete: boolean }>>;
 }

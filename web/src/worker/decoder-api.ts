@@ -89,6 +89,7 @@ export function decoderApi(parts: DecoderParts): Decoder {
 		trust: (id) => queries.trust(id),
 		statistics: (h) => queries.statistics(h),
 		exportRows: (h, format, write) => queries.exportRows(h, format, write),
+		exportTable: (id, table, format, write) => queries.exportTable(id, table, format, write),
 	};
 	const api = guardedApi(methods, {
 		readFacts: (file) => `cannot read ${file.name}`,
@@ -113,6 +114,7 @@ export function decoderApi(parts: DecoderParts): Decoder {
 		trust: () => 'cannot count what the trace lost',
 		statistics: () => 'cannot compute statistics',
 		exportRows: () => 'export failed',
+		exportTable: (_id, table) => `cannot export the ${table}`,
 	});
 	return { api, catalog, traces, queries };
 }

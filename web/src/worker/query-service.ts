@@ -27,6 +27,8 @@ import type {
 import type { Catalog } from './catalog.ts';
 import { recordDetails } from './details.ts';
 import type { ExportProgress } from './export-selection.ts';
+import { exportSocketTable, type SocketTableName } from './export-tables.ts';
+import type { TableFormat } from '../export/table-writer.ts';
 import type { LiveTrace } from './live-trace.ts';
 import type { OpenTraces } from './open-traces.ts';
 import { errorCode, errorMessage } from './guard.ts';
@@ -174,6 +176,17 @@ export class QueryService {
 		if (!s.ok) return s;
 		const { live, selection } = s.value;
 		return ok(await this.#traces.insight(live).export(selection, format, write));
+	}
+
+	async exportTable(
+		id: number,
+		table: SocketTableName,
+		format: TableFormat,
+		write: (piece: Uint8Array, progress: ExportProgress) => Promise<boolean> | boolean,
+	): Promise<Result<{ rows: number; complete: boolean }>> {
+		const tracked = await this.#trackedOf(id);
+		if (!tracked) return fail('not-found', NO_SOCKETS);
+		return ok(await exportSocketTable(tracked, table, format, write));
 	}
 
 	async details(id: number, index: number): Promise<Result<RecordDetails>> {
