@@ -8,92 +8,17 @@ import { QueryEngine, type RowView } from '../../web/src/query/engine.ts';
 import { trackTrace } from '../../web/src/sockets/track-trace.ts';
 import type { TrackedTrace } from '../../web/src/sockets/tracker.ts';
 import { ingestToMemory, type MemoryTrace } from '../builders/memory-chunks.ts';
-import { addTcpConnect, addTcpRundown } from '../builders/net-payloads.ts';
-import { SOCK_DGRAM } from '../builders/lifecycles.ts';
-import { WindowsAfd, type WindowsExpected } from '../builders/windows-afd.ts';
+import { ownerScript, SYSTEM, type OwnerScript } from '../builders/windows-owners.ts';
 import { open } from '../decoder/load.ts';
 
-const SYSTEM = 4;
-
-interface Script {
-	bytes: Uint8Array;
-	expected: WindowsExpected[];
-	/** Endpoint text → the PID the script's process has (null: the trace cannot tell it). */
-	ownerOf: Map<string, number | null>;
-	/** TCPIP events the script logged under System for the edge connection, and its PID. */
-	tcp: { events: number; pid: number };
-	rundown: { pid: number };
-}
-
-/**
- * msedge.exe connects (its receive completes in System, its close exits in System) and its
- * connection's TCPIP events are logged in System with no ProcessId; old.exe's socket from before
- * the trace completes a receive in msedge.exe's context; ghost.exe's socket says nothing
- * reliable; svchost's datagram socket has no create; a rundown names a connection of PID 7777.
- */
-function script(): Script {
-	const sc = new WindowsAfd();
-	const edge = sc.process({ pid: 6100, name: 'msedge.exe', eprocess: 0xffffa50c61000080n });
-	const old = sc.process({ pid: 7300, name: 'old.exe', eprocess: 0xffffa50c73000080n });
-	const ghost = sc.process({ pid: 8800, name: 'ghost.exe', eprocess: 0xffffa50c88000080n });
-	const dns = sc.process({
-		pid: 2400,
-		name: 'svchost.exe',
-		eprocess: 0xffffa50c24000080n,
-		announce: 'none',
-	});
-	const edgeCtx = { pid: edge.pid, tid: edge.tid };
-	sc.socket(old, { at: 3, create: false })
-		.recvCompletionOnly(640, edgeCtx)
-		.send(90)
-		.recv(2000, { completion: edgeCtx });
-	sc.socket(ghost, { at: 4, create: false })
-		.recvCompletionOnly(77, 'system')
-		.close({ closeIn: 'system' });
-	sc.socket(edge, { at: 10 })
-		.connect('0.0.0.0:50443', '20.190.160.1:443')
-		.send(517)
-		.recv(4000, { completion: 'system' })
-		.close();
-	sc.socket(dns, { at: 30, type: SOCK_DGRAM, create: false })
-		.sendto('192.168.1.1:53', 45)
-		.recvfrom('192.168.1.1:53', 180);
-	const tcpEvents = addTcpConnect(
-		sc.lc.w,
-		{ time: sc.lc.at(10.2), pid: SYSTEM, tid: 8, cpu: 1 },
-		'10.0.0.5:50443',
-		'20.190.160.1:443',
-		{ outcome: 'connected', dataRetransmits: 2 },
-	).length;
-	const rundownPid = 7777;
-	addTcpRundown(
-		sc.lc.w,
-		{ time: sc.lc.at(1), pid: SYSTEM, tid: 8, cpu: 1 },
-		'10.0.0.5:51000',
-		'10.9.9.9:445',
-		rundownPid,
-	);
-	const { file, expected } = sc.finish();
-	const ownerOf = new Map(
-		sc.sockets.map((s, k) => [`0x${s.endpoint.toString(16)}`, expected[k]!.pid]),
-	);
-	return {
-		bytes: file.bytes,
-		expected,
-		ownerOf,
-		tcp: { events: tcpEvents, pid: edge.pid },
-		rundown: { pid: rundownPid },
-	};
-}
-
 describe('Owner', () => {
-	let s: Script;
+	let s: OwnerScript;
 	let mem: MemoryTrace;
 	let engine: QueryEngine;
 	let tracked: TrackedTrace;
 	let rows: RowView[];
 	beforeAll(async () => {
-		s = script();
+		s = ownerScript();
 		const trace = await open(s.bytes, 'owners.etl');
 		mem = await ingestToMemory(trace);
 		tracked = await trackTrace(trace, (await indexBuffers(trace)).buffers);

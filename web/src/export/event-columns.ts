@@ -52,9 +52,9 @@ export function pickEventColumns(names: readonly string[]): EventColumn[] | { er
 		if (name === undefined) {
 			const near = nearest(raw, [
 				...CSV_COLUMNS,
+				...[...PAYLOAD_FIELDS.values()].map((f) => f.name),
 				...EVENT_COLUMNS.map((c) => c.name),
 				...Object.keys(ALIASES),
-				...[...PAYLOAD_FIELDS.values()].map((f) => f.name),
 			]);
 			return {
 				error: `--columns: no column or payload field is named "${raw}"${near ? `; did you mean ${near}?` : ''}`,
