@@ -368,10 +368,12 @@ describe('the analyst on the sample', () => {
 		const csv = await save(/as CSV/);
 		expect(csv.name).toBe('sample-filtered.csv');
 		const csvLines = csv.text.trimEnd().split('\n');
+		// As the table shows them: its visible columns in its order, each cell the text on screen.
 		expect(csvLines[0]).toBe(
-			'kind,time,filetime,providerGuid,provider,id,version,level,opcode,task,keyword,pid,tid,cpu,name,fields',
+			'Time (s),Process,Owner,PID,TID,Event,Level,Endpoint,Remote,Bytes,Status',
 		);
 		expect(csvLines.length - 1).toBe(matched);
+		expect(csvLines.filter((l) => /,STATUS_[A-Z_]+$/.test(l)).length).toBeGreaterThan(0);
 		const nd = await save(/as NDJSON/);
 		const lines = nd.text
 			.trimEnd()

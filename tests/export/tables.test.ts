@@ -20,6 +20,7 @@ const columns = {
 	bytes: new Float64Array(5),
 	status: new Uint32Array(5),
 } as unknown as Columns;
+const owners = { pid: new Uint32Array(5).fill(NO_PID), source: new Uint8Array(5) };
 const record = {
 	kind: 'event',
 	time: null,
@@ -33,9 +34,9 @@ describe('events table remote_name', () => {
 			['151.101.1.69', ['www.reddit.com', 'reddit.map.fastly.net']],
 		]);
 		const ctx = { strings, hostNames, processNames: new Map() } as unknown as FilterContext;
-		const name = (i: number) => eventRow(columns, i, ctx, record, i)['remote_name'];
+		const name = (i: number) => eventRow(columns, i, ctx, record, i, owners)['remote_name'];
 		expect([0, 1, 2, 3].map(name)).toEqual(['www.reddit.com', null, null, null]);
-		expect(eventRow(columns, 1, ctx, record, 1)['remote']).toBe('[2a04:4e42::645]:443');
+		expect(eventRow(columns, 1, ctx, record, 1, owners)['remote']).toBe('[2a04:4e42::645]:443');
 		hostNames.set('2a04:4e42::645', ['www.reddit.com']);
 		expect([1, 4].map(name)).toEqual(['www.reddit.com', 'www.reddit.com']);
 	});

@@ -6,6 +6,7 @@ import { ProviderTable, recordJson, type RecordJson } from '../../web/src/decode
 import { feedRecordJson } from '../../web/src/sockets/record-json-view.ts';
 import { trackTrace } from '../../web/src/sockets/track-trace.ts';
 import { enrich, NetCollector } from '../../web/src/sockets/enrich.ts';
+import { withOwners } from '../../web/src/sockets/owners.ts';
 import {
 	SocketTracker,
 	type TrackedTrace,
@@ -40,7 +41,7 @@ export async function trackBytes(
 		net.record(r, records.length, origin);
 		records.push(r);
 	});
-	return { tracked, viaJson: enrich(tracker.snapshot(), net), records };
+	return { tracked, viaJson: withOwners(enrich(tracker.snapshot(), net), net), records };
 }
 
 /** The pointer fields of a record that name sockets. */

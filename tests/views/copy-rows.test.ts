@@ -19,6 +19,8 @@ const row: RowView = {
 	tid: 5204,
 	cpu: 2,
 	process: 5200,
+	owner: 5200,
+	ownerSource: 'socket',
 	endpoint: '0xffffa50c1e2f6e10',
 	local: null,
 	remote: '[fe80::1%12]:8081',

@@ -32,6 +32,8 @@ function row(index: number, time: number, event: string, over: Partial<RowView> 
 		statusName: null,
 		error: false,
 		phase: 'exit',
+		owner: null,
+		ownerSource: null,
 		...over,
 	};
 }

@@ -7,36 +7,31 @@ import { indexBuffers, reopenTrace, type OpenTrace } from '../decoder/etl-file.t
 import { mergeRecords } from '../decoder/merge.ts';
 import { TraceChecks } from '../decoder/trace-checks.ts';
 import { ProviderTable, recordJson, type RecordJson } from '../decoder/record-json.ts';
-import {
-	headerLine,
-	pickedHeader,
-	pickedLine,
-	recordLine,
-	type ExportFormat,
-	type PickedColumn,
-} from '../decoder/record-lines.ts';
+import { csvCell, headerLine, recordLine, type ExportFormat } from '../decoder/record-lines.ts';
 import { decodeRecord, recordDecoder } from '../decoder/single-record.ts';
 import { NO_PID, type Chunk } from '../columns/layout.ts';
 import { ingestTrace } from '../ingest/ingest.ts';
 import { TraceTables } from '../ingest/trace-tables.ts';
 import { compileFilter } from '../query/filter-compile.ts';
 import { parseFilter } from '../query/filter-parser.ts';
+import { OwnerJoin, type RowOwners } from '../query/owner-join.ts';
 import { importTracker, type ImportTracker } from '../sockets/import-tracker.ts';
+import type { EventOwners } from '../sockets/event-owners.ts';
+import { trackTrace } from '../sockets/track-trace.ts';
 import type { FilterContext } from '../query/filter-nodes.ts';
 import type { LineWriter } from './output.ts';
 import { ByteSink } from '../export/byte-sink.ts';
+import { pickedEventLine, type EventColumn } from '../export/event-columns.ts';
 import { RecordWriter } from '../export/record-writer.ts';
+import { eventRow } from '../export/tables.ts';
 import type { Progress } from './progress.ts';
-import type { EventRowCursor } from './event-columns.ts';
 
 export interface DecodeOptions {
 	readonly format: ExportFormat;
 	readonly provider: 'afd' | 'all';
 	readonly filter: string | null;
 	/** Picked columns (--columns), or null for every record column. */
-	readonly columns: readonly PickedColumn[] | null;
-	/** Fed each record when a picked column reads the column store (event-columns.ts). */
-	readonly cursor?: EventRowCursor | null;
+	readonly columns: readonly EventColumn[] | null;
 }
 
 const AFD_GUID = PROVIDERS.find((p) => p.key === 'afd')!.guid;
@@ -59,25 +54,33 @@ export async function decodeCommand(
 		sink.byte(10);
 	};
 	if (cols) {
-		if (opts.format === 'csv') line(pickedHeader(cols));
+		if (opts.format === 'csv') line(cols.map((c) => csvCell(c.header)).join(','));
 	} else {
 		const header = headerLine(opts.format);
 		if (header !== null) line(header);
 	}
-	const cursor = opts.cursor ?? null;
-	// Columns of the store are read through it: all records, as an empty filter selects them.
-	if (opts.filter !== null || cursor) {
+	// Columns of the events table are read from the column chunks, as a filter is.
+	const rowColumns = cols?.some((c) => c.row) ?? false;
+	if (opts.filter !== null || rowColumns) {
+		// The owners are the sockets', known once the whole trace has been followed: a first pass
+		// of the tracker when a column or the filter needs them.
+		const owners =
+			cols?.some((c) => c.owners) || needsOwners(opts.filter ?? '')
+				? await firstPassOwners(trace)
+				: null;
 		const { damage } = await filteredRecords(
 			trace,
 			module,
 			opts.filter ?? '',
-			(r, c, i, ctx, index) => {
+			(r, c, i, ctx, index, rowOwners) => {
 				if (opts.provider === 'afd' && r.providerGuid !== AFD_GUID) return;
-				cursor?.set(r, c, i, ctx, index);
-				line(cols ? pickedLine(r, cols, opts.format) : recordLine(r, opts.format));
+				if (!cols) return line(recordLine(r, opts.format));
+				const row = rowColumns ? eventRow(c, i, ctx, r, index, rowOwners) : null;
+				line(pickedEventLine(r, row, cols, opts.format));
 			},
 			flush,
 			progress,
+			{ owners, sockets: false },
 		);
 		await flush();
 		return damage;
@@ -95,7 +98,7 @@ export async function decodeCommand(
 			if (opts.provider === 'afd' && providers.guid(b.u16(i, RecordOut.providerIndex)) !== AFD_GUID)
 				return;
 			if (writer) writer.record(sink, b, i);
-			else line(pickedLine(recordJson(b, i, trace, providers), cols!, opts.format));
+			else line(pickedEventLine(recordJson(b, i, trace, providers), null, cols!, opts.format));
 		},
 		(b) => {
 			checks.buffer(b);
@@ -110,14 +113,45 @@ export async function decodeCommand(
 	return checks.messages;
 }
 
-/** One selected record: its decoded form, its chunk's columns and row, the tables so far. */
+/** Whether a filter has a term on the rows' owners. */
+function needsOwners(filter: string): boolean {
+	const ctx: FilterContext = {
+		strings: [],
+		eventTypes: [],
+		startFiletime: 0n,
+		processNames: new Map(),
+	};
+	return compileFilter(parseFilter(filter), ctx)?.owners ?? false;
+}
+
+/** The sockets' owners table: one pass of the tracker over the whole trace. */
+export async function firstPassOwners(trace: OpenTrace): Promise<EventOwners | null> {
+	const index = await indexBuffers(trace);
+	return (await trackTrace(trace, index.buffers, { maxEventsPerSocket: 0 })).owners ?? null;
+}
+
+/**
+ * One selected record: its decoded form, its chunk's columns and row, the tables so far, its
+ * position in the trace and its chunk's owners.
+ */
 export type EachRecord = (
 	r: RecordJson,
 	c: Chunk['columns'],
 	i: number,
 	ctx: FilterContext,
 	index: number,
+	owners: RowOwners,
 ) => void | Promise<void>;
+
+export interface RecordsOptions {
+	/** The sockets' owners table (a first pass of the tracker); null: the records' own processes. */
+	readonly owners?: EventOwners | null;
+	/**
+	 * Whether to follow the sockets on the way (the `sockets` returned); false follows process
+	 * events and host names only (for the filter's names), at less cost.
+	 */
+	readonly sockets?: boolean;
+}
 
 /**
  * The records a filter selects, through the same column chunks and compiled filter as in the web
@@ -131,6 +165,7 @@ export async function filteredRecords(
 	each: EachRecord,
 	flush: () => Promise<void>,
 	progress: Progress,
+	options: RecordsOptions = {},
 ): Promise<{ damage: string[]; sockets: ImportTracker }> {
 	const tables = new TraceTables();
 	const start = BigInt(trace.facts.startFiletime);
@@ -138,7 +173,8 @@ export async function filteredRecords(
 	const providers = new ProviderTable(single);
 	const node = parseFilter(filter);
 	// Process names (for `process:name`) come from the trace's process events, as in the web app.
-	const sockets = importTracker(trace);
+	const sockets = importTracker(trace, options.sockets ?? true);
+	const join = new OwnerJoin(options.owners ?? null);
 	const index = await indexBuffers(trace);
 	// Matching records are read back from the file by a decoder of their own.
 	const records = new BufferRecords(await reopenTrace(trace), bufferTable(index.buffers));
@@ -181,11 +217,12 @@ export async function filteredRecords(
 		if (types)
 			for (let i = 0; i < chunk.rows; i++)
 				if (types[c.etype[i]!] === 1) decoded.set(i, await recordOf(c, i));
-		const test = compiled?.bind(c, (i) => decoded.get(i)?.fields ?? null);
+		const owners = join.columns(c, chunk.rows, base, ctx);
+		const test = compiled?.bind(c, (i) => decoded.get(i)?.fields ?? null, owners);
 		for (let i = 0; i < chunk.rows; i++) {
 			if (test && !test(i)) continue;
 			const r = decoded.has(i) ? decoded.get(i)! : await recordOf(c, i);
-			if (r) await each(r, c, i, ctx, base + i);
+			if (r) await each(r, c, i, ctx, base + i, owners);
 		}
 		base += chunk.rows;
 		await flush();

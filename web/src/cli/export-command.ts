@@ -1,11 +1,12 @@
 // `sockscope export --format parquet|ndjson|csv --out DIR FILE...`: Hive-partitioned tables for
 // DuckDB, Spark or any engine that reads a folder of files:
 //   DIR/events/trace=<stem>/part-0.parquet, and the same for sockets, conversations and findings.
-// Traces are exported one after another, each in one pass (events, sockets and findings from the
-// same decoding); a trace that cannot be read is reported and skipped, the others go on.
+// Traces are exported one after another, each in two passes: the sockets (and findings) first,
+// whose owners the events' rows then take; a trace that cannot be read is reported and skipped,
+// the others go on.
 import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { openTrace } from '../decoder/etl-file.ts';
+import { indexBuffers, openTrace } from '../decoder/etl-file.ts';
 import { blockCache } from '../decoder/source.ts';
 import {
 	CONVERSATION_TABLE,
@@ -25,6 +26,8 @@ import {
 } from '../export/table-writer.ts';
 import { conversationsOf } from '../sockets/conversations.ts';
 import { findingsOf } from '../sockets/findings.ts';
+import { EVENTS_KEPT_PER_SOCKET } from '../sockets/import-tracker.ts';
+import { trackTrace } from '../sockets/track-trace.ts';
 import { EXIT, type Options } from './args.ts';
 import { filteredRecords } from './decode-command.ts';
 import { openInput } from './input.ts';
@@ -85,21 +88,26 @@ async function exportTrace(
 		const opened = await openTrace(blockCache(input.source), module, input.name);
 		if (!opened.ok) return { error: opened.error };
 		const trace = opened.value;
+		// The sockets first: the events' owners are theirs, known once the whole trace is followed.
+		const index = await indexBuffers(trace);
+		const tracked = await trackTrace(trace, index.buffers, {
+			maxEventsPerSocket: EVENTS_KEPT_PER_SOCKET,
+		});
 		const events = tableFile(dir, 'events', stem, format, EVENT_COLUMNS);
 		let eventCount = 0;
-		const { damage, sockets } = await filteredRecords(
+		const { damage } = await filteredRecords(
 			trace,
 			module,
 			opts.filter ?? '',
-			async (r, c, i, ctx, index) => {
-				await events.add(eventRow(c, i, ctx, r, index));
+			async (r, c, i, ctx, index, owners) => {
+				await events.add(eventRow(c, i, ctx, r, index, owners));
 				eventCount++;
 			},
 			async () => {},
 			progress,
+			{ owners: tracked.owners ?? null, sockets: false },
 		);
 		await events.close();
-		const tracked = sockets.snapshot();
 		const write = async <T>(
 			table: string,
 			columns: readonly TableColumn[],

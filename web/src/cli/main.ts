@@ -6,13 +6,13 @@ import { fileURLToPath } from 'node:url';
 import { indexBuffers, NOT_ETL, openTrace, type OpenTrace } from '../decoder/etl-file.ts';
 import { DamageLog } from '../decoder/messages.ts';
 import type { ExportFormat } from '../decoder/record-lines.ts';
+import { pickEventColumns } from '../export/event-columns.ts';
 import { blockCache } from '../decoder/source.ts';
 import { traceStats } from '../decoder/stats.ts';
 import { compileFilter } from '../query/filter-compile.ts';
 import { FilterError, parseFilter } from '../query/filter-parser.ts';
 import { EXIT, parseCommandLine, UsageError, type Options } from './args.ts';
 import { decodeCommand } from './decode-command.ts';
-import { pickDecodeColumns, type DecodeColumns } from './event-columns.ts';
 import { exportCommand } from './export-command.ts';
 import { checkFiles, openInput } from './input.ts';
 import { LineWriter, OutputClosed } from './output.ts';
@@ -97,7 +97,7 @@ async function runOne(opts: Options, out: LineWriter, io: Io): Promise<number> {
 			? null
 			: opts.command === 'sockets'
 				? pickSocketColumns(opts.columns)
-				: pickDecodeColumns(opts.columns);
+				: pickEventColumns(opts.columns);
 	if (columns && 'error' in columns) throw new UsageError(columns.error);
 	const module = loadModule();
 	const input = await openInput(file, io.stdin);
@@ -131,8 +131,10 @@ async function runOne(opts: Options, out: LineWriter, io: Io): Promise<number> {
 						format,
 						provider: opts.provider,
 						filter: opts.filter,
-						columns: columns ? (columns as DecodeColumns).columns : null,
-						cursor: columns ? (columns as DecodeColumns).cursor : null,
+						columns: columns as Exclude<
+							ReturnType<typeof pickEventColumns>,
+							{ error: string }
+						> | null,
 					},
 					out,
 					progress,

@@ -5,6 +5,7 @@ import type { RecordJson } from '../decoder/record-json.ts';
 import { NO_PID, FLAG_BYTES, FLAG_ERROR, FLAG_STATUS, type Columns } from '../columns/layout.ts';
 import type { FilterContext } from '../query/filter-nodes.ts';
 import { statusName } from '../query/filter-compile.ts';
+import { OWNER_SOURCES, type RowOwners } from '../query/owner-join.ts';
 import type { Conversation } from '../sockets/conversations.ts';
 import type { Finding } from '../sockets/findings.ts';
 import type { SocketSummary } from '../sockets/socket.ts';
@@ -29,6 +30,11 @@ export const EVENT_COLUMNS: readonly TableColumn[] = [
 	{ name: 'cpu', type: 'INT32' },
 	{ name: 'process_id', type: 'INT64' },
 	{ name: 'process', type: 'STRING' },
+	/** Through the event's socket or TCP connection (query/owner-join.ts), else its own process. */
+	{ name: 'owner_pid', type: 'INT64' },
+	{ name: 'owner', type: 'STRING' },
+	/** header, socket or tcpip. */
+	{ name: 'owner_source', type: 'STRING' },
 	{ name: 'endpoint', type: 'STRING' },
 	{ name: 'local', type: 'STRING' },
 	{ name: 'remote', type: 'STRING' },
@@ -60,7 +66,7 @@ function remoteName(ctx: FilterContext, index: number): string | null {
 
 /**
  * One event: header and names from the decoded record, who and where from the columns (the same
- * values the filter tests).
+ * values the filter tests), its owner from the chunk's joined owners.
  */
 export function eventRow(
 	c: Columns,
@@ -68,6 +74,7 @@ export function eventRow(
 	ctx: FilterContext,
 	r: RecordJson,
 	index: number,
+	owners: RowOwners,
 ): Row {
 	const addr = (a: number, port: number) => {
 		if (!a) return null;
@@ -76,6 +83,8 @@ export function eventRow(
 	};
 	const f = c.flags[i]!;
 	const proc = c.process[i]!;
+	const source = owners.source[i]!;
+	const owner = source === 0 ? null : owners.pid[i]!;
 	return {
 		index,
 		filetime: BigInt(r.filetime),
@@ -93,6 +102,9 @@ export function eventRow(
 		cpu: r.cpu,
 		process_id: proc === NO_PID ? null : proc,
 		process: proc === NO_PID ? null : (ctx.processNames.get(proc) ?? null),
+		owner_pid: owner,
+		owner: owner === null ? null : (ctx.processNames.get(owner) ?? null),
+		owner_source: OWNER_SOURCES[source] ?? null,
 		endpoint: c.endpoint[i] ? ctx.strings[c.endpoint[i]!]! : null,
 		local: addr(c.laddr[i]!, c.lport[i]!),
 		remote: addr(c.raddr[i]!, c.rport[i]!),

@@ -679,4 +679,17 @@ export const en: Record<string, string> = {
 	// ---- damaged trace header ----
 	'error.damaged-header-hint':
 		'The file is an ETL trace, but its first buffer, which holds the trace header, is damaged, so nothing in it can be decoded. Copy the file again from the machine that captured it; a trace whose capture was not stopped may still be being written.',
+	// ---- owner and exports ----
+	'column.owner': 'Owner',
+	'filter.field.owner': "process name or PID owning the event: its socket's or connection's",
+	'owner.source.header': "from the event's own record",
+	'owner.source.socket': 'through its socket',
+	'owner.source.tcpip': 'through its TCP connection',
+	'export.tables-button': 'Export',
+	'export.tables-menu': 'Export sockets, conversations and findings',
+	'export.table-name.sockets': 'Sockets',
+	'export.table-name.conversations': 'Conversations',
+	'export.table-name.findings': 'Findings',
+	'export.table-as': 'Save {{table}} as {{format}}',
+	'export.table-done': 'Exported {{count}} rows to {{fileName}}.',
 };

@@ -614,4 +614,17 @@ export const zh: Record<string, string> = {
 	// ---- damaged trace header ----
 	'error.damaged-header-hint':
 		'该文件是 ETL 跟踪，但存放跟踪标头的第一个缓冲区已损坏，因此其中的内容都无法解码。请从捕获它的计算机重新复制该文件；如果捕获尚未停止，该跟踪可能仍在写入中。',
+	// ---- owner and exports ----
+	'column.owner': '所属进程',
+	'filter.field.owner': '事件所属的进程名或 PID：按其套接字或 TCP 连接判断',
+	'owner.source.header': '来自事件自身的记录',
+	'owner.source.socket': '按其套接字判断',
+	'owner.source.tcpip': '按其 TCP 连接判断',
+	'export.tables-button': '导出',
+	'export.tables-menu': '导出套接字、会话和发现',
+	'export.table-name.sockets': '套接字',
+	'export.table-name.conversations': '会话',
+	'export.table-name.findings': '发现',
+	'export.table-as': '将{{table}}保存为 {{format}}',
+	'export.table-done': '已将 {{count}} 行导出到 {{fileName}}。',
 };

@@ -24,6 +24,14 @@ import {
 import { FilterError, parseFilter } from './filter-parser.ts';
 import { CountTable } from '../lib/count-table.ts';
 import { LruCache } from './lru.ts';
+import {
+	OWNER_INPUTS,
+	OWNER_SOURCES,
+	OwnerJoin,
+	type OwnerSource,
+	type RowOwners,
+} from './owner-join.ts';
+import type { EventOwners } from '../sockets/event-owners.ts';
 
 export interface ChunkInfo {
 	readonly index: number;
@@ -78,6 +86,12 @@ export interface RowView {
 	readonly tid: number | null;
 	readonly cpu: number;
 	readonly process: number | null;
+	/**
+	 * The process that owns the event: its socket's or TCP connection's once the sockets are
+	 * known, else its own record's (the Process column); null when none is known.
+	 */
+	readonly owner: number | null;
+	readonly ownerSource: OwnerSource | null;
 	readonly endpoint: string | null;
 	readonly local: string | null;
 	readonly remote: string | null;
@@ -130,6 +144,70 @@ export class Superseded extends Error {
 	}
 }
 
+const VIEW_COLUMNS = [
+	'time',
+	'etype',
+	'level',
+	'opcode',
+	'pid',
+	'tid',
+	'cpu',
+	'process',
+	'endpoint',
+	'laddr',
+	'lport',
+	'raddr',
+	'rport',
+	'status',
+	'bytes',
+	'flags',
+] as const satisfies ColumnName[];
+type ViewColumn = (typeof VIEW_COLUMNS)[number];
+
+/** Row i of a chunk (global index `index`) as the table shows it. */
+function rowView(
+	c: Pick<Columns, ViewColumn>,
+	owners: RowOwners,
+	i: number,
+	index: number,
+	ctx: FilterContext,
+): RowView {
+	const t = ctx.eventTypes[c.etype[i]!];
+	const f = c.flags[i]!;
+	const addr = (a: number, port: number) => {
+		if (!a) return null;
+		const s = ctx.strings[a]!;
+		return s.includes(':') ? `[${s}]:${port}` : `${s}:${port}`;
+	};
+	const p = c.pid[i]!;
+	const proc = c.process[i]!;
+	const source = owners.source[i]!;
+	return {
+		index,
+		time: c.time[i]!,
+		kind: KIND_NAMES[t?.kind ?? 8] ?? 'unknown',
+		event: t?.name ?? '?',
+		provider: t?.providerName ?? t?.provider ?? null,
+		eventId: t?.id ?? 0,
+		level: c.level[i]!,
+		opcode: c.opcode[i]!,
+		pid: p === NO_PID ? null : p,
+		tid: c.tid[i] === NO_PID ? null : c.tid[i]!,
+		cpu: c.cpu[i]!,
+		process: proc === NO_PID ? null : proc,
+		owner: source === 0 ? null : owners.pid[i]!,
+		ownerSource: OWNER_SOURCES[source] ?? null,
+		endpoint: c.endpoint[i] ? ctx.strings[c.endpoint[i]!]! : null,
+		local: addr(c.laddr[i]!, c.lport[i]!),
+		remote: addr(c.raddr[i]!, c.rport[i]!),
+		bytes: f & FLAG_BYTES ? c.bytes[i]! : null,
+		status: f & FLAG_STATUS ? c.status[i]! : null,
+		statusName: f & FLAG_STATUS ? statusName(c.status[i]!) : null,
+		error: (f & FLAG_ERROR) !== 0,
+		phase: f & FLAG_ENTER ? 'enter' : f & FLAG_EXIT ? 'exit' : null,
+	};
+}
+
 export class QueryEngine {
 	readonly #source: ChunkSource;
 	readonly #ctx: () => FilterContext;
@@ -137,6 +215,9 @@ export class QueryEngine {
 	/** Columns being read, so that a read ahead and the read that needs it are one. */
 	readonly #loading = new Map<string, Promise<Columns[ColumnName]>>();
 	#generation = 0;
+	#owners = new OwnerJoin(null);
+	/** Owner columns per chunk, made by the join (dropped when the owners table changes). */
+	readonly #ownerCache = new LruCache<RowOwners>(16 << 20);
 	/** Set by whoever can decode records (the worker, the CLI): filters on payload fields need it. */
 	recordFields: FieldsOfRows | null = null;
 
@@ -183,6 +264,50 @@ export class QueryEngine {
 				// A failure is met, and reported, where the column is needed.
 				this.column(chunk, name).catch(() => {});
 		}
+	}
+
+	/**
+	 * The sockets' owners table (null: none yet): from now on each row's owner is its socket's or
+	 * connection's where they know it.
+	 */
+	setOwners(owners: EventOwners | null): void {
+		this.#owners = new OwnerJoin(owners);
+		this.#ownerCache.clear();
+	}
+
+	/** Whether the owners table has been set (the Owner column then reads the sockets). */
+	get ownersKnown(): boolean {
+		return this.#owners.known;
+	}
+
+	/** The owners of a chunk's rows (joined at read time, query/owner-join.ts). */
+	async owners(chunk: number): Promise<RowOwners> {
+		const join = this.#owners;
+		const key = String(chunk);
+		const hit = this.#ownerCache.get(key);
+		if (hit) return hit;
+		const [etype, endpoint, process] = await Promise.all(
+			OWNER_INPUTS.map((n) => this.column(chunk, n)),
+		);
+		let base = 0;
+		let rows = 0;
+		for (const c of this.#source.chunks()) {
+			if (c.index === chunk) {
+				rows = c.rows;
+				break;
+			}
+			base += c.rows;
+		}
+		const ctx = this.#ctx();
+		const owners = join.columns(
+			{ etype: etype as Columns['etype'], endpoint: endpoint!, process: process! },
+			rows,
+			base,
+			ctx,
+		);
+		// A table set meanwhile made another join: this answer is not kept.
+		if (join === this.#owners) this.#ownerCache.set(key, owners, rows * 5);
+		return owners;
 	}
 
 	/** Caches a column an import has just written (the timeline reads it at the next refresh). */
@@ -258,6 +383,7 @@ export class QueryEngine {
 				compiled.payloadTypes
 					? await this.#payloadOf(info.index, columns.etype, compiled.payloadTypes, from, to)
 					: undefined,
+				compiled.owners ? await this.owners(info.index) : undefined,
 			);
 			const hits = new Uint16Array(to - from);
 			let n = 0;
@@ -337,19 +463,26 @@ export class QueryEngine {
 	async rows(indexes: readonly number[]): Promise<RowView[]> {
 		const ctx = this.#ctx();
 		const chunks = this.#source.chunks();
-		const out: RowView[] = [];
 		let base = 0;
 		let k = 0;
 		const sorted = [...indexes].sort((a, b) => a - b);
 		const views = new Map<number, RowView>();
 		for (const info of chunks) {
-			while (k < sorted.length && sorted[k]! < base + info.rows) {
-				const i = sorted[k++]! - base;
-				views.set(i + base, await this.#rowView(info.index, i, i + base, ctx));
+			if (k < sorted.length && sorted[k]! < base + info.rows) {
+				// The chunk's columns are read once for all its rows.
+				const [c, owners] = await Promise.all([
+					this.#viewColumns(info.index),
+					this.owners(info.index),
+				]);
+				while (k < sorted.length && sorted[k]! < base + info.rows) {
+					const g = sorted[k++]!;
+					views.set(g, rowView(c, owners, g - base, g, ctx));
+				}
 			}
 			base += info.rows;
 			if (k >= sorted.length) break;
 		}
+		const out: RowView[] = [];
 		for (const i of indexes) {
 			const v = views.get(i);
 			if (v) out.push(v);
@@ -357,74 +490,12 @@ export class QueryEngine {
 		return out;
 	}
 
-	async #rowView(chunk: number, i: number, index: number, ctx: FilterContext): Promise<RowView> {
-		const col = <K extends ColumnName>(name: K) => this.column(chunk, name);
-		const [
-			time,
-			etype,
-			level,
-			opcode,
-			pid,
-			tid,
-			cpu,
-			process,
-			endpoint,
-			laddr,
-			lport,
-			raddr,
-			rport,
-			status,
-			bytes,
-			flags,
-		] = await Promise.all([
-			col('time'),
-			col('etype'),
-			col('level'),
-			col('opcode'),
-			col('pid'),
-			col('tid'),
-			col('cpu'),
-			col('process'),
-			col('endpoint'),
-			col('laddr'),
-			col('lport'),
-			col('raddr'),
-			col('rport'),
-			col('status'),
-			col('bytes'),
-			col('flags'),
-		]);
-		const t = ctx.eventTypes[etype[i]!];
-		const f = flags[i]!;
-		const addr = (a: number, port: number) => {
-			if (!a) return null;
-			const s = ctx.strings[a]!;
-			return s.includes(':') ? `[${s}]:${port}` : `${s}:${port}`;
-		};
-		const p = pid[i]!;
-		const proc = process[i]!;
-		return {
-			index,
-			time: time[i]!,
-			kind: KIND_NAMES[t?.kind ?? 8] ?? 'unknown',
-			event: t?.name ?? '?',
-			provider: t?.providerName ?? t?.provider ?? null,
-			eventId: t?.id ?? 0,
-			level: level[i]!,
-			opcode: opcode[i]!,
-			pid: p === NO_PID ? null : p,
-			tid: tid[i] === NO_PID ? null : tid[i]!,
-			cpu: cpu[i]!,
-			process: proc === NO_PID ? null : proc,
-			endpoint: endpoint[i] ? ctx.strings[endpoint[i]!]! : null,
-			local: addr(laddr[i]!, lport[i]!),
-			remote: addr(raddr[i]!, rport[i]!),
-			bytes: f & FLAG_BYTES ? bytes[i]! : null,
-			status: f & FLAG_STATUS ? status[i]! : null,
-			statusName: f & FLAG_STATUS ? statusName(status[i]!) : null,
-			error: (f & FLAG_ERROR) !== 0,
-			phase: f & FLAG_ENTER ? 'enter' : f & FLAG_EXIT ? 'exit' : null,
-		};
+	async #viewColumns(chunk: number): Promise<Pick<Columns, ViewColumn>> {
+		const loaded = await Promise.all(VIEW_COLUMNS.map((n) => this.column(chunk, n)));
+		return makeColumns(VIEW_COLUMNS, (n) => loaded[VIEW_COLUMNS.indexOf(n)]!) as Pick<
+			Columns,
+			ViewColumn
+		>;
 	}
 
 	async histogram(

@@ -18,6 +18,7 @@ import {
 } from './filter-nodes.ts';
 import { FilterError, type FieldNode, type FilterNode } from './filter-parser.ts';
 import { payloadTerm } from './filter-payload.ts';
+import type { RowOwners } from './owner-join.ts';
 
 export type { FilterContext, RecordFields, RowPredicate };
 export { FILTER_FIELDS };
@@ -30,7 +31,9 @@ export interface CompiledFilter {
 	 * does: only rows of these types need their record decoded and passed as `fields`.
 	 */
 	readonly payloadTypes: Uint8Array | null;
-	bind(c: Columns, fields?: RecordFields): RowPredicate;
+	/** Whether the predicate reads the rows' owners: then bind() needs them. */
+	readonly owners: boolean;
+	bind(c: Columns, fields?: RecordFields, owners?: RowOwners): RowPredicate;
 }
 
 const NO_FIELDS: RecordFields = () => null;
@@ -144,7 +147,8 @@ export function compileFilter(node: FilterNode | null, ctx: FilterContext): Comp
 	return {
 		columns: new Set(compiled.cols),
 		payloadTypes: compiled.payload ?? null,
-		bind: (c, fields = NO_FIELDS) => compiled.make(c, fields),
+		owners: compiled.owners ?? false,
+		bind: (c, fields = NO_FIELDS, owners) => compiled.make(c, fields, owners),
 	};
 }
 

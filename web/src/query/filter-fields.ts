@@ -21,7 +21,9 @@ import {
 	compare,
 	type FilterContext,
 	type Node,
+	type RowPredicate,
 } from './filter-nodes.ts';
+import type { RowOwners } from './owner-join.ts';
 import { globMatcher } from './glob.ts';
 import { ipMatches, parseIp, parseIpPattern } from './ip.ts';
 import { canonicalAddress } from '../sockets/names.ts';
@@ -155,6 +157,18 @@ function statusNames(test: (name: string) => boolean): Set<number> {
 	);
 }
 
+/** A term on the rows' owners (joined at read time: the engine hands them to the predicate). */
+function ownerNode(make: (o: RowOwners) => RowPredicate): Node {
+	return {
+		cols: [],
+		owners: true,
+		make: (_c, _f, o) => {
+			if (!o) throw new Error("owner: the rows' owners were not joined");
+			return make(o);
+		},
+	};
+}
+
 /** The fields, by name (lower case). */
 export const FIELDS: Readonly<Record<string, FieldSpec>> = {
 	event: {
@@ -242,6 +256,25 @@ export const FIELDS: Readonly<Record<string, FieldSpec>> = {
 					return negate ? (i) => !pids.has(a[i]!) : (i) => pids.has(a[i]!);
 				},
 			};
+		},
+	},
+	owner: {
+		help: "process name (globs) or PID that owns the event: its socket's or TCP connection's, else its own",
+		ordered: true,
+		has: ownerNode((o) => (i) => o.source[i] !== 0),
+		compile: (t, ctx) => {
+			if (/^\d+$/.test(t.value) && t.op !== 'contains' && t.op !== 'matches') {
+				const op = numericOp(t.op, t.field, t.at);
+				const v = Number(t.value);
+				return ownerNode((o) => (i) => o.source[i] !== 0 && compare(op, o.pid[i]!, v));
+			}
+			const { match, negate } = nameTest(t);
+			const pids = new Set(
+				[...ctx.processNames].filter(([, name]) => match(name)).map(([pid]) => pid),
+			);
+			return ownerNode((o) =>
+				negate ? (i) => !pids.has(o.pid[i]!) : (i) => o.source[i] !== 0 && pids.has(o.pid[i]!),
+			);
 		},
 	},
 	endpoint: {

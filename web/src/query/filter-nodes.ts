@@ -3,6 +3,7 @@
 // columns' values, so the per-row work is array reads.
 import type { ColumnName, Columns, EventType } from '../columns/layout.ts';
 import { FilterError, type Op } from './filter-parser.ts';
+import type { RowOwners } from './owner-join.ts';
 
 export interface FilterContext {
 	readonly strings: readonly string[];
@@ -23,7 +24,9 @@ export interface Node {
 	readonly cols: readonly ColumnName[];
 	/** Event types whose payload a term reads (marked by etype), when it reads any. */
 	readonly payload?: Uint8Array;
-	make(c: Columns, fields: RecordFields): RowPredicate;
+	/** Whether a term reads the rows' owners (joined at read time, query/owner-join.ts). */
+	readonly owners?: boolean;
+	make(c: Columns, fields: RecordFields, owners?: RowOwners): RowPredicate;
 }
 
 /** The comparison operators a number takes (`:` and `==` are equality). */
@@ -167,8 +170,8 @@ export function markTypes(ctx: FilterContext, test: (t: EventType) => boolean): 
 export function not(inner: Node): Node {
 	return {
 		...inner,
-		make: (c, f) => {
-			const p = inner.make(c, f);
+		make: (c, f, o) => {
+			const p = inner.make(c, f, o);
 			return (i) => !p(i);
 		},
 	};
@@ -188,8 +191,9 @@ export function combine(type: 'and' | 'or', items: readonly Node[]): Node {
 	return {
 		cols: items.flatMap((x) => x.cols),
 		payload: items.reduce<Uint8Array | undefined>((m, x) => joinMarks(m, x.payload), undefined),
-		make: (c, f) => {
-			const ps = items.map((x) => x.make(c, f));
+		owners: items.some((x) => x.owners),
+		make: (c, f, o) => {
+			const ps = items.map((x) => x.make(c, f, o));
 			if (ps.length === 2) {
 				const [a, b] = ps as [RowPredicate, RowPredicate];
 				return and ? (i) => a(i) && b(i) : (i) => a(i) || b(i);

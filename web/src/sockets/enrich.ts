@@ -170,6 +170,14 @@ function tcpPid(connections: readonly TcpConnection[]): number | null {
 	return pids.size === 1 ? pids.values().next().value! : null;
 }
 
+/** The TCP connections joined to a socket: its local port and remote, around its lifetime. */
+export function socketConnections(s: SocketSummary, net: NetCollector): TcpConnection[] {
+	if (s.listening) return [];
+	const from = (s.opened ?? s.firstEvent).ticks - JOIN_SLACK_TICKS;
+	const to = (s.closed ?? s.lastEvent).ticks + JOIN_SLACK_TICKS;
+	return net.tcp.find(localPort(s), s.remote, from, to);
+}
+
 /**
  * One socket with its remote names and TCP outcome (and, when its own events named no PID, the
  * one TCP/IP names; `processName` gives that PID's image name).
@@ -180,9 +188,7 @@ export function enrichSocket(
 	processName: (pid: number) => string | null = () => null,
 ): SocketSummary {
 	const named = net.names.lookup(addressOfEndpoint(s.remote), firstUse(s));
-	const from = (s.opened ?? s.firstEvent).ticks - JOIN_SLACK_TICKS;
-	const to = (s.closed ?? s.lastEvent).ticks + JOIN_SLACK_TICKS;
-	const connections = s.listening ? [] : net.tcp.find(localPort(s), s.remote, from, to);
+	const connections = socketConnections(s, net);
 	const tcp = s.listening ? null : tcpOutcome(connections);
 	// Each remote of a datagram socket is named by the answer in force at its first datagram.
 	const peers = s.peers.map((p) => ({

@@ -6,6 +6,7 @@ import { ProviderTable } from '../decoder/record-json.ts';
 import type { TraceTables } from '../ingest/trace-tables.ts';
 import { BufferFeeder } from './buffer-view.ts';
 import { enrich } from './enrich.ts';
+import { withOwners } from './owners.ts';
 import { SocketTracker, type TrackedTrace } from './tracker.ts';
 
 /**
@@ -20,7 +21,10 @@ export interface ImportTracker {
 	observe(b: DecodedBuffer, i: number, index: number): void;
 	/** For IngestOptions.beforeCommit: adds the process and host names learned so far. */
 	learnNames(tables: TraceTables): void;
-	/** The sockets so far, named by DNS and told their TCP outcome (as trackTrace gives them). */
+	/**
+	 * The sockets so far, named by DNS and told their TCP outcome, with the owners table (as
+	 * trackTrace gives them).
+	 */
 	snapshot(): TrackedTrace;
 }
 
@@ -37,7 +41,7 @@ export function importTracker(trace: OpenTrace, sockets = true): ImportTracker {
 	return {
 		tracker,
 		observe: (b, i, index) => feeder.feed(b, i, index),
-		snapshot: () => enrich(tracker.snapshot(), feeder.net),
+		snapshot: () => withOwners(enrich(tracker.snapshot(), feeder.net), feeder.net),
 		learnNames(tables) {
 			for (const p of tracker.processes.list())
 				if (p.name && !tables.processNames.has(p.pid)) tables.processNames.set(p.pid, p.name);

@@ -96,6 +96,8 @@ export interface TcpConnection {
 	pid: number | null;
 	/** Record indexes of its events (the first 64). */
 	readonly events: number[];
+	/** Record indexes of all its events: whose process each is (sockets/owners.ts). */
+	readonly rows: number[];
 }
 
 const MAX_EVENTS = 64;
@@ -153,11 +155,13 @@ export class TcpTable {
 				rundown: null,
 				pid: null,
 				events: [],
+				rows: [],
 			};
 			list.push(c);
 		}
 		c.lastTicks = Math.max(c.lastTicks, e.ticks);
 		if (c.events.length < MAX_EVENTS) c.events.push(e.index);
+		c.rows.push(e.index);
 		if (e.pid !== null && e.pid > 4) c.pid = e.pid;
 		const ok = e.status === null || e.status === 0;
 		switch (meaning.role) {
@@ -216,6 +220,11 @@ export class TcpTable {
 				c.rundown = { state: e.status, pid: e.pid !== null && e.pid > 4 ? e.pid : null };
 				break;
 		}
+	}
+
+	/** Every connection, in no particular order. */
+	*connections(): Iterable<TcpConnection> {
+		for (const list of this.#byKey.values()) yield* list;
 	}
 
 	/**

@@ -69,6 +69,7 @@ import {
 import { ProcessTable, type ProcessInfo } from './processes.ts';
 import { RateWindow } from './rate-window.ts';
 import type { SocketSummary } from './socket.ts';
+import type { EventOwners } from './event-owners.ts';
 import { F, type AfdEventView, type ProcessEventView } from './view.ts';
 
 export interface TrackerOptions {
@@ -130,6 +131,12 @@ export interface TrackedTrace {
 	readonly uncountedSends?: readonly number[];
 	/** Every DNS lookup of the trace (DNS-Client, getaddrinfo); absent when it logs none. */
 	readonly dns?: DnsReport;
+	/**
+	 * Who each event is about, through its socket or TCP connection (owners.ts), for the events'
+	 * Owner column. Absent in sockets stored before it was kept (the column then says what the
+	 * events' own records say).
+	 */
+	readonly owners?: EventOwners;
 }
 
 /** Bits of LiveSocket.closeBits: which close/cleanup events a socket has had. */

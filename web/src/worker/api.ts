@@ -7,11 +7,13 @@ import type { Finding } from '../sockets/findings.ts';
 import type { TrackedTrace } from '../sockets/tracker.ts';
 import type { TraceRecord } from '../store/db.ts';
 import type { ExportProgress } from './export-selection.ts';
+import type { SocketTableName } from './export-tables.ts';
+import type { TableFormat } from '../export/table-writer.ts';
 import type { ExportFormat as LineFormat } from '../decoder/record-lines.ts';
 import type { TraceStatistics, Vocabulary } from './trace-insight.ts';
 import type { TrustCounter } from './trust.ts';
 
-export type { ExportProgress, TraceStatistics, Vocabulary };
+export type { ExportProgress, SocketTableName, TableFormat, TraceStatistics, Vocabulary };
 
 /** Most rows one eventRows request reads (a socket's story may hold millions). */
 export const MAX_EVENT_ROWS = 5000;
@@ -182,5 +184,15 @@ export interface DecoderApi {
 		selection: SelectionHandle,
 		format: ExportFormat,
 		write: (piece: string | Uint8Array, progress: ExportProgress) => Promise<boolean> | boolean,
+	): Promise<Result<{ rows: number; complete: boolean }>>;
+	/**
+	 * The trace's sockets, conversations or findings as `sockscope export` writes them, in pieces
+	 * (once its import has completed); returning false from `write` stops the export.
+	 */
+	exportTable(
+		id: number,
+		table: SocketTableName,
+		format: TableFormat,
+		write: (piece: Uint8Array, progress: ExportProgress) => Promise<boolean> | boolean,
 	): Promise<Result<{ rows: number; complete: boolean }>>;
 }

@@ -90,6 +90,7 @@ export function decoderApi(parts: DecoderParts): Decoder {
 		trust: (id) => queries.trust(id),
 		statistics: (h) => queries.statistics(h),
 		exportRows: (h, format, write) => queries.exportRows(h, format, write),
+		exportTable: (id, table, format, write) => queries.exportTable(id, table, format, write),
 	};
 	const api = guardedApi(methods, {
 		readFacts: (file) => `cannot read ${file.name}`,
@@ -115,6 +116,7 @@ export function decoderApi(parts: DecoderParts): Decoder {
 		trust: () => 'cannot count what the trace lost',
 		statistics: () => 'cannot compute statistics',
 		exportRows: () => 'export failed',
+		exportTable: (_id, table) => `cannot export the ${table}`,
 	});
 	return { api, catalog, traces, queries };
 }

@@ -1,6 +1,7 @@
 // The events of a selection as one Parquet file, with the columns of `sockscope export`'s events
-// table. Each row group (65,536 rows) is encoded and handed to `write` as it fills, so the worker
-// holds one row group at a time; the page keeps the pieces as Blob parts.
+// table (the owner joined from the sockets, as the Owner column shows it). Each row group (65,536
+// rows) is encoded and handed to `write` as it fills, so the worker holds one row group at a
+// time; the page keeps the pieces as Blob parts.
 import { EVENT_COLUMNS, eventRow } from '../export/tables.ts';
 import { tableWriter } from '../export/table-writer.ts';
 import { makeColumns, type ColumnName, type Columns } from '../columns/layout.ts';
@@ -37,12 +38,13 @@ export async function exportParquet(
 	for (const part of sel.parts) {
 		const loaded = await Promise.all(NEEDED.map((n) => engine.column(part.chunk, n)));
 		const c = makeColumns(NEEDED, (n) => loaded[NEEDED.indexOf(n)]!) as Columns;
+		const owners = await engine.owners(part.chunk);
 		for (let k = 0; k < part.count; k++) {
 			const row = part.rows ? part.rows[k]! : part.from + k;
 			const r = await reader.json(part.chunk, row);
 			// A record that no longer decodes is skipped, as in the other exports.
 			if (!r) continue;
-			await table.add(eventRow(c, row, ctx, r, part.base + row));
+			await table.add(eventRow(c, row, ctx, r, part.base + row, owners));
 			rows++;
 			if (stopped) return { rows, complete: false };
 		}

@@ -28,6 +28,8 @@ import { MAX_EVENT_ROWS } from './api.ts';
 import type { Catalog } from './catalog.ts';
 import { recordDetails } from './details.ts';
 import type { ExportProgress } from './export-selection.ts';
+import { exportSocketTable, type SocketTableName } from './export-tables.ts';
+import type { TableFormat } from '../export/table-writer.ts';
 import type { LiveTrace } from './live-trace.ts';
 import type { OpenTraces } from './open-traces.ts';
 import { errorCode, errorMessage } from './guard.ts';
@@ -51,6 +53,8 @@ export class QueryService {
 	/** Per trace, its latest selection. */
 	readonly #current = new Map<number, Current>();
 	#numbered = 0;
+	/** Traces whose engine has been given the owners table. */
+	readonly #ownersRead = new WeakSet<LiveTrace>();
 
 	constructor(catalog: Catalog, traces: OpenTraces) {
 		this.#catalog = catalog;
@@ -79,6 +83,7 @@ export class QueryService {
 	): Promise<Result<QueryAnswer>> {
 		const live = await this.#traces.live(id);
 		const generation = live.engine.begin();
+		await this.#joinOwners(id, live);
 		// An import stores its first rows within milliseconds of showing the trace: its first
 		// answer waits for them, rather than come back empty and be asked for again.
 		if (this.#catalog.importing(id)) await live.firstChunk();
@@ -104,6 +109,18 @@ export class QueryService {
 			ms,
 			...(first ? { head: first } : {}),
 		});
+	}
+
+	/**
+	 * Hands the engine the sockets' owners table once the import has stored it (read once per
+	 * opened trace): rows are then owned by their socket's or connection's process.
+	 */
+	async #joinOwners(id: number, live: LiveTrace): Promise<void> {
+		if (this.#ownersRead.has(live) || this.#catalog.importing(id)) return;
+		const tracked = await this.#trackedOf(id);
+		if (!tracked || this.#ownersRead.has(live)) return;
+		this.#ownersRead.add(live);
+		live.engine.setOwners(tracked.owners ?? null);
 	}
 
 	/** The selection a handle names, if it is still the latest of its trace. */
@@ -162,6 +179,17 @@ export class QueryService {
 		return ok(await this.#traces.insight(live).export(selection, format, write));
 	}
 
+	async exportTable(
+		id: number,
+		table: SocketTableName,
+		format: TableFormat,
+		write: (piece: Uint8Array, progress: ExportProgress) => Promise<boolean> | boolean,
+	): Promise<Result<{ rows: number; complete: boolean }>> {
+		const tracked = await this.#trackedOf(id);
+		if (!tracked) return fail('not-found', NO_SOCKETS);
+		return ok(await exportSocketTable(tracked, table, format, write));
+	}
+
 	async details(id: number, index: number): Promise<Result<RecordDetails>> {
 		const live = await this.#traces.live(id);
 		const at = live.locate(index);
@@ -208,7 +236,10 @@ export class QueryService {
 	/** The sockets rebuilt when the trace's import completed. */
 	async sockets(id: number): Promise<Result<TrackedTrace>> {
 		const tracked = await this.#trackedOf(id);
-		return tracked ? ok(tracked) : fail('not-found', NO_SOCKETS);
+		if (!tracked) return fail('not-found', NO_SOCKETS);
+		// The owners table is the worker's, for the events' rows: the page is not sent it.
+		const { owners: _owners, ...sockets } = tracked;
+		return ok(sockets);
 	}
 
 	async findings(id: number): Promise<Result<Finding[]>> {

@@ -2,11 +2,19 @@
 // for ("filter on this" / "exclude this"). Users choose which to show; the order is fixed.
 import type { RowView } from '../../query/engine.ts';
 import { canonicalAddress } from '../../sockets/names.ts';
-import { formatProcess, formatTime, LEVEL_NAMES, utcIso, type TimeMode } from './row-format.ts';
+import {
+	formatOwner,
+	formatProcess,
+	formatTime,
+	LEVEL_NAMES,
+	utcIso,
+	type TimeMode,
+} from './row-format.ts';
 
 export type ColumnId =
 	| 'time'
 	| 'process'
+	| 'owner'
 	| 'pid'
 	| 'tid'
 	| 'cpu'
@@ -112,6 +120,14 @@ export const COLUMNS: readonly Column[] = [
 		max: 18,
 		text: (r, c) => formatProcess(r, c.processNames),
 		term: (r) => (r.process === null ? null : `process:${r.process}`),
+	},
+	{
+		id: 'owner',
+		label: 'Owner',
+		max: 24,
+		min: 8,
+		text: (r, c) => formatOwner(r, c.processNames),
+		term: (r) => (r.owner === null ? null : `owner:${r.owner}`),
 	},
 	{
 		id: 'pid',
@@ -221,6 +237,7 @@ export const COLUMNS: readonly Column[] = [
 export const DEFAULT_COLUMNS: readonly ColumnId[] = [
 	'time',
 	'process',
+	'owner',
 	'tid',
 	'event',
 	'level',

@@ -30,6 +30,13 @@ export function formatProcess(row: RowView, names: ReadonlyMap<number, string>):
 	return name ? `${name} (${row.process})` : `PID ${row.process}`;
 }
 
+/** The owner likewise: its socket's or connection's process, else the event's own. */
+export function formatOwner(row: RowView, names: ReadonlyMap<number, string>): string {
+	if (row.owner === null) return '';
+	const name = names.get(row.owner);
+	return name ? `${name} (${row.owner})` : `PID ${row.owner}`;
+}
+
 export const LEVEL_NAMES: Record<number, string> = {
 	0: 'always',
 	1: 'critical',

@@ -13,6 +13,8 @@ import type {
 	ExportProgress,
 	QueryAnswer,
 	SelectionHandle,
+	SocketTableName,
+	TableFormat,
 	RecordDetails,
 	TraceStatistics,
 	Vocabulary,
@@ -48,6 +50,15 @@ export class TraceApi {
 	/** Rows [offset, offset + limit) of a selection's matches (none once it is superseded). */
 	async rows(selection: SelectionHandle, offset: number, limit: number): Promise<RowView[]> {
 		return rowsOr(await this.#api.rows(selection, offset, limit));
+	}
+
+	/** The same, or why not (superseded by a newer query, say). */
+	rowsResult(
+		selection: SelectionHandle,
+		offset: number,
+		limit: number,
+	): Promise<Result<RowView[]>> {
+		return this.#api.rows(selection, offset, limit);
 	}
 
 	/** Position of event `index` among a selection's matches, or -1. */
@@ -101,6 +112,15 @@ export class TraceApi {
 		write: ExportWriter,
 	): Promise<Result<{ rows: number; complete: boolean }>> {
 		return this.#api.exportRows(selection, format, proxy(write));
+	}
+
+	/** One of the sockets' tables (sockets, conversations, findings) as a file, piece by piece. */
+	exportTable(
+		table: SocketTableName,
+		format: TableFormat,
+		write: ExportWriter,
+	): Promise<Result<{ rows: number; complete: boolean }>> {
+		return this.#api.exportTable(this.traceId, table, format, proxy(write));
 	}
 
 	/**

@@ -9,7 +9,13 @@ import type { SocketSummary } from '../../sockets/socket.ts';
 import { isTyping, shortcutOf } from '../../state/shortcuts.ts';
 import { traceKey, type Panel } from '../../state/view-hash.ts';
 import type { ViewLocation } from '../../state/view-location.svelte.ts';
-import type { ExportFormat, ImportProgress, TraceSummary } from '../../worker/api.ts';
+import type {
+	ExportFormat,
+	ImportProgress,
+	SocketTableName,
+	TableFormat,
+	TraceSummary,
+} from '../../worker/api.ts';
 import type { RowView } from '../../query/engine.ts';
 import { trustCounters, type TrustCounter } from '../../worker/trust.ts';
 import { rowsAsMarkdown, rowsAsTsv } from '../export/copy-rows.ts';
@@ -292,10 +298,21 @@ export class TraceViewState {
 		);
 	}
 
+	/** The matches on screen as a file: CSV as the table shows them, NDJSON and Parquet whole. */
 	exportAs(format: ExportFormat): void {
 		const fileName = exportFileName(this.#props.trace.name, format, this.query.filter !== '');
 		const answer = this.query.answer;
-		if (answer) void this.job.run(this.#api, answer.handle, format, fileName);
+		if (!answer) return;
+		if (format === 'csv') {
+			const table = { columns: this.columns, ctx: this.ctx };
+			void this.job.runScreen(this.#api, answer.handle, answer.matched, table, fileName);
+		} else void this.job.run(this.#api, answer.handle, format, fileName);
+	}
+
+	/** One of the Sockets panel's tables as a file. */
+	exportTable(table: SocketTableName, format: TableFormat): void {
+		const fileName = exportFileName(this.#props.trace.name, format, table);
+		void this.job.runTable(this.#api, table, format, fileName);
 	}
 
 	/** A key pressed anywhere on the page. */

@@ -1,10 +1,20 @@
-// One export of the current filtered view: the worker makes the file in pieces of about 1 MiB
-// (the same fields as `sockscope decode`), and each piece becomes a Blob at once. Chromium keeps
+// One export of the current filtered view, or of a table of the Sockets panel: the worker makes
+// the file in pieces of about 1 MiB (NDJSON: the same fields as `sockscope decode`; Parquet: the
+// events table of `sockscope export`), and each piece becomes a Blob at once; the events' CSV is
+// the table as shown, made here from the rows a few thousand at a time. Chromium keeps
 // large blobs on disk rather than in memory, and the final Blob only references the pieces, so
 // exporting 10 M rows never holds the whole text; the worker waits for each piece to be taken.
 import { t } from '../../i18n/locale.svelte.ts';
-import type { ExportFormat, ExportProgress, SelectionHandle } from '../../worker/api.ts';
-import type { TraceApi } from '../events/trace-api.ts';
+import { ok, type Result } from '../../lib/result.ts';
+import type {
+	ExportFormat,
+	ExportProgress,
+	SelectionHandle,
+	SocketTableName,
+	TableFormat,
+} from '../../worker/api.ts';
+import type { ExportWriter, TraceApi } from '../events/trace-api.ts';
+import { screenHeader, screenLines, type ScreenTable } from './screen-csv.ts';
 
 const TYPES: Record<ExportFormat, string> = {
 	csv: 'text/csv;charset=utf-8',
@@ -12,10 +22,15 @@ const TYPES: Record<ExportFormat, string> = {
 	parquet: 'application/vnd.apache.parquet',
 };
 
-/** "sample.etl" + the view → "sample-events.csv". */
-export function exportFileName(traceName: string, format: ExportFormat, filtered: boolean): string {
+/** "sample.etl" + the view → "sample-events.csv" (a socket table: "sample-sockets.csv"). */
+export function exportFileName(
+	traceName: string,
+	format: ExportFormat,
+	filtered: boolean | SocketTableName,
+): string {
 	const base = traceName.replace(/\.etl$/i, '').replace(/[\\/:*?"<>|]+/g, '_') || 'trace';
-	return `${base}-${filtered ? 'filtered' : 'events'}.${format}`;
+	const what = typeof filtered === 'string' ? filtered : filtered ? 'filtered' : 'events';
+	return `${base}-${what}.${format}`;
 }
 
 export function saveBlob(blob: Blob, name: string): void {
@@ -31,6 +46,15 @@ export function saveBlob(blob: Blob, name: string): void {
 	setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
+/** What an export's worker side answers. */
+type Written = Result<{ rows: number; complete: boolean }>;
+
+/** Makes a file through `write`, piece by piece; `write` returning false stops it. */
+type Producer = (write: ExportWriter) => Promise<Written>;
+
+/** Rows the events' CSV asks the worker for at a time. */
+const SCREEN_ROWS = 5000;
+
 export class ExportJob {
 	progress = $state.raw<(ExportProgress & { format: ExportFormat }) | null>(null);
 	/** What the last export did, for the status line. */
@@ -45,12 +69,57 @@ export class ExportJob {
 		this.#cancelled = true;
 	}
 
-	/** Exports the matches of `selection` (the answer on screen). */
-	async run(
+	/** Exports the matches of `selection` (the answer on screen) as the worker writes them. */
+	run(
 		api: TraceApi,
 		selection: SelectionHandle,
 		format: ExportFormat,
 		fileName: string,
+	): Promise<void> {
+		return this.#produce(format, fileName, (write) => api.exportRows(selection, format, write));
+	}
+
+	/**
+	 * Exports the matches of `selection` as the table shows them: its visible columns, in its
+	 * order, each cell the text on screen (CSV).
+	 */
+	runScreen(
+		api: TraceApi,
+		selection: SelectionHandle,
+		total: number,
+		table: ScreenTable,
+		fileName: string,
+	): Promise<void> {
+		return this.#produce('csv', fileName, async (write) => {
+			if (!write(screenHeader(table), { rows: 0, total })) return ok({ rows: 0, complete: false });
+			let done = 0;
+			while (done < total) {
+				const got = await api.rowsResult(selection, done, SCREEN_ROWS);
+				if (!got.ok) return got;
+				if (got.value.length === 0) break;
+				done += got.value.length;
+				if (!write(screenLines(got.value, table), { rows: done, total }))
+					return ok({ rows: done, complete: false });
+			}
+			return ok({ rows: done, complete: true });
+		});
+	}
+
+	/** Exports one of the sockets' tables (sockets, conversations, findings). */
+	runTable(
+		api: TraceApi,
+		table: SocketTableName,
+		format: TableFormat,
+		fileName: string,
+	): Promise<void> {
+		return this.#produce(format, fileName, (write) => api.exportTable(table, format, write), table);
+	}
+
+	async #produce(
+		format: ExportFormat,
+		fileName: string,
+		produce: Producer,
+		what?: SocketTableName,
 	): Promise<void> {
 		if (this.progress) return;
 		this.#cancelled = false;
@@ -64,12 +133,15 @@ export class ExportJob {
 			return !this.#cancelled;
 		};
 		try {
-			const r = await api.exportRows(selection, format, write);
+			const r = await produce(write);
 			if (!r.ok) this.message = r.error;
 			else if (!r.value.complete) this.message = t('export.cancelled');
 			else {
 				saveBlob(new Blob(parts, { type: TYPES[format] }), fileName);
-				this.message = t('export.done', { count: r.value.rows.toLocaleString('en-US'), fileName });
+				const count = r.value.rows.toLocaleString('en-US');
+				this.message = what
+					? t('export.table-done', { count, fileName })
+					: t('export.done', { count, fileName });
 			}
 		} catch (e) {
 			this.message = t('export.failed', { error: e instanceof Error ? e.message : String(e) });

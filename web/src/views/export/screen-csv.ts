@@ -1,0 +1,32 @@
+// The events as the table shows them, as CSV: its visible columns in its order, headed as on
+// screen, each cell the text the table draws (process and owner names, level and status names,
+// the time in the chosen mode). The same cells as copying rows (copy-rows.ts).
+import type { RowView } from '../../query/engine.ts';
+import { t } from '../../i18n/locale.svelte.ts';
+import type { CellContext, Column } from '../events/columns.ts';
+
+export interface ScreenTable {
+	readonly columns: readonly Column[];
+	readonly ctx: CellContext;
+}
+
+/** One CSV cell: quoted when it holds a comma, quote or line break. */
+function cell(s: string): string {
+	return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** A column's heading as the table shows it. */
+function heading(c: Column, ctx: CellContext): string {
+	if (c.id !== 'time') return t(`column.${c.id}`);
+	return ctx.timeMode === 'utc' ? t('table.time-utc') : t('table.time-s');
+}
+
+export function screenHeader({ columns, ctx }: ScreenTable): string {
+	return columns.map((c) => cell(heading(c, ctx))).join(',') + '\n';
+}
+
+export function screenLines(rows: readonly RowView[], { columns, ctx }: ScreenTable): string {
+	let out = '';
+	for (const r of rows) out += columns.map((c) => cell(c.text(r, ctx))).join(',') + '\n';
+	return out;
+}
