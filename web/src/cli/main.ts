@@ -17,6 +17,7 @@ import { checkFiles, openInput } from './input.ts';
 import { LineWriter, OutputClosed } from './output.ts';
 import { Progress } from './progress.ts';
 import { findingsCommand, pickSocketColumns, socketsCommand } from './sockets-commands.ts';
+import { packetsCommand, pcapngCommand } from './packet-commands.ts';
 
 /** The project root: the nearest folder above this module (source or bundle) with a package.json. */
 function projectRoot(): string {
@@ -164,8 +165,12 @@ export async function main(
 			return EXIT.ok;
 		}
 		const opts = parsed.options;
-		if (opts.filter !== null) checkFilter(opts.filter);
+		// The packet commands read their own filter language (packets/packet-filter.ts).
+		const packetCommand = opts.command === 'packets' || opts.command === 'pcapng';
+		if (opts.filter !== null && !packetCommand) checkFilter(opts.filter);
 		checkFiles(opts.files);
+		if (opts.command === 'packets') return await packetsCommand(opts, loadModule(), io);
+		if (opts.command === 'pcapng') return await pcapngCommand(opts, loadModule(), io);
 		if (opts.command === 'export') return await exportCommand(opts, loadModule(), io);
 		return await runOne(opts, out, io);
 	} catch (e) {

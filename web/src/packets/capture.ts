@@ -151,6 +151,11 @@ export class PacketCapture {
 		});
 	}
 
+	/** The machine's addresses as PktMon's components name them. */
+	localAddresses(): string[] {
+		return [...this.#components.values()].flatMap((c) => [...c.ipv4, ...c.ipv6]);
+	}
+
 	#component(id: number | null) {
 		if (id === null) return null;
 		let c = this.#components.get(id);
