@@ -151,11 +151,15 @@ export class PacketJoin {
 		if (c.localAddress) this.#localAddresses.add(c.localAddress);
 		this.#candidates.push(c);
 		if (c.localPort !== null) this.#index(c);
-		else if (proto === 6 && remote) {
-			const k = endpointText(remote.address, remote.port);
-			const list = this.#byRemote.get(k) ?? [];
-			list.push(c);
-			this.#byRemote.set(k, list);
+		else {
+			// Its local port is learnt from its first packet out to a remote it talked to.
+			const remotes = new Set(c.peers);
+			if (remote) remotes.add(endpointText(remote.address, remote.port));
+			for (const k of remotes) {
+				const list = this.#byRemote.get(k) ?? [];
+				list.push(c);
+				this.#byRemote.set(k, list);
+			}
 		}
 	}
 
@@ -208,14 +212,15 @@ export class PacketJoin {
 				if (!c.remote && !best) best = c;
 			}
 		if (best) return best;
-		if (proto === 6 && syn) {
-			// A connect whose local port was not logged: its SYN to the remote tells it.
+		if (syn) {
+			// A connect whose local port was not logged: its SYN (or first datagram) out tells it.
 			const waiting = this.#byRemote.get(remoteText);
-			const c = waiting?.find((x) => t >= x.connectFrom && t <= x.to);
+			const c = waiting?.find(
+				(x) => x.proto === proto && x.localPort === null && t >= x.connectFrom && t <= x.to,
+			);
 			if (c) {
 				c.localPort = lport;
 				c.localAddress ??= local;
-				waiting!.splice(waiting!.indexOf(c), 1);
 				this.#index(c);
 				return c;
 			}
@@ -258,7 +263,9 @@ export class PacketJoin {
 		else tries.push(out, inn);
 		for (const [local, lport, remote, rport, dir] of tries) {
 			// An answer to a SYN comes in as SYN,ACK: not the SYN that teaches a port.
-			const c = this.#match(proto, local, lport, remote, rport, t, syn && dir === 'out');
+			// A SYN out (or any datagram out) may teach a socket its local port.
+			const teaches = dir === 'out' && (syn || proto === 17);
+			const c = this.#match(proto, local, lport, remote, rport, t, teaches);
 			if (c) {
 				this.#wire(c.s.key, frame, dir);
 				return {
