@@ -60,8 +60,16 @@ module.exports = {
 			comment:
 				'Decoding, columns, sockets, queries and exports run in the worker and the CLI alike.',
 			severity: 'error',
-			from: { path: '^web/src/(decoder|columns|ingest|query|sockets|export|dns)/' },
+			from: { path: '^web/src/(decoder|columns|ingest|query|sockets|packets|export|dns)/' },
 			to: { path: '^web/src/(worker|store|views|state|pwa|cli)/' },
+		},
+		{
+			name: 'packets-above-sockets',
+			comment:
+				'packets/ joins frames to the sockets the tracker rebuilt: the tracker and the store layout never need packets.',
+			severity: 'error',
+			from: { path: '^web/src/(sockets|columns|ingest|query)/' },
+			to: { path: '^web/src/packets/' },
 		},
 		{
 			name: 'cli-is-not-the-page',

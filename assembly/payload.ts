@@ -6,6 +6,7 @@ import {
 	EVENT_KEYS,
 	EVENT_LAYOUT_COUNT,
 	FIELD_LENGTH_FROM,
+	FIELD_LENGTH_SCALE,
 	FIELD_TYPES,
 } from './generated/event-layouts';
 import {
@@ -101,6 +102,16 @@ export function interpret(layout: i32, image: usize, start: u32, end: u32, point
 				from < i
 					? <u32>load<u64>(FIELDS + <usize>(base + from) * FieldOut_SIZE + FieldOut_value)
 					: 0;
+		} else if (type == FieldType.Binary) {
+			// Bytes counted by an earlier field (times the element size), else the rest.
+			const from = <u32>unchecked(FIELD_LENGTH_FROM[first + i]);
+			if (from < i) {
+				const count = load<u64>(FIELDS + <usize>(base + from) * FieldOut_SIZE + FieldOut_value);
+				const bytes = count * <u64>unchecked(FIELD_LENGTH_SCALE[first + i]);
+				// A length that lies (past the payload, or wrapping) leaves the field missing.
+				size =
+					pos <= end && count <= 0xffffffff && bytes <= <u64>(end - pos) ? <u32>bytes : 0xffffffff;
+			} else size = pos <= end ? end - pos : 0;
 		} else {
 			size = fixedSize(type, pointerSize);
 		}

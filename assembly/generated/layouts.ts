@@ -267,6 +267,7 @@ export enum FieldType {
 	AnsiString = 13,
 	Guid = 14,
 	UInt64 = 15,
+	Binary = 16,
 }
 
 export enum BufferFlag {

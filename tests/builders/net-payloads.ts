@@ -1,10 +1,12 @@
-// Event builders for Microsoft-Windows-DNS-Client, Microsoft-Windows-TCPIP and
-// Microsoft-Windows-Winsock-NameResolution: user data laid out from the field lists in
-// schema/{dns-client,tcpip,winsock-nameresolution}.json (read at runtime, independently of the
-// generated decoder tables), plus helpers that spell answers the way Windows logs them.
+// Event builders for Microsoft-Windows-DNS-Client, Microsoft-Windows-TCPIP,
+// Microsoft-Windows-Winsock-NameResolution, Microsoft-Windows-NDIS-PacketCapture and
+// Microsoft-Windows-PktMon: user data laid out from the field lists in
+// schema/{dns-client,tcpip,winsock-nameresolution,ndis-packetcapture,pktmon}.json (read at runtime,
+// independently of the generated decoder tables), plus helpers that spell answers the way Windows
+// logs them.
 
 import { readFileSync } from 'node:fs';
-import { ByteWriter, normGuid, sockaddrBytes } from './bytes.ts';
+import { ByteWriter, ipv4Bytes, ipv6Bytes, normGuid, sockaddrBytes } from './bytes.ts';
 import type { EventInput } from './etl-writer.ts';
 import type { PayloadValue, PayloadValues } from './payloads.ts';
 
@@ -13,6 +15,8 @@ interface NetField {
 	inType: string;
 	outType: string | null;
 	size?: string;
+	/** Bytes per unit of the length field (a counted array). */
+	scale?: number;
 }
 interface NetEvent {
 	id: number;
@@ -25,12 +29,14 @@ interface NetSchema {
 	events: NetEvent[];
 }
 
-export type NetProvider = 'dns' | 'tcpip' | 'nameres';
+export type NetProvider = 'dns' | 'tcpip' | 'nameres' | 'ndiscap' | 'pktmon';
 
 const FILES: Record<NetProvider, string> = {
 	dns: 'dns-client.json',
 	tcpip: 'tcpip.json',
 	nameres: 'winsock-nameresolution.json',
+	ndiscap: 'ndis-packetcapture.json',
+	pktmon: 'pktmon.json',
 };
 
 const schemas = new Map<NetProvider, NetSchema>();
@@ -47,11 +53,24 @@ function schema(p: NetProvider): NetSchema {
 export const DNS_PROVIDER = normGuid('{1C95126E-7EEA-49A9-A3FE-A378B03DDB4D}');
 export const TCPIP_PROVIDER = normGuid('{2F07E2EE-15DB-40F1-90EF-9D7BA282188A}');
 export const NAMERES_PROVIDER = normGuid('{55404E71-4DB9-4DEB-A5F5-8F86E46DDE56}');
+export const NDISCAP_PROVIDER = normGuid('{2ED6006E-4729-4609-B423-3EE7BCD678EF}');
+export const PKTMON_PROVIDER = normGuid('{4D4F80D9-C8BD-4D73-BB5B-19C90402C5AC}');
 const GUIDS: Record<NetProvider, string> = {
 	dns: DNS_PROVIDER,
 	tcpip: TCPIP_PROVIDER,
 	nameres: NAMERES_PROVIDER,
+	ndiscap: NDISCAP_PROVIDER,
+	pktmon: PKTMON_PROVIDER,
 };
+
+/** The fields that hold another field's length (the writer fills them in unless given). */
+export function lengthFields(p: NetProvider, id: number, version = 0): Set<string> {
+	return new Set(
+		findEvent(p, id, version)
+			.fields.filter((f) => f.size?.startsWith('field:'))
+			.map((f) => f.size!.slice('field:'.length)),
+	);
+}
 
 function findEvent(p: NetProvider, id: number, version: number): NetEvent {
 	const ev = schema(p).events.find((e) => e.id === id && e.version === version);
@@ -107,12 +126,14 @@ export function netPayload(
 				w.u8(Number(bigOf(v, label)));
 				break;
 			case 'win:UInt16':
+				at.set(f.name, w.length);
 				w.u16(Number(bigOf(v, label)));
 				break;
 			case 'win:UInt32':
 			case 'win:Boolean':
 				at.set(f.name, w.length);
-				w.u32(Number(bigOf(v, label) & 0xffffffffn));
+				if (f.outType === 'win:IPv4' && typeof v === 'string') w.bytes(ipv4Bytes(v));
+				else w.u32(Number(bigOf(v, label) & 0xffffffffn));
 				break;
 			case 'win:Int32':
 				w.i32(Number(bigOf(v, label)));
@@ -121,6 +142,26 @@ export function netPayload(
 				w.u64(bigOf(v, label));
 				break;
 			case 'win:Binary': {
+				if (f.outType === 'win:IPv6') {
+					if (typeof v !== 'string') throw new Error(`${label}: expected an IPv6 address`);
+					w.bytes(ipv6Bytes(v));
+					break;
+				}
+				if (f.outType === 'win:Binary') {
+					if (v !== undefined && !(v instanceof Uint8Array))
+						throw new Error(`${label}: expected bytes`);
+					const bytes = v ?? new Uint8Array(0);
+					const lengthField = f.size?.slice('field:'.length);
+					if (lengthField !== undefined && values[lengthField] === undefined) {
+						const n = bytes.length / (f.scale ?? 1);
+						const where = at.get(lengthField)!;
+						const wide = ev.fields.find((g) => g.name === lengthField)!.inType;
+						if (wide === 'win:UInt16') w.setU16(where, n);
+						else w.setU32(where, n);
+					}
+					w.bytes(bytes);
+					break;
+				}
 				const bytes =
 					v === undefined
 						? new Uint8Array(0)
@@ -151,6 +192,8 @@ export interface NetEventInput {
 	values: PayloadValues;
 	version?: number;
 	pointerSize?: 4 | 8;
+	/** The header's keyword (NDIS-PacketCapture says direction, media and fragments in it). */
+	keyword?: bigint;
 }
 
 /** An EtlWriter.addEvent input for one event of a provider. */
@@ -168,6 +211,7 @@ export function netEvent(p: NetProvider, e: NetEventInput): EventInput {
 		id: e.id,
 		version,
 		level: ev.level,
+		...(e.keyword === undefined ? {} : { keyword: e.keyword }),
 		payload: netPayload(p, e.id, e.values, ptr, version),
 	};
 }

@@ -19,7 +19,9 @@ import {
 	type TruthRecord,
 } from '../builders/etl-writer.ts';
 import { filetimeFromIso } from '../builders/bytes.ts';
-import { netEvent } from '../builders/net-payloads.ts';
+import { lengthFields, netEvent, type NetProvider } from '../builders/net-payloads.ts';
+
+const NET_KEYS: readonly NetProvider[] = ['dns', 'tcpip', 'nameres', 'ndiscap', 'pktmon'];
 import { open, statsOf } from './load.ts';
 
 const START = filetimeFromIso('2026-03-14T09:26:53.5897932Z');
@@ -67,6 +69,11 @@ function sample(type: FieldType, k: number, pointerSize: 4 | 8): [PayloadValue, 
 			return [`name ${k} ✓`, `name ${k} ✓`];
 		case FieldType.AnsiString:
 			return [`installer${k}.exe`, `installer${k}.exe`];
+		case FieldType.Binary: {
+			// Eight bytes: a whole element of the counted arrays too.
+			const b = Uint8Array.from({ length: 8 }, (_, n) => (k * 16 + n) & 0xff);
+			return [b, [...b].map((x) => x.toString(16).padStart(2, '0')).join('')];
+		}
 		case FieldType.Guid:
 			return [
 				`0ad614c4-0ef4-4225-8013-f44f37cb03${(k % 100).toString().padStart(2, '0')}`,
@@ -88,10 +95,14 @@ describe('every schema event, both pointer widths', () => {
 				for (const pointerSize of [4, 8] as const) {
 					const values: Record<string, PayloadValue> = {};
 					const fields: Record<string, unknown> = {};
+					const net = NET_KEYS.find((x) => x === provider.key);
+					const lengths = net && lengthFields(net, schema.id, schema.version);
 					schema.fields.forEach((f, k) => {
 						if (f.name === 'AddressLen') return; // written by the writer from the address
 						// A SOCKADDR's length field, likewise.
 						if (schema.fields[k + 1]?.type === FieldType.SocketAddress) return;
+						// A byte field's length (or an array's count), likewise.
+						if (lengths?.has(f.name)) return;
 						const [v, out] = sample(f.type, k + 1, pointerSize);
 						values[f.name] = v;
 						fields[f.name] = out;
@@ -104,9 +115,9 @@ describe('every schema event, both pointer widths', () => {
 						pointerSize,
 					};
 					if (provider.key === 'afd') w.addAfd({ ...common, id: schema.id, values });
-					else if (provider.key === 'dns' || provider.key === 'tcpip' || provider.key === 'nameres')
+					else if (net)
 						w.addEvent(
-							netEvent(provider.key, { ...common, id: schema.id, version: schema.version, values }),
+							netEvent(net, { ...common, id: schema.id, version: schema.version, values }),
 						);
 					else {
 						const { ws2helpPayload, ws2helpDescriptor } = await import('../builders/etl-writer.ts');

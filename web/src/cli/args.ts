@@ -34,7 +34,11 @@ const OPTIONS = {
 		value: 'LIST',
 		help: 'comma-separated columns to print, in order; payload fields by name',
 	},
-	out: { type: 'string', value: 'DIR', help: 'directory to write the tables into' },
+	out: {
+		type: 'string',
+		value: 'DIR',
+		help: 'directory to write the tables into (pcapng: the file to write; default stdout)',
+	},
 	quiet: { type: 'boolean', short: 'q', help: 'no progress on stderr' },
 	help: { type: 'boolean', short: 'h', help: 'this help' },
 	version: { type: 'boolean', short: 'V', help: 'the version' },
@@ -107,6 +111,26 @@ export const COMMANDS = {
 		notes:
 			'Writes Hive-partitioned tables: DIR/events/trace=STEM/part-0.parquet, and the same for\n' +
 			'sockets, conversations and findings. A damaged trace is reported and skipped.',
+	},
+	packets: {
+		summary: 'one line per captured frame, with the process and socket that own it',
+		args: 'FILE',
+		options: ['format', 'filter', 'columns'],
+		formats: ['ndjson', 'csv'],
+		notes:
+			'Columns: number time interface direction length protocol src dst tcp_flags payload_bytes\n' +
+			'pid process socket reason drop_reason header_pid event info. The filter takes packet\n' +
+			'fields as Wireshark spells them (tcp.flags.syn, frame.len>1000, ip.addr==10.0.0.5,\n' +
+			'udp.port==53, dns, arp) and pid:, process:, socket:, host:, reason:.',
+	},
+	pcapng: {
+		summary: 'the captured frames as pcapng for Wireshark, each commented with its process',
+		args: 'FILE',
+		options: ['out', 'filter'],
+		notes:
+			'Writes to --out F.pcapng, or to standard output. One interface block per capture\n' +
+			'interface (if_tsresol 7: 100 ns), one enhanced packet block per frame whose comment\n' +
+			'begins pid=<PID> process=<image>, or pid=unknown when no socket owns it.',
 	},
 } as const satisfies Record<string, CommandSpec>;
 

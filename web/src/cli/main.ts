@@ -24,6 +24,7 @@ import {
 	type FindingsFormat,
 	type SocketsFormat,
 } from './sockets-commands.ts';
+import { packetsCommand, pcapngCommand } from './packet-commands.ts';
 
 /** The project root: the nearest folder above this module (source or bundle) with a package.json. */
 function projectRoot(): string {
@@ -188,8 +189,12 @@ export async function main(
 			return EXIT.ok;
 		}
 		const opts = parsed.options;
-		if (opts.filter !== null) checkFilter(opts.filter);
+		// The packet commands read their own filter language (packets/packet-filter.ts).
+		const packetCommand = opts.command === 'packets' || opts.command === 'pcapng';
+		if (opts.filter !== null && !packetCommand) checkFilter(opts.filter);
 		checkFiles(opts.files);
+		if (opts.command === 'packets') return await packetsCommand(opts, loadModule(), io);
+		if (opts.command === 'pcapng') return await pcapngCommand(opts, loadModule(), io);
 		if (opts.command === 'export') return await exportCommand(opts, loadModule(), io);
 		return await runOne(opts, out, io);
 	} catch (e) {

@@ -71,6 +71,13 @@ export function mapNames(map: string): string[] {
 	}
 }
 
+/** Bytes as lowercase hex, as a raw payload prints. */
+export function hexOf(b: Uint8Array): string {
+	let s = '';
+	for (const x of b) s += x.toString(16).padStart(2, '0');
+	return s;
+}
+
 function asNumber(x: bigint): number | string {
 	return x <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(x) : x.toString();
 }
@@ -127,6 +134,9 @@ export function eventFields(
 					break;
 				case FieldType.Guid:
 					value = guidAt(b, offset);
+					break;
+				case FieldType.Binary:
+					value = hexOf(b.subarray(offset, offset + size));
 					break;
 				default:
 					value = asNumber(raw);

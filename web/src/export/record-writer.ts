@@ -9,7 +9,7 @@ import { EVENT_SCHEMAS } from '../generated/schemas.ts';
 import { ipv6, socketAddress } from '../decoder/addresses.ts';
 import type { DecodedBuffer } from '../decoder/decoded-buffer.ts';
 import type { OpenTrace } from '../decoder/etl-file.ts';
-import { mapValue } from '../decoder/event-fields.ts';
+import { hexOf, mapValue } from '../decoder/event-fields.ts';
 import {
 	KIND_NAMES,
 	providerName,
@@ -268,6 +268,11 @@ export class RecordWriter {
 				case FieldType.Guid:
 					sink.raw(q);
 					sink.ascii(guidAt(image, offset));
+					sink.raw(q);
+					continue;
+				case FieldType.Binary:
+					sink.raw(q);
+					sink.ascii(hexOf(image.subarray(offset, offset + buf.fieldU32(j, FieldOut.size))));
 					sink.raw(q);
 					continue;
 				case FieldType.NTStatus: {

@@ -729,7 +729,8 @@ export const FieldType = {
 	"UnicodeString": 12,
 	"AnsiString": 13,
 	"Guid": 14,
-	"UInt64": 15
+	"UInt64": 15,
+	"Binary": 16
 } as const;
 export type FieldType = (typeof FieldType)[keyof typeof FieldType];
 

@@ -109,6 +109,7 @@ export class BufferAfdView implements AfdEventView {
 			case FieldType.UnicodeString:
 			case FieldType.AnsiString:
 			case FieldType.Guid:
+			case FieldType.Binary:
 				return undefined;
 			default:
 				return b.fieldU32(j, FieldOut.value + 4) * TWO32 + lo;

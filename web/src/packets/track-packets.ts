@@ -1,0 +1,64 @@
+// One pass over a trace's records that rebuilds its sockets and its frames together (the CLI's
+// `packets` and `pcapng`; a worker can run the same), then joins them.
+import type { BufferEntry, OpenTrace } from '../decoder/etl-file.ts';
+import { mergeRecords, type BufferSink } from '../decoder/merge.ts';
+import { ProviderTable } from '../decoder/record-json.ts';
+import { BufferFeeder } from '../sockets/buffer-view.ts';
+import { enrich } from '../sockets/enrich.ts';
+import type { TrackedTrace } from '../sockets/tracker.ts';
+import { SocketTracker } from '../sockets/tracker.ts';
+import { PacketCapture, type CaptureProblem } from './capture.ts';
+import { joinFrames, type PacketOwner, type WireFacts } from './join.ts';
+import type { CaptureInterface, Frame } from './types.ts';
+
+export interface TracePackets {
+	readonly frames: readonly Frame[];
+	/** owners[k] is the owner of frames[k]. */
+	readonly owners: readonly PacketOwner[];
+	readonly interfaces: readonly CaptureInterface[];
+	readonly problems: readonly CaptureProblem[];
+	readonly wire: readonly WireFacts[];
+	readonly tracked: TrackedTrace;
+	/** Packet-provider events seen (0: the trace has no capture). */
+	readonly captureEvents: number;
+}
+
+export async function trackPackets(
+	trace: OpenTrace,
+	buffers: readonly BufferEntry[],
+	onBuffer?: BufferSink,
+	onSlice?: BufferSink,
+): Promise<TracePackets> {
+	const origin = BigInt(trace.facts.startFiletime);
+	const tracker = new SocketTracker({ origin, maxEventsPerSocket: 0 });
+	const providers = new ProviderTable(trace);
+	const feeder = new BufferFeeder(tracker, origin, (p) => providers.guid(p));
+	const capture = new PacketCapture({ pointerSize: trace.facts.pointerSize });
+	let index = 0;
+	await mergeRecords(
+		trace,
+		buffers,
+		(b, i) => {
+			feeder.feed(b, i, index);
+			capture.feed(b, i, index);
+			index++;
+		},
+		onBuffer,
+		undefined,
+		onSlice,
+	);
+	capture.finish();
+	const tracked = enrich(tracker.snapshot(), feeder.net);
+	const interfaces = capture.interfaces();
+	const local = capture.localAddresses();
+	const { owners, wire } = joinFrames(capture.frames, tracked.sockets, origin, local);
+	return {
+		frames: capture.frames,
+		owners,
+		interfaces,
+		problems: capture.problems,
+		wire,
+		tracked,
+		captureEvents: capture.events,
+	};
+}
