@@ -4,6 +4,7 @@ import { mergeRecords, type BufferSink } from '../decoder/merge.ts';
 import { ProviderTable } from '../decoder/record-json.ts';
 import { BufferFeeder } from './buffer-view.ts';
 import { enrich, enrichEach, type NetCollector } from './enrich.ts';
+import type { NameTable } from './names.ts';
 import type { SocketSummary } from './socket.ts';
 import { SocketTracker, type TrackedTrace, type TrackerOptions } from './tracker.ts';
 
@@ -27,6 +28,8 @@ export interface TrackedStream extends Omit<TrackedTrace, 'sockets'> {
 	readonly socketCount: number;
 	/** Each socket, named and told its TCP outcome, in order of its first event (once only). */
 	readonly sockets: Iterable<SocketSummary>;
+	/** The trace's own lookups (a comparison of traces reads their statuses by name). */
+	readonly names: NameTable;
 }
 
 /**
@@ -46,6 +49,7 @@ export async function trackTraceStream(
 		...overview,
 		socketCount: tracker.socketCount,
 		sockets: enrichEach(tracker.summaries(), net, overview.processes),
+		names: net.names,
 	};
 }
 
