@@ -26,3 +26,9 @@ export const TWO_HUGE_IMPORTS_MS = 240_000;
  * takeover alone was seen to pass 30 s with the e2e files sharing two cores.
  */
 export const SITE_UPDATE_MS = 180_000;
+
+/**
+ * Writing and reading two generated runs of a workload (about 150 sockets each), twice per test:
+ * about a second here, several on one loaded core.
+ */
+export const WORKLOAD_PAIR_MS = 60_000;

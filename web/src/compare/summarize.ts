@@ -6,6 +6,7 @@ import { partsOf, percentile, type Part } from '../sockets/conversations.ts';
 import { protocolLabel } from '../sockets/format.ts';
 import { addressOfEndpoint, type NameTable } from '../sockets/names.ts';
 import type { SocketSummary } from '../sockets/socket.ts';
+import type { TrackedStream } from '../sockets/track-trace.ts';
 import {
 	DNS_OK,
 	LATENCY_SAMPLE_CAP,
@@ -272,4 +273,9 @@ export function summarize(
 	const b = new SummaryBuilder();
 	for (const s of sockets) b.add(s);
 	return b.finish(name, names, endTicks);
+}
+
+/** A trace read by trackTraceStream, summed up as its sockets stream by (bounded memory). */
+export function summarizeStream(name: string, tracked: TrackedStream): TraceSummary {
+	return summarize(name, tracked.sockets, tracked.names, tracked.endTicks);
 }
