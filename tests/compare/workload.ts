@@ -14,6 +14,8 @@ import { addDnsLookup, netEvent, tcpValues } from '../builders/net-payloads.ts';
 import { Prng } from '../builders/prng.ts';
 
 export const STATUS_NETWORK_UNREACHABLE = 0xc000023c;
+/** Connects a refused application makes (each retried after twice the wait). */
+export const REFUSED_RETRIES = 6;
 /** DNS_ERROR_RCODE_NAME_ERROR: the name does not exist. */
 export const DNS_NAME_ERROR = 9003;
 
@@ -177,7 +179,7 @@ export function run(seed: number, inject: Injected | null = null): Uint8Array {
 		const n = Math.max(1, h.connections + r.int(-2, 2));
 		if (target && inject === 'refused') {
 			// Refused every time, retried with back-off.
-			for (let k = 0, t = start; k < 6; k++, t += 100 * 2 ** k)
+			for (let k = 0, t = start; k < REFUSED_RETRIES; k++, t += 100 * 2 ** k)
 				w.tcp(t, remote, { ms: 1 + r.next(), status: STATUS_CONNECTION_REFUSED }).s.close();
 			return;
 		}

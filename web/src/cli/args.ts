@@ -34,6 +34,7 @@ const OPTIONS = {
 		help: 'comma-separated columns to print, in order; payload fields by name',
 	},
 	out: { type: 'string', value: 'DIR', help: 'directory to write the tables into' },
+	'fail-on-change': { type: 'boolean', help: 'exit 4 when anything changed (for scripts)' },
 	quiet: { type: 'boolean', short: 'q', help: 'no progress on stderr' },
 	help: { type: 'boolean', short: 'h', help: 'this help' },
 	version: { type: 'boolean', short: 'V', help: 'the version' },
@@ -94,6 +95,18 @@ export const COMMANDS = {
 			'Writes Hive-partitioned tables: DIR/events/trace=STEM/part-0.parquet, and the same for\n' +
 			'sockets, conversations and findings. A damaged trace is reported and skipped.',
 	},
+	diff: {
+		summary: 'what changed between a trace that works and one that fails',
+		args: 'BASELINE PROBLEM',
+		options: ['format', 'fail-on-change'],
+		formats: ['text', 'ndjson', 'csv'],
+		manyFiles: true,
+		notes:
+			'Pairs (process image, remote name or address, protocol, or a listening port) are matched\n' +
+			'across the two traces; each is told its changes: refused, failed, timeout, latency, leak,\n' +
+			'dns-failure, drops, resets, new, gone, bytes. Exit 0 whatever changed; with --fail-on-change,\n' +
+			'4 when something did (1 still wins when either trace is damaged).',
+	},
 } as const satisfies Record<string, CommandSpec>;
 
 export type CommandName = keyof typeof COMMANDS;
@@ -108,6 +121,7 @@ export interface Options {
 	readonly columns: string[] | null;
 	readonly out: string | null;
 	readonly quiet: boolean;
+	readonly failOnChange: boolean;
 }
 
 export type Parsed =
@@ -267,6 +281,7 @@ export function parseCommandLine(argv: readonly string[]): Parsed {
 			columns,
 			out: (values.out as string | undefined) ?? null,
 			quiet: values.quiet === true,
+			failOnChange: values['fail-on-change'] === true,
 		},
 	};
 }
