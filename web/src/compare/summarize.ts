@@ -4,9 +4,10 @@
 import { WSA_ERRORS } from '../generated/codes.ts';
 import { partsOf, percentile, type Part } from '../sockets/conversations.ts';
 import { protocolLabel } from '../sockets/format.ts';
-import { addressOfEndpoint, type NameTable } from '../sockets/names.ts';
+import { addressOfEndpoint, type LookupStatuses } from '../sockets/names.ts';
 import type { SocketSummary } from '../sockets/socket.ts';
 import type { TrackedStream } from '../sockets/track-trace.ts';
+import type { TrackedTrace } from '../sockets/tracker.ts';
 import {
 	DNS_OK,
 	LATENCY_SAMPLE_CAP,
@@ -206,13 +207,13 @@ export class SummaryBuilder {
 		if (s.tcp?.ended === 'reset' || s.endedBy === 'transport-abort') f.resets++;
 	}
 
-	/** The summary; `names` gives each name's lookups by status (null when none were kept). */
-	finish(name: string, names: NameTable | null, endTicks: number): TraceSummary {
+	/** The summary; `lookups`: each name's lookups by status (null when the trace kept none). */
+	finish(name: string, lookups: LookupStatuses | null, endTicks: number): TraceSummary {
 		const dns: Record<string, Record<string, number>> = {};
-		for (const [query, statuses] of names?.statusesByName() ?? []) {
+		for (const [query, statuses] of Object.entries(lookups ?? {})) {
 			const row: Record<string, number> = {};
-			for (const [status, n] of statuses) {
-				const k = dnsStatusName(status);
+			for (const [status, n] of Object.entries(statuses)) {
+				const k = dnsStatusName(Number(status));
 				row[k] = (row[k] ?? 0) + n;
 			}
 			dns[query.toLowerCase()] = row;
@@ -267,15 +268,20 @@ export function spread(sorted: readonly number[], cap: number): number[] {
 export function summarize(
 	name: string,
 	sockets: Iterable<SocketSummary>,
-	names: NameTable | null,
+	lookups: LookupStatuses | null,
 	endTicks: number,
 ): TraceSummary {
 	const b = new SummaryBuilder();
 	for (const s of sockets) b.add(s);
-	return b.finish(name, names, endTicks);
+	return b.finish(name, lookups, endTicks);
 }
 
 /** A trace read by trackTraceStream, summed up as its sockets stream by (bounded memory). */
 export function summarizeStream(name: string, tracked: TrackedStream): TraceSummary {
-	return summarize(name, tracked.sockets, tracked.names, tracked.endTicks);
+	return summarize(name, tracked.sockets, tracked.names.lookups(), tracked.endTicks);
+}
+
+/** A stored trace's sockets (the page's, from the library), summed up. */
+export function summarizeTracked(name: string, tracked: TrackedTrace): TraceSummary {
+	return summarize(name, tracked.sockets, tracked.lookups ?? null, tracked.endTicks);
 }

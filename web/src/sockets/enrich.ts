@@ -188,10 +188,13 @@ function adds(net: NetCollector): boolean {
 
 /** The tracked trace with every socket enriched (a new object; the input is left as it was). */
 export function enrich(t: TrackedTrace, net: NetCollector): TrackedTrace {
+	// What the trace looked up, failures too (a comparison of two traces reads it).
+	const lookups = net.names.lookups();
+	const looked = Object.keys(lookups).length > 0 ? { ...t, lookups } : t;
 	// A trace without these providers: nothing to add (sockets read as before).
-	if (!adds(net)) return t;
+	if (!adds(net)) return looked;
 	const name = processNames(t.processes);
-	return { ...t, sockets: t.sockets.map((s) => enrichSocket(s, net, name)) };
+	return { ...looked, sockets: t.sockets.map((s) => enrichSocket(s, net, name)) };
 }
 
 /** The same one socket at a time, for a reader that holds one summary, not all of them. */

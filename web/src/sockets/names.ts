@@ -15,6 +15,9 @@ export interface NameAnswer {
 	readonly chain: readonly string[];
 }
 
+/** Name looked up → lookup status (decimal; 0 = answered) → lookups, failures included. */
+export type LookupStatuses = Readonly<Record<string, Readonly<Record<string, number>>>>;
+
 /** The names of an address as a socket reads them. */
 export interface RemoteNames {
 	/** The query name of the latest answer holding the address before the bound; null when none. */
@@ -115,8 +118,10 @@ export class NameTable {
 	}
 
 	/** Every name looked up → its lookups by status (0 = answered), failed ones too. */
-	statusesByName(): ReadonlyMap<string, ReadonlyMap<number, number>> {
-		return this.#statuses;
+	lookups(): LookupStatuses {
+		const out: Record<string, Record<string, number>> = {};
+		for (const [name, byStatus] of this.#statuses) out[name] = Object.fromEntries(byStatus);
+		return out;
 	}
 
 	#add(index: number, ticks: number, query: string, chain: string[], addresses: string[]): void {
