@@ -60,7 +60,7 @@ module.exports = {
 			comment:
 				'Decoding, columns, sockets, queries and exports run in the worker and the CLI alike.',
 			severity: 'error',
-			from: { path: '^web/src/(decoder|columns|ingest|query|sockets|packets|export|dns)/' },
+			from: { path: '^web/src/(decoder|columns|ingest|query|sockets|packets|export|dns|compare)/' },
 			to: { path: '^web/src/(worker|store|views|state|pwa|cli)/' },
 		},
 		{

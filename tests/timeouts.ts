@@ -33,3 +33,9 @@ export const SITE_UPDATE_MS = 180_000;
  * 0.5–4.5 s here (the file 45 s with Firefox's start); a step polls for 60 s before it fails.
  */
 export const FIREFOX_STEP_MS = 120_000;
+
+/**
+ * Writing and reading two generated runs of a workload (about 150 sockets each), twice per test:
+ * about a second here, several on one loaded core.
+ */
+export const WORKLOAD_PAIR_MS = 60_000;

@@ -65,7 +65,7 @@ describe('sockscope command line', () => {
 		for (const [name, spec] of Object.entries(COMMANDS)) {
 			const help = parseCommandLine([name, '--help']);
 			expect(help).toEqual({ kind: 'help', text: commandHelp(name as CommandName) });
-			const listed = [...commandHelp(name as CommandName).matchAll(/^\s+(?:-\w, )?--(\w+)/gm)];
+			const listed = [...commandHelp(name as CommandName).matchAll(/^\s+(?:-\w, )?--([\w-]+)/gm)];
 			expect(listed.map((m) => m[1]).sort()).toEqual(
 				[...spec.options, 'quiet', 'help', 'version'].sort(),
 			);

@@ -39,6 +39,7 @@ const OPTIONS = {
 		value: 'DIR',
 		help: 'directory to write the tables into (pcapng: the file to write; default stdout)',
 	},
+	'fail-on-change': { type: 'boolean', help: 'exit 4 when anything changed (for scripts)' },
 	quiet: { type: 'boolean', short: 'q', help: 'no progress on stderr' },
 	help: { type: 'boolean', short: 'h', help: 'this help' },
 	version: { type: 'boolean', short: 'V', help: 'the version' },
@@ -132,6 +133,18 @@ export const COMMANDS = {
 			'interface (if_tsresol 7: 100 ns), one enhanced packet block per frame whose comment\n' +
 			'begins pid=<PID> process=<image>, or pid=unknown when no socket owns it.',
 	},
+	diff: {
+		summary: 'what changed between a trace that works and one that fails',
+		args: 'BASELINE PROBLEM',
+		options: ['format', 'fail-on-change'],
+		formats: ['text', 'ndjson', 'csv'],
+		manyFiles: true,
+		notes:
+			'Pairs (process image, remote name or address, protocol, or a listening port) are matched\n' +
+			'across the two traces; each is told its changes: refused, failed, timeout, latency, leak,\n' +
+			'dns-failure, drops, resets, new, gone, bytes. Exit 0 whatever changed; with --fail-on-change,\n' +
+			'4 when something did (1 still wins when either trace is damaged).',
+	},
 } as const satisfies Record<string, CommandSpec>;
 
 export type CommandName = keyof typeof COMMANDS;
@@ -146,6 +159,7 @@ export interface Options {
 	readonly columns: string[] | null;
 	readonly out: string | null;
 	readonly quiet: boolean;
+	readonly failOnChange: boolean;
 }
 
 export type Parsed =
@@ -408,6 +422,7 @@ export function parseCommandLine(argv: readonly string[], terminal: Terminal = {
 			columns,
 			out: (values.out as string | undefined) ?? null,
 			quiet: values.quiet === true,
+			failOnChange: values['fail-on-change'] === true,
 		},
 	};
 }

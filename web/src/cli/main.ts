@@ -13,6 +13,7 @@ import { compileFilter } from '../query/filter-compile.ts';
 import { FilterError, parseFilter } from '../query/filter-parser.ts';
 import { EXIT, parseCommandLine, UsageError, type Options } from './args.ts';
 import { decodeCommand } from './decode-command.ts';
+import { diffCommand } from './diff-command.ts';
 import { exportCommand } from './export-command.ts';
 import { checkFiles, openInput } from './input.ts';
 import { LineWriter, OutputClosed } from './output.ts';
@@ -196,6 +197,7 @@ export async function main(
 		if (opts.command === 'packets') return await packetsCommand(opts, loadModule(), io);
 		if (opts.command === 'pcapng') return await pcapngCommand(opts, loadModule(), io);
 		if (opts.command === 'export') return await exportCommand(opts, loadModule(), io);
+		if (opts.command === 'diff') return await diffCommand(opts, loadModule(), io, out);
 		return await runOne(opts, out, io);
 	} catch (e) {
 		if (e instanceof OutputClosed) return EXIT.ok;

@@ -64,7 +64,7 @@ export function pickSocketColumns(names: readonly string[]): string[] | { error:
  * Reads the whole trace into sockets, summed up one at a time as they are written (nothing here
  * prints a socket's event list, so none is kept); damage found on the way is returned as messages.
  */
-async function track(
+export async function track(
 	trace: OpenTrace,
 	progress: Progress,
 ): Promise<{ tracked: TrackedStream; problems: string[] }> {

@@ -76,7 +76,7 @@ export function bucketOf(ms: number): number {
 }
 
 /** One socket's part in a conversation: its traffic with that remote. */
-interface Part {
+export interface Part {
 	readonly s: SocketSummary;
 	readonly remote: string;
 	/** The name the application looked up for that remote, when the trace has it. */
@@ -88,7 +88,7 @@ interface Part {
 }
 
 /** A socket's parts: one per remote of its datagrams, else one with its remote (if it has one). */
-function partsOf(s: SocketSummary): Part[] {
+export function partsOf(s: SocketSummary): Part[] {
 	if (s.peers.length > 0)
 		return s.peers.map((p) => ({
 			s,

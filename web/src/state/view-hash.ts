@@ -3,7 +3,8 @@
 //    &from=<s>&to=<s>&sel=<event index>&panel=<events|stats|sockets>
 // The fingerprint is a hash of the file's content (web/src/worker/fingerprint.ts), so the link
 // finds the same trace in any browser that has imported it; nothing of the trace is in the URL
-// but its name. Times are seconds since the trace start with 7 decimals: exact 100 ns ticks.
+// but its name. Two traces compared: #compare=<baseline key>,<problem key> (and nothing else).
+// Times are seconds since the trace start with 7 decimals: exact 100 ns ticks.
 
 export type Panel = 'events' | 'stats' | 'sockets' | 'dns';
 export const PANELS: readonly Panel[] = ['events', 'stats', 'sockets', 'dns'];
@@ -18,6 +19,8 @@ export interface ViewState {
 	/** The selected event's index in the trace (not its position among the matches). */
 	readonly sel: number | null;
 	readonly panel: Panel;
+	/** Two traces compared (baseline, problem), by their keys; then no trace is shown. */
+	readonly compare?: readonly [string, string] | null;
 }
 
 export const EMPTY_VIEW: ViewState = {
@@ -55,6 +58,12 @@ export function parseHash(hash: string): ViewState {
 	const to = ticksOf(p.get('to'));
 	const sel = p.get('sel');
 	const panel = p.get('panel');
+	const keys = (p.get('compare') ?? '').toLowerCase().split(',');
+	const compare =
+		keys.length === 2 && keys.every((k) => /^[0-9a-f]{8,64}$/.test(k))
+			? ([keys[0]!, keys[1]!] as const)
+			: null;
+	if (compare) return { ...EMPTY_VIEW, compare };
 	return {
 		trace: trace && /^[0-9a-f]{8,64}$/i.test(trace) ? trace.toLowerCase() : null,
 		name: p.get('name') || null,
@@ -67,6 +76,7 @@ export function parseHash(hash: string): ViewState {
 
 /** The fragment for a view, '' for the start page. Parameters at their default are left out. */
 export function formatHash(v: ViewState): string {
+	if (v.compare) return `#compare=${v.compare[0]},${v.compare[1]}`;
 	if (!v.trace) return '';
 	const p = new URLSearchParams();
 	p.set('trace', v.trace);
