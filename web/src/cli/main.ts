@@ -11,6 +11,7 @@ import { blockCache } from '../decoder/source.ts';
 import { traceStats } from '../decoder/stats.ts';
 import { compileFilter } from '../query/filter-compile.ts';
 import { FilterError, parseFilter } from '../query/filter-parser.ts';
+import type { Io } from './io.ts';
 import { EXIT, parseCommandLine, UsageError, type Options } from './args.ts';
 import { decodeCommand } from './decode-command.ts';
 import { diffCommand } from './diff-command.ts';
@@ -85,11 +86,7 @@ async function stats(trace: OpenTrace, json: boolean, out: LineWriter): Promise<
 }
 
 /** Where a run reads and writes: the process's own streams, or a test's. */
-export interface Io {
-	readonly stdin: NodeJS.ReadableStream;
-	readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
-	readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
-}
+export type { Io } from './io.ts';
 
 /** One trace through a one-file command; returns the exit code. */
 async function runOne(opts: Options, out: LineWriter, io: Io): Promise<number> {

@@ -12,7 +12,7 @@ import { PACKET_COLUMNS, packetRow, type PacketColumn } from '../packets/packet-
 import { interfaceBlock, packetBlock, sectionHeader } from '../packets/pcapng.ts';
 import { trackPackets, type TracePackets } from '../packets/track-packets.ts';
 import { EXIT, UsageError, type Options } from './args.ts';
-import type { Io } from './main.ts';
+import type { Io } from './io.ts';
 import { openInput } from './input.ts';
 import { LineWriter } from './output.ts';
 import { Progress } from './progress.ts';
