@@ -607,4 +607,9 @@ export const en: Record<string, string> = {
 	'filter.kept': '· the filter is not applied: showing “{{filter}}”',
 	'filter.kept-all': '· the filter is not applied: showing every event',
 	'shortcut.panels': 'Events, Statistics or Sockets',
+	'duplicate.title': '{{name}} is in your traces already',
+	'duplicate.text': 'The same file was imported as “{{name}}” ({{when}} UTC).',
+	'duplicate.open': 'Open it',
+	'duplicate.import': 'Import again',
+	'duplicate.cancel': 'Cancel',
 };

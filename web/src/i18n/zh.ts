@@ -546,4 +546,9 @@ export const zh: Record<string, string> = {
 	'filter.kept': '· 筛选器未应用：显示的是“{{filter}}”的结果',
 	'filter.kept-all': '· 筛选器未应用：显示全部事件',
 	'shortcut.panels': '事件、统计或套接字',
+	'duplicate.title': '{{name}} 已在你的跟踪中',
+	'duplicate.text': '同一文件已导入为“{{name}}”（{{when}} UTC）。',
+	'duplicate.open': '打开它',
+	'duplicate.import': '再次导入',
+	'duplicate.cancel': '取消',
 };
