@@ -12,10 +12,16 @@ import { PACKET_COLUMNS, packetRow, type PacketColumn } from '../packets/packet-
 import { interfaceBlock, packetBlock, sectionHeader } from '../packets/pcapng.ts';
 import { trackPackets, type TracePackets } from '../packets/track-packets.ts';
 import { EXIT, UsageError, type Options } from './args.ts';
-import type { Io } from './main.ts';
 import { openInput } from './input.ts';
 import { LineWriter } from './output.ts';
 import { Progress } from './progress.ts';
+
+/** Where a run reads and writes (main.ts's Io, repeated here: importing it would be a cycle). */
+interface Io {
+	readonly stdin: NodeJS.ReadableStream;
+	readonly stdout: NodeJS.WritableStream;
+	readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
+}
 
 /** `--columns` for packets: names from PACKET_COLUMNS. */
 export function pickPacketColumns(names: readonly string[]): PacketColumn[] {
