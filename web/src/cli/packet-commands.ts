@@ -17,13 +17,6 @@ import { openInput } from './input.ts';
 import { LineWriter } from './output.ts';
 import { Progress } from './progress.ts';
 
-/** Where a run reads and writes (main.ts's Io, repeated here: importing it would be a cycle). */
-interface Io {
-	readonly stdin: NodeJS.ReadableStream;
-	readonly stdout: NodeJS.WritableStream;
-	readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
-}
-
 /** `--columns` for packets: names from PACKET_COLUMNS. */
 export function pickPacketColumns(names: readonly string[]): PacketColumn[] {
 	for (const n of names)
