@@ -7,7 +7,8 @@ import { basename, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { ByteSource } from '../decoder/source.ts';
 import { nodeFileSource } from './node-source.ts';
-import { UsageError } from './args.ts';
+import { EXIT, UsageError } from './args.ts';
+import { NOT_ETL } from '../decoder/etl-file.ts';
 
 export interface Input {
 	/** The name shown in messages and used for the trace: the file's base name, or "stdin". */
@@ -67,4 +68,24 @@ export async function openInput(
 		process.removeListener('SIGTERM', onSignal);
 		throw e;
 	}
+}
+
+/**
+ * What a one-file command prints and returns when its file does not open: not a trace at all is
+ * the wrong file given (exit 2); a trace whose header is damaged, 1.
+ */
+export function openRefused(
+	file: string,
+	failure: { readonly code: string; readonly error: string },
+	stderr: NodeJS.WritableStream,
+): number {
+	if (failure.code === 'format') {
+		const found = failure.error.startsWith(NOT_ETL)
+			? failure.error.slice(NOT_ETL.length)
+			: failure.error;
+		stderr.write(`sockscope: not an ETL trace: ${file}: ${found}\n`);
+		return EXIT.notEtl;
+	}
+	stderr.write(`sockscope: ${file}: ${failure.error}\n`);
+	return EXIT.damaged;
 }

@@ -3,7 +3,7 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { indexBuffers, NOT_ETL, openTrace, type OpenTrace } from '../decoder/etl-file.ts';
+import { indexBuffers, openTrace, type OpenTrace } from '../decoder/etl-file.ts';
 import { DamageLog } from '../decoder/messages.ts';
 import type { ExportFormat } from '../decoder/record-lines.ts';
 import { pickEventColumns } from '../export/event-columns.ts';
@@ -16,7 +16,7 @@ import { EXIT, parseCommandLine, UsageError, type Options } from './args.ts';
 import { decodeCommand } from './decode-command.ts';
 import { diffCommand } from './diff-command.ts';
 import { exportCommand } from './export-command.ts';
-import { checkFiles, openInput } from './input.ts';
+import { checkFiles, openInput, openRefused } from './input.ts';
 import { LineWriter, OutputClosed } from './output.ts';
 import { Progress } from './progress.ts';
 import {
@@ -103,18 +103,7 @@ async function runOne(opts: Options, out: LineWriter, io: Io): Promise<number> {
 	const progress = new Progress(input.name, opts.quiet, io.stderr);
 	try {
 		const opened = await openTrace(blockCache(input.source), module, input.name);
-		if (!opened.ok) {
-			// Not a trace at all is the wrong file given (exit 2); a trace with a damaged header, 1.
-			if (opened.code === 'format') {
-				const found = opened.error.startsWith(NOT_ETL)
-					? opened.error.slice(NOT_ETL.length)
-					: opened.error;
-				io.stderr.write(`sockscope: not an ETL trace: ${file}: ${found}\n`);
-				return EXIT.notEtl;
-			}
-			io.stderr.write(`sockscope: ${file}: ${opened.error}\n`);
-			return EXIT.damaged;
-		}
+		if (!opened.ok) return openRefused(file, opened, io.stderr);
 		const trace = opened.value;
 		let problems: string[] = [];
 		const format = opts.format as ExportFormat;

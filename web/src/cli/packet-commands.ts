@@ -13,7 +13,7 @@ import { interfaceBlock, packetBlock, sectionHeader } from '../packets/pcapng.ts
 import { trackPackets, type TracePackets } from '../packets/track-packets.ts';
 import { EXIT, UsageError, type Options } from './args.ts';
 import type { Io } from './io.ts';
-import { openInput } from './input.ts';
+import { openInput, openRefused } from './input.ts';
 import { LineWriter } from './output.ts';
 import { Progress } from './progress.ts';
 
@@ -55,10 +55,7 @@ async function load(
 	const progress = new Progress(input.name, opts.quiet, io.stderr);
 	try {
 		const opened = await openTrace(blockCache(input.source), module, input.name);
-		if (!opened.ok) {
-			io.stderr.write(`sockscope: ${file}: ${opened.error}\n`);
-			return EXIT.damaged;
-		}
+		if (!opened.ok) return openRefused(file, opened, io.stderr);
 		const trace = opened.value;
 		const index = await indexBuffers(trace);
 		const checks = new TraceChecks(trace);
