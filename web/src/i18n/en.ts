@@ -675,7 +675,7 @@ export const en: Record<string, string> = {
 	'drop.open-title': 'Open another trace (or drop one anywhere on the page)',
 	'filter.kept': '· the filter is not applied: showing “{{filter}}”',
 	'filter.kept-all': '· the filter is not applied: showing every event',
-	'shortcut.panels': 'Events, Statistics or Sockets',
+	'shortcut.panels': 'Events, Statistics, Sockets or DNS',
 	// ---- damaged trace header ----
 	'error.damaged-header-hint':
 		'The file is an ETL trace, but its first buffer, which holds the trace header, is damaged, so nothing in it can be decoded. Copy the file again from the machine that captured it; a trace whose capture was not stopped may still be being written.',

@@ -610,7 +610,7 @@ export const zh: Record<string, string> = {
 	'drop.open-title': '打开另一个跟踪（或将其拖放到页面任意位置）',
 	'filter.kept': '· 筛选器未应用：显示的是“{{filter}}”的结果',
 	'filter.kept-all': '· 筛选器未应用：显示全部事件',
-	'shortcut.panels': '事件、统计或套接字',
+	'shortcut.panels': '事件、统计、套接字或 DNS',
 	// ---- damaged trace header ----
 	'error.damaged-header-hint':
 		'该文件是 ETL 跟踪，但存放跟踪标头的第一个缓冲区已损坏，因此其中的内容都无法解码。请从捕获它的计算机重新复制该文件；如果捕获尚未停止，该跟踪可能仍在写入中。',

@@ -28,10 +28,11 @@ export interface KeyContext {
 	readonly span: TimeRange;
 }
 
-const PANEL_OF: Record<'panel-events' | 'panel-stats' | 'panel-sockets', Panel> = {
+const PANEL_OF: Record<'panel-events' | 'panel-stats' | 'panel-sockets' | 'panel-dns', Panel> = {
 	'panel-events': 'events',
 	'panel-stats': 'stats',
 	'panel-sockets': 'sockets',
+	'panel-dns': 'dns',
 };
 
 /** What a shortcut does in the trace view, or null when it does nothing here. */
@@ -54,6 +55,7 @@ export function keyCommand(action: ShortcutAction, c: KeyContext): TraceCommand 
 		case 'panel-events':
 		case 'panel-stats':
 		case 'panel-sockets':
+		case 'panel-dns':
 			// One number per tab, in the tabs' order.
 			return { do: 'panel', panel: PANEL_OF[action] };
 		case 'zoom-out':
