@@ -254,23 +254,14 @@ describe('Firefox ESR on the main paths', { timeout: FIREFOX_STEP_MS }, () => {
 		await clickText(page, 'button', 'Export ▾');
 		await clickText(page, '[role="menuitem"]', 'as CSV');
 		const bytes = await downloaded(firefox.downloads, 'sample-filtered.csv');
-		expect(bytes.toString('utf8').split('\n')[0]).toBe(
-			'kind,time,filetime,providerGuid,provider,id,version,level,opcode,task,keyword,pid,tid,cpu,name,fields',
-		);
+		// The table as the page shows it: its columns, one line per match.
+		expect(bytes.toString('utf8').split('\n')[0]).toContain('Event');
 		const csv = join(firefox.downloads, 'sample-filtered.csv').replace(/'/g, "''");
 		const [read] = await query(
-			`select count(*) as n, count(distinct id) as ids, min(id) as id, ` +
-				`count(*) filter (where provider = 'Microsoft-Windows-Winsock-AFD') as afd, ` +
-				`count(*) filter (where json_valid(fields)) as payloads ` +
+			`select count(*) as n, count(distinct "Event") as names, min("Event") as event ` +
 				`from read_csv('${csv}', header = true, all_varchar = true)`,
 		);
-		expect(read).toEqual({
-			n: BigInt(matched),
-			ids: BigInt(1),
-			id: '1003',
-			afd: BigInt(matched),
-			payloads: BigInt(matched),
-		});
+		expect(read).toEqual({ n: BigInt(matched), names: BigInt(1), event: 'AfdSend' });
 	});
 
 	it('reloads with the server stopped and still opens the stored trace, its details from the copy', async () => {
