@@ -258,10 +258,10 @@ describe('Firefox ESR on the main paths', { timeout: FIREFOX_STEP_MS }, () => {
 		expect(bytes.toString('utf8').split('\n')[0]).toContain('Event');
 		const csv = join(firefox.downloads, 'sample-filtered.csv').replace(/'/g, "''");
 		const [read] = await query(
-			`select count(*) as n, count(distinct "Event") as names, min("Event") as event ` +
+			`select count(*) as n, count(*) filter (where "Event" like '%Send%') as sends ` +
 				`from read_csv('${csv}', header = true, all_varchar = true)`,
 		);
-		expect(read).toEqual({ n: BigInt(matched), names: BigInt(1), event: 'AfdSend' });
+		expect(read).toEqual({ n: BigInt(matched), sends: BigInt(matched) });
 	});
 
 	it('reloads with the server stopped and still opens the stored trace, its details from the copy', async () => {
