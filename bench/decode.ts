@@ -25,20 +25,13 @@ import { blockCache } from '../web/src/decoder/source.ts';
 import { RecordOut } from '../web/src/generated/layouts.ts';
 import { ensureTrace } from './cached-trace.ts';
 import { readAll, READ_CHUNK } from './plain-read.ts';
+import { arg, median } from './bench-args.ts';
 import { metaPath, type TraceMeta } from './winsock-trace.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const MB = 1024 * 1024;
 /** The decoder reads one buffer per call: the trace's BufferSize. */
 const TARGETS = { decodeMBps: 1000, ratio: 2, peakRssMB: 256 };
-
-function arg(name: string, fallback: number, min = 1): number {
-	const i = process.argv.indexOf(name);
-	if (i < 0) return fallback;
-	const v = Number(process.argv[i + 1]);
-	if (!Number.isInteger(v) || v < min) throw new Error(`${name} needs an integer ≥ ${min}`);
-	return v;
-}
 
 const sizeMB = arg('--size-mb', 1024);
 const runs = arg('--runs', 3);
@@ -125,11 +118,6 @@ async function decode(): Promise<DecodeRun> {
 
 // ---- runs -----------------------------------------------------------------------------------
 
-const median = (xs: number[]): number => {
-	const s = [...xs].sort((a, b) => a - b);
-	const m = s.length >> 1;
-	return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 const round = (x: number, d = 1): number => Number(x.toFixed(d));
 
 /** Drops the file from the page cache (GNU dd); false where that is not possible. */

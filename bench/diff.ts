@@ -7,64 +7,24 @@
 // the bundled CLI (build/cli/main.mjs), stdout to /dev/null. Figures: wall and CPU seconds, each
 // child's peak RSS; ratios diff / (sockets + sockets) (target ≤ 2) and diff / read. Medians of
 // --runs runs (default 1). A readable summary first, then ONE JSON line, last. MB = 2^20 bytes.
-import { spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { ensureTrace } from './cached-trace.ts';
 import { readAll } from './plain-read.ts';
+import { runCli, type CliRun } from './cli-run.ts';
+import { arg, median } from './bench-args.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const MB = 1024 * 1024;
 const TARGET_TO_SOCKETS = 2;
-
-function arg(name: string, fallback: number, min = 1): number {
-	const i = process.argv.indexOf(name);
-	if (i < 0) return fallback;
-	const v = Number(process.argv[i + 1]);
-	if (!Number.isInteger(v) || v < min) throw new Error(`${name} needs an integer ≥ ${min}`);
-	return v;
-}
 
 const sizeMB = arg('--size-mb', 300);
 const runs = arg('--runs', 1);
 const CLI = join(ROOT, 'build/cli/main.mjs');
 if (!existsSync(CLI)) throw new Error(`${CLI} is missing: npm run build:cli`);
 
-const median = (xs: number[]): number => {
-	const s = [...xs].sort((a, b) => a - b);
-	const m = s.length >> 1;
-	return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 const round = (x: number, d = 2): number => Number(x.toFixed(d));
-
-interface CliRun {
-	readonly seconds: number;
-	/** User + system CPU time of the child: steadier than wall time on a shared machine. */
-	readonly cpuSeconds: number;
-	readonly maxRssMB: number;
-}
-
-const CHILD = `
-import { writeSync } from 'node:fs';
-const { main } = await import(${JSON.stringify(pathToFileURL(CLI).href)});
-process.exitCode = await main(process.argv.slice(1));
-const u = process.resourceUsage();
-writeSync(3, JSON.stringify([u.maxRSS, (u.userCPUTime + u.systemCPUTime) / 1e6]));`;
-
-async function cli(...args: string[]): Promise<CliRun> {
-	const t = performance.now();
-	const child = spawn(process.execPath, ['--input-type=module', '-e', CHILD, '--', ...args], {
-		stdio: ['ignore', 'ignore', 'inherit', 'pipe'],
-	});
-	let report = '';
-	child.stdio[3]!.on('data', (d: Buffer) => (report += d.toString()));
-	const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-	const seconds = (performance.now() - t) / 1000;
-	if (code !== 0) throw new Error(`sockscope ${args.join(' ')}: exit ${code}`);
-	const [maxRss, cpuSeconds] = JSON.parse(report) as [number, number];
-	return { seconds, cpuSeconds, maxRssMB: round(maxRss / 1024, 1) };
-}
 
 const baseline = ensureTrace(sizeMB);
 const problem = ensureTrace(Math.ceil(sizeMB * 1.1));
@@ -83,14 +43,14 @@ for (let r = 0; r < runs; r++) {
 	readAll(baseline);
 	readAll(problem);
 	reads.push((performance.now() - t) / 1000);
-	const a = await cli('sockets', '-q', baseline);
-	const b = await cli('sockets', '-q', problem);
+	const a = await runCli(CLI, 'sockets', '-q', baseline);
+	const b = await runCli(CLI, 'sockets', '-q', problem);
 	sockets.push({
 		seconds: a.seconds + b.seconds,
 		cpuSeconds: a.cpuSeconds + b.cpuSeconds,
 		maxRssMB: Math.max(a.maxRssMB, b.maxRssMB),
 	});
-	diffs.push(await cli('diff', '-q', '--format', 'ndjson', baseline, problem));
+	diffs.push(await runCli(CLI, 'diff', '-q', '--format', 'ndjson', baseline, problem));
 	console.log(
 		`run ${r + 1}/${runs}: read both ${reads.at(-1)!.toFixed(3)} s, sockets on both ` +
 			`${sockets.at(-1)!.seconds.toFixed(2)} s, diff ${diffs.at(-1)!.seconds.toFixed(2)} s`,

@@ -17,10 +17,9 @@
 // (the ratios and targets use wall time). A readable summary comes first, then ONE JSON line,
 // last. MB = 2^20 bytes.
 
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { nodeFileSource } from '../web/src/cli/node-source.ts';
 import { indexBuffers, openTrace, type OpenTrace } from '../web/src/decoder/etl-file.ts';
 import { mergeRecords } from '../web/src/decoder/merge.ts';
@@ -34,6 +33,8 @@ import { RecordReader } from '../web/src/worker/record-reader.ts';
 import { ingestToMemory } from '../tests/builders/memory-chunks.ts';
 import { ensureTrace } from './cached-trace.ts';
 import { readAll } from './plain-read.ts';
+import { runCli, type CliRun } from './cli-run.ts';
+import { arg, median } from './bench-args.ts';
 import { metaPath, type TraceMeta } from './winsock-trace.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -41,25 +42,12 @@ const MB = 1024 * 1024;
 const TARGETS = { cliToStats: 3, pageToDecode: 3 };
 const FORMATS: ExportFormat[] = ['ndjson', 'csv'];
 
-function arg(name: string, fallback: number, min = 1): number {
-	const i = process.argv.indexOf(name);
-	if (i < 0) return fallback;
-	const v = Number(process.argv[i + 1]);
-	if (!Number.isInteger(v) || v < min) throw new Error(`${name} needs an integer ≥ ${min}`);
-	return v;
-}
-
 const sizeMB = arg('--size-mb', 300);
 const pageSizeMB = arg('--page-size-mb', sizeMB);
 const runs = arg('--runs', 1);
 const CLI = join(ROOT, 'build/cli/main.mjs');
 if (!existsSync(CLI)) throw new Error(`${CLI} is missing: npm run build:cli`);
 
-const median = (xs: number[]): number => {
-	const s = [...xs].sort((a, b) => a - b);
-	const m = s.length >> 1;
-	return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 const round = (x: number, d = 1): number => Number(x.toFixed(d));
 
 /** The cached trace of that size (generated once, in a child process), and what it holds. */
@@ -74,37 +62,6 @@ function timedRead(path: string): number {
 	return (performance.now() - t) / 1000;
 }
 
-interface CliRun {
-	readonly seconds: number;
-	/** User + system CPU time of the child: steadier than wall time on a shared machine. */
-	readonly cpuSeconds: number;
-	readonly maxRssMB: number;
-}
-
-// Runs the bundled CLI's main() as bin/sockscope.mjs does, then reports its maxRSS and CPU time
-// on fd 3.
-const CHILD = `
-import { writeSync } from 'node:fs';
-const { main } = await import(${JSON.stringify(pathToFileURL(CLI).href)});
-process.exitCode = await main(process.argv.slice(1));
-const u = process.resourceUsage();
-writeSync(3, JSON.stringify([u.maxRSS, (u.userCPUTime + u.systemCPUTime) / 1e6]));`;
-
-/** One CLI command, stdout to /dev/null; wall time of the whole child process. */
-async function cli(...args: string[]): Promise<CliRun> {
-	const t = performance.now();
-	const child = spawn(process.execPath, ['--input-type=module', '-e', CHILD, '--', ...args], {
-		stdio: ['ignore', 'ignore', 'inherit', 'pipe'],
-	});
-	let report = '';
-	child.stdio[3]!.on('data', (d: Buffer) => (report += d.toString()));
-	const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-	const seconds = (performance.now() - t) / 1000;
-	if (code !== 0) throw new Error(`sockscope ${args.join(' ')}: exit ${code}`);
-	const [maxRss, cpuSeconds] = JSON.parse(report) as [number, number];
-	return { seconds, cpuSeconds, maxRssMB: round(maxRss / 1024) };
-}
-
 // ---- CLI ----------------------------------------------------------------------------------
 
 const cliTrace = trace(sizeMB);
@@ -116,8 +73,9 @@ const stats: CliRun[] = [];
 const decodes: Record<ExportFormat, CliRun[]> = { ndjson: [], csv: [] };
 for (let r = 0; r < runs; r++) {
 	reads.push(timedRead(cliTrace.path));
-	stats.push(await cli('stats', '-q', cliTrace.path));
-	for (const f of FORMATS) decodes[f].push(await cli('decode', '-q', '--format', f, cliTrace.path));
+	stats.push(await runCli(CLI, 'stats', '-q', cliTrace.path));
+	for (const f of FORMATS)
+		decodes[f].push(await runCli(CLI, 'decode', '-q', '--format', f, cliTrace.path));
 	console.log(
 		`run ${r + 1}/${runs}: read ${reads.at(-1)!.toFixed(3)} s, stats ${stats.at(-1)!.seconds.toFixed(2)} s, ` +
 			FORMATS.map((f) => `decode ${f} ${decodes[f].at(-1)!.seconds.toFixed(2)} s`).join(', '),
