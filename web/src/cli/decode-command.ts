@@ -5,7 +5,7 @@ import { RecordOut } from '../generated/layouts.ts';
 import { BufferRecords, bufferTable } from '../decoder/buffer-records.ts';
 import { indexBuffers, reopenTrace, type OpenTrace } from '../decoder/etl-file.ts';
 import { mergeRecords } from '../decoder/merge.ts';
-import { TraceChecks } from '../decoder/trace-checks.ts';
+import { checkedRead } from './checked-read.ts';
 import { ProviderTable, recordJson, type RecordJson } from '../decoder/record-json.ts';
 import { csvCell, headerLine, recordLine, type ExportFormat } from '../decoder/record-lines.ts';
 import { decodeRecord, recordDecoder } from '../decoder/single-record.ts';
@@ -87,9 +87,7 @@ export async function decodeCommand(
 	}
 	const providers = new ProviderTable(trace);
 	const index = await indexBuffers(trace);
-	const total = index.buffers.reduce((n, b) => n + b.available, 0);
-	let done = 0;
-	const checks = new TraceChecks(trace);
+	const read = checkedRead(trace, index, progress);
 	const writer = cols ? null : new RecordWriter(opts.format, trace, providers);
 	await mergeRecords(
 		trace,
@@ -100,17 +98,12 @@ export async function decodeCommand(
 			if (writer) writer.record(sink, b, i);
 			else line(pickedEventLine(recordJson(b, i, trace, providers), null, cols!, opts.format));
 		},
-		(b) => {
-			checks.buffer(b);
-			done += b.entry.available;
-			progress.update(done, total);
-		},
+		read.onBuffer,
 		flush,
-		checks.slice,
+		read.onSlice,
 	);
 	await flush();
-	checks.finish(index);
-	return checks.messages;
+	return read.finish();
 }
 
 /** Whether a filter has a term on the rows' owners. */

@@ -5,7 +5,7 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import { indexBuffers, openTrace } from '../decoder/etl-file.ts';
 import { csvCell } from '../decoder/record-lines.ts';
 import { blockCache } from '../decoder/source.ts';
-import { TraceChecks } from '../decoder/trace-checks.ts';
+import { checkedRead } from './checked-read.ts';
 import { nearest } from '../lib/nearest.ts';
 import { compilePacketFilter, PacketFilterError } from '../packets/packet-filter.ts';
 import { PACKET_COLUMNS, packetRow, type PacketColumn } from '../packets/packet-row.ts';
@@ -58,21 +58,9 @@ async function load(
 		if (!opened.ok) return openRefused(file, opened, io.stderr);
 		const trace = opened.value;
 		const index = await indexBuffers(trace);
-		const checks = new TraceChecks(trace);
-		const total = index.buffers.reduce((n, b) => n + b.available, 0);
-		let done = 0;
-		const packets = await trackPackets(
-			trace,
-			index.buffers,
-			(b) => {
-				checks.buffer(b);
-				done += b.entry.available;
-				progress.update(done, total);
-			},
-			checks.slice,
-		);
-		checks.finish(index);
-		return { packets, damage: checks.messages, name: input.name };
+		const read = checkedRead(trace, index, progress);
+		const packets = await trackPackets(trace, index.buffers, read.onBuffer, read.onSlice);
+		return { packets, damage: read.finish(), name: input.name };
 	} finally {
 		progress.done();
 		input.close();

@@ -1,7 +1,7 @@
 // `sockscope sockets` and `sockscope findings`: the reconstructed sockets and what deserves a look.
 // Event indexes printed here are positions in `sockscope decode` output (header record = 0).
 import { indexBuffers, type OpenTrace } from '../decoder/etl-file.ts';
-import { TraceChecks } from '../decoder/trace-checks.ts';
+import { checkedRead } from './checked-read.ts';
 import { findingsOf } from '../sockets/findings.ts';
 import { SOCKET_COLUMNS, socketRow } from '../sockets/socket-row.ts';
 import { storyOf } from '../sockets/story.ts';
@@ -69,22 +69,15 @@ export async function track(
 	progress: Progress,
 ): Promise<{ tracked: TrackedStream; problems: string[] }> {
 	const index = await indexBuffers(trace);
-	const checks = new TraceChecks(trace);
-	const total = index.buffers.reduce((n, b) => n + b.available, 0);
-	let done = 0;
+	const read = checkedRead(trace, index, progress);
 	const tracked = await trackTraceStream(
 		trace,
 		index.buffers,
 		{ maxEventsPerSocket: 0 },
-		(b) => {
-			checks.buffer(b);
-			done += b.entry.available;
-			progress.update(done, total);
-		},
-		checks.slice,
+		read.onBuffer,
+		read.onSlice,
 	);
-	checks.finish(index);
-	return { tracked, problems: checks.messages };
+	return { tracked, problems: read.finish() };
 }
 
 export async function socketsCommand(
