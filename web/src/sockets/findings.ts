@@ -6,6 +6,7 @@ import { formatDuration, ticksToMs } from './format.ts';
 import { namedEndpoint } from './names.ts';
 import type { SocketSummary } from './socket.ts';
 import type { PollActivity, TrackedTrace } from './tracker.ts';
+import type { DnsNameRow } from '../dns/dns-report.ts';
 import { english, list, msg, type Msg } from '../i18n/render.ts';
 
 export type FindingKind =
@@ -97,6 +98,8 @@ interface Group {
 	statuses: Set<number>;
 	/** What TCP/IP logged for the sockets (TcpOutcome.text), when the trace has it. */
 	tcp: Set<string>;
+	/** The DNS view's row of the name (dns-failure). */
+	dnsName?: DnsNameRow;
 }
 
 function whoOf(s: { process: string; pid: number | null }): string {
@@ -298,10 +301,10 @@ function describeAfd(g: Group, t: FindingInput): [Msg, Severity, Msg] {
 				}),
 			];
 		case 'dns-failure': {
-			const row = t.dns?.names.find((n) => n.name === subject);
+			const row = g.dnsName;
 			const top = row?.statuses[0]?.status ?? 0;
 			const who = (row?.processes ?? []).map((p) =>
-				p.pid === null ? '?' : p.name ? `${p.name} (PID ${p.pid})` : `PID ${p.pid}`,
+				whoOf({ process: p.name ?? (p.pid === null ? '?' : `PID ${p.pid}`), pid: p.pid }),
 			);
 			return [
 				title(g.kind),
@@ -396,17 +399,13 @@ export function findingsOf(t: FindingInput, options: FindingOptions = {}): Findi
 	}
 	for (const p of t.pollers) pollFinding(groups, p);
 	// A name no lookup resolved: whatever the application meant to reach, it never got an address.
-	for (const n of t.dns?.names ?? [])
-		if (n.neverResolved && n.failed > 0) {
-			const events = (t.dns?.lookups ?? []).filter((l) => l.name.toLowerCase() === n.key);
-			groups.add(
-				'dns-failure',
-				n.name,
-				null,
-				events.map((l) => l.index),
-				n.failed,
-			);
-		}
+	const never = (t.dns?.names ?? []).filter((n) => n.neverResolved && n.failed > 0);
+	if (never.length > 0) {
+		const events = new Map(never.map((n) => [n.key, [] as number[]]));
+		for (const l of t.dns!.lookups) events.get(l.name.toLowerCase())?.push(l.index);
+		for (const n of never)
+			groups.add('dns-failure', n.name, null, events.get(n.key)!, n.failed).dnsName = n;
+	}
 	return groups
 		.values()
 		.map((g): Finding => {
