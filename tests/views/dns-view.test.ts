@@ -2,12 +2,8 @@
 // picked name narrows the lookups, and the asking process is written as the other panels do.
 import { describe, expect, it } from 'vitest';
 import type { DnsLookupRow, DnsNameRow, DnsReport } from '../../web/src/dns/dns-report.ts';
-import {
-	askerText,
-	MAX_LOOKUPS_SHOWN,
-	shownLookups,
-	shownNames,
-} from '../../web/src/views/dns/dns-view.ts';
+import { MAX_LOOKUPS_SHOWN, shownLookups, shownNames } from '../../web/src/views/dns/dns-view.ts';
+import { processText } from '../../web/src/views/format.ts';
 
 function name(n: string, failed: number, pid: number, image: string | null): DnsNameRow {
 	return {
@@ -83,8 +79,8 @@ describe('the DNS panel', () => {
 	});
 
 	it('writes the asking process by its image and PID', () => {
-		expect(askerText(10, 'app.exe')).toBe('app.exe (10)');
-		expect(askerText(1880, null)).toBe('PID 1880');
-		expect(askerText(null, 'x')).toBe('—');
+		expect(processText(10, 'app.exe')).toBe('app.exe (10)');
+		expect(processText(1880, null)).toBe('PID 1880');
+		expect(processText(null, 'x')).toBe('—');
 	});
 });

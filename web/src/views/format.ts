@@ -67,3 +67,9 @@ export function formatTimerResolution(hundredNs: number): string {
 export function describePointerSize(bytes: number): string {
 	return bytes === 8 ? '64-bit' : bytes === 4 ? '32-bit' : 'unusual';
 }
+
+/** `image (PID)`, `PID n` when the trace names no image, or `none` when there is no PID. */
+export function processText(pid: number | null, image: string | null, none = '—'): string {
+	if (pid === null) return none;
+	return image ? `${image} (${pid})` : `PID ${pid}`;
+}

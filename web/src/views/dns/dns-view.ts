@@ -38,12 +38,6 @@ export function shownLookups(
 	return { rows: all.slice(0, MAX_LOOKUPS_SHOWN), total: all.length };
 }
 
-/** `image (PID)`, `PID n`, or a dash when the event names no process. */
-export function askerText(pid: number | null, image: string | null): string {
-	if (pid === null) return '—';
-	return image ? `${image} (${pid})` : `PID ${pid}`;
-}
-
 /** The filter that shows a lookup's provider in the Events panel (the lookup itself selected). */
 export const DNS_EVENTS_FILTER =
 	'provider:Microsoft-Windows-DNS-Client or provider:Microsoft-Windows-Winsock-NameResolution';
