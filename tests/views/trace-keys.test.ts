@@ -30,6 +30,7 @@ const ALL: ShortcutAction[] = [
 	'time-format',
 	'panel-events',
 	'panel-stats',
+	'panel-sockets',
 	'zoom-out',
 	'zoom-reset',
 	'theme',
@@ -87,6 +88,7 @@ describe('shortcuts in a trace view', () => {
 		expect(keyCommand('previous', idle)).toEqual({ do: 'move', step: -1 });
 		expect(keyCommand('panel-events', idle)).toEqual({ do: 'panel', panel: 'events' });
 		expect(keyCommand('panel-stats', idle)).toEqual({ do: 'panel', panel: 'stats' });
+		expect(keyCommand('panel-sockets', idle)).toEqual({ do: 'panel', panel: 'sockets' });
 		expect(keyCommand('time-format', idle)).toEqual({ do: 'time-mode' });
 	});
 

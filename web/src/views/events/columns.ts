@@ -38,10 +38,10 @@ export interface CellContext {
 export interface Column {
 	readonly id: ColumnId;
 	readonly label: string;
-	/** A CSS grid track. */
-	readonly width: string;
-	/** Its narrowest, in em: the table scrolls sideways rather than squeeze below the sum. */
+	/** Its narrowest, in em; it widens to the longest text drawn in it (header included). */
 	readonly min: number;
+	/** Its widest, in em: longer text is cut with an ellipsis (and shown whole in its title). */
+	readonly max: number;
 	readonly numeric?: boolean;
 	readonly mono?: boolean;
 	text(row: RowView, ctx: CellContext): string;
@@ -106,8 +106,8 @@ export const COLUMNS: readonly Column[] = [
 	{
 		id: 'time',
 		label: 'Time',
-		width: '8.5em',
-		min: 8.5,
+		min: 6,
+		max: 16,
 		numeric: true,
 		text: (r, c) => formatTime(c.timeMode, c.startFiletime, r.time),
 		// The UTC instant is exact (seconds would go through floating point and miss the row).
@@ -116,15 +116,15 @@ export const COLUMNS: readonly Column[] = [
 	{
 		id: 'process',
 		label: 'Process',
-		width: 'minmax(8em, 11em)',
-		min: 8,
+		min: 7,
+		max: 18,
 		text: (r, c) => formatProcess(r, c.processNames),
 		term: (r) => (r.process === null ? null : `process:${r.process}`),
 	},
 	{
 		id: 'owner',
 		label: 'Owner',
-		width: 'minmax(8em, 11em)',
+		max: 24,
 		min: 8,
 		text: (r, c) => formatOwner(r, c.processNames),
 		term: (r) => (r.owner === null ? null : `owner:${r.owner}`),
@@ -132,8 +132,8 @@ export const COLUMNS: readonly Column[] = [
 	{
 		id: 'pid',
 		label: 'PID',
-		width: '4.2em',
-		min: 4.2,
+		min: 3,
+		max: 6,
 		numeric: true,
 		text: (r) => (r.pid === null ? '' : String(r.pid)),
 		term: (r) => (r.pid === null ? null : `pid:${r.pid}`),
@@ -141,8 +141,8 @@ export const COLUMNS: readonly Column[] = [
 	{
 		id: 'tid',
 		label: 'TID',
-		width: '4.2em',
-		min: 4.2,
+		min: 3,
+		max: 6,
 		numeric: true,
 		text: (r) => (r.tid === null ? '' : String(r.tid)),
 		term: (r) => (r.tid === null ? null : `tid:${r.tid}`),
@@ -150,8 +150,8 @@ export const COLUMNS: readonly Column[] = [
 	{
 		id: 'cpu',
 		label: 'CPU',
-		width: '2.8em',
-		min: 2.8,
+		min: 2.5,
+		max: 4,
 		numeric: true,
 		text: (r) => String(r.cpu),
 		term: (r) => `cpu:${r.cpu}`,
@@ -159,24 +159,24 @@ export const COLUMNS: readonly Column[] = [
 	{
 		id: 'event',
 		label: 'Event',
-		width: 'minmax(11em, 1.6fr)',
-		min: 11,
+		min: 9,
+		max: 26,
 		text: (r) => `${r.event}${r.phase ? ` (${r.phase})` : ''}`,
 		term: (r) => `event:${quote(r.event)}`,
 	},
 	{
 		id: 'level',
 		label: 'Level',
-		width: '4.6em',
-		min: 4.6,
+		min: 3.5,
+		max: 6,
 		text: (r) => LEVEL_NAMES[r.level] ?? String(r.level),
 		term: (r) => `level:${LEVEL_NAMES[r.level] ?? r.level}`,
 	},
 	{
 		id: 'endpoint',
 		label: 'Endpoint',
-		width: '10.5em',
-		min: 10.5,
+		min: 10,
+		max: 12,
 		mono: true,
 		text: (r) => r.endpoint ?? '',
 		term: (r) => (r.endpoint ? `endpoint:${r.endpoint}` : null),
@@ -184,8 +184,8 @@ export const COLUMNS: readonly Column[] = [
 	{
 		id: 'local',
 		label: 'Local',
-		width: 'minmax(7em, 10em)',
-		min: 7,
+		min: 6,
+		max: 20,
 		mono: true,
 		text: (r) => r.local ?? '',
 		term: (r) => addressTerms(r.local, 'laddr', 'lport'),
@@ -193,8 +193,8 @@ export const COLUMNS: readonly Column[] = [
 	{
 		id: 'remote',
 		label: 'Remote',
-		width: 'minmax(8em, 13em)',
-		min: 8,
+		min: 6,
+		max: 24,
 		mono: true,
 		text: (r) => r.remote ?? '',
 		term: (r) => addressTerms(r.remote, 'raddr', 'rport'),
@@ -202,8 +202,8 @@ export const COLUMNS: readonly Column[] = [
 	{
 		id: 'remoteName',
 		label: 'Remote name',
-		width: 'minmax(8em, 14em)',
-		min: 8,
+		min: 6,
+		max: 18,
 		text: (r, c) => remoteName(r, c) ?? '',
 		term: (r, c) => {
 			const name = remoteName(r, c);
@@ -213,8 +213,8 @@ export const COLUMNS: readonly Column[] = [
 	{
 		id: 'bytes',
 		label: 'Bytes',
-		width: '5.2em',
-		min: 5.2,
+		min: 3.5,
+		max: 8,
 		numeric: true,
 		text: (r) => (r.bytes === null ? '' : r.bytes.toLocaleString('en-US')),
 		term: (r) => (r.bytes === null ? null : `bytes:${r.bytes}`),
@@ -222,8 +222,8 @@ export const COLUMNS: readonly Column[] = [
 	{
 		id: 'status',
 		label: 'Status',
-		width: 'minmax(9em, 1fr)',
-		min: 9,
+		min: 5,
+		max: 22,
 		text: (r) => r.statusName ?? '',
 		term: (r) =>
 			r.status === null
@@ -238,7 +238,6 @@ export const DEFAULT_COLUMNS: readonly ColumnId[] = [
 	'time',
 	'process',
 	'owner',
-	'pid',
 	'tid',
 	'event',
 	'level',
@@ -252,12 +251,35 @@ export function visibleColumns(ids: readonly ColumnId[]): Column[] {
 	return COLUMNS.filter((c) => ids.includes(c.id));
 }
 
-export function gridTemplate(columns: readonly Column[]): string {
-	return columns.map((c) => c.width).join(' ');
+/** Pixels between two columns and at either end of a row (0.6em of the table's font). */
+export const GAP_EM = 0.6;
+
+/**
+ * The grid's tracks: each column as wide as its longest text measured so far (`widths`, pixels),
+ * within its bounds; the last takes what is left, so the rows reach the table's edge.
+ */
+export function gridTemplate(
+	columns: readonly Column[],
+	widths: ReadonlyMap<ColumnId, number>,
+): string {
+	return columns
+		.map((c, k) => {
+			const px = widths.get(c.id);
+			const track = px === undefined ? `${c.min}em` : `clamp(${c.min}em, ${px}px, ${c.max}em)`;
+			return k === columns.length - 1 ? `minmax(${track}, 1fr)` : track;
+		})
+		.join(' ');
 }
 
-/** The table's narrowest width: the columns' minimums, the gaps (0.6em) and the padding. */
-export function minimumWidth(columns: readonly Column[]): string {
-	const em = columns.reduce((n, c) => n + c.min, 0) + 0.6 * (columns.length + 1);
-	return `${em.toFixed(1)}em`;
+/** The rows' width in pixels at font size `em`: the columns' tracks, the gaps and the padding. */
+export function rowWidth(
+	columns: readonly Column[],
+	widths: ReadonlyMap<ColumnId, number>,
+	em: number,
+): number {
+	const tracks = columns.reduce(
+		(n, c) => n + Math.min(c.max * em, Math.max(c.min * em, widths.get(c.id) ?? 0)),
+		0,
+	);
+	return Math.ceil(tracks + GAP_EM * em * (columns.length + 1));
 }

@@ -76,7 +76,15 @@ export class EventQuery {
 		if (generation !== this.#generation) return;
 		this.running = false;
 		if (!r.ok) {
-			if (r.code !== 'superseded') this.error = r.error;
+			if (r.code === 'superseded') return;
+			// The last good answer stays on screen, with the error beside the box. With none yet
+			// (a link with a bad filter), the whole trace is shown instead of an empty table.
+			if (this.answer === null && filter !== '') {
+				await this.run('', range, keep);
+				if (generation + 1 !== this.#generation) return;
+				this.filter = filter;
+			}
+			this.error = r.error;
 			return;
 		}
 		this.error = null;

@@ -17,6 +17,12 @@ export interface FilterBoxProps {
 /** How long the list stays after the box loses focus: a click on an item lands first. */
 const CLOSE_AFTER_BLUR_MS = 120;
 
+/**
+ * How long typing pauses before the draft's syntax error shows: `process:` is a term being
+ * typed, not a mistake, until the user stops (Enter shows it at once).
+ */
+export const SETTLE_MS = 900;
+
 export class FilterBox {
 	draft = $state('');
 	caret = $state(0);
@@ -26,13 +32,21 @@ export class FilterBox {
 	/** The user has moved into the list with the arrows: Enter takes its item. */
 	navigated = $state(false);
 	help = $state(false);
+	/** Typing has paused (or the draft was applied): its syntax error may show. */
+	settled = $state(true);
+	#settling: ReturnType<typeof setTimeout> | undefined;
 
 	readonly #props: FilterBoxProps;
 	readonly #place: (caret: number) => void;
 
 	syntax = $derived(syntaxErrorOf(this.draft));
 	shownError = $derived.by(() =>
-		shownErrorOf(this.draft, this.syntax, this.#props.value, this.#props.error),
+		shownErrorOf(
+			this.draft,
+			this.settled ? this.syntax : null,
+			this.#props.value,
+			this.#props.error,
+		),
 	);
 	suggestions = $derived.by(() => {
 		const vocabulary = this.#props.vocabulary;
@@ -72,6 +86,19 @@ export class FilterBox {
 		this.setCaret(at);
 	}
 
+	/** Typed into: its syntax error waits for a pause. */
+	typed(at: number | null): void {
+		this.touched(at);
+		this.settled = false;
+		clearTimeout(this.#settling);
+		this.#settling = setTimeout(() => (this.settled = true), SETTLE_MS);
+	}
+
+	#settle(): void {
+		clearTimeout(this.#settling);
+		this.settled = true;
+	}
+
 	blurred(): void {
 		setTimeout(() => (this.open = false), CLOSE_AFTER_BLUR_MS);
 	}
@@ -85,11 +112,13 @@ export class FilterBox {
 		this.draft = next.text;
 		this.caret = next.caret;
 		this.active = 0;
+		this.typed(next.caret);
 		queueMicrotask(() => this.#place(next.caret));
 		this.open = next.open;
 	}
 
 	submit(): void {
+		this.#settle();
 		this.open = false;
 		this.#props.onrun(this.draft.trim());
 	}

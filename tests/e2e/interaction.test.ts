@@ -1,0 +1,156 @@
+// The page's interaction in real Chromium on the sample: a filter that fails keeps the last good
+// answer, the keys reach menus, tabs and the timeline, a file imported twice is offered back,
+// findings name who they are about.
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { SETTLE_MS } from '../../web/src/views/events/filter-box.svelte.ts';
+import { PANELS } from '../../web/src/state/view-hash.ts';
+import { buildSample, type SampleTruth } from '../builders/sample.ts';
+import { answerFor, applyFilter, hashParams, openSampleTrace, screenshot } from './analyst-page.ts';
+import { launchBrowser, type Browser } from './browser.ts';
+import { openSite, type OpenedPage } from './page.ts';
+
+const baseUrl = inject('baseUrl');
+const { truth } = buildSample() as { truth: SampleTruth };
+
+let browser: Browser;
+let tab: OpenedPage;
+let page: Page;
+
+beforeAll(async () => {
+	browser = await launchBrowser({ viewport: { width: 1440, height: 900 } });
+	tab = await openSite(browser, baseUrl);
+	page = tab.page;
+	expect(await openSampleTrace(page)).toBe(truth.totalRecords);
+});
+
+afterEach(async ({ task }) => {
+	if (task.result?.state === 'fail')
+		await screenshot(page, `failed-interaction-${task.name.replace(/\W+/g, '-').slice(0, 60)}`);
+});
+
+afterAll(async () => {
+	expect(tab?.errors ?? []).toEqual([]);
+	await browser?.close();
+});
+
+const box = () => page.locator('#filter-input');
+const problem = () => page.getByTestId('filter-error');
+
+describe('a filter that fails', () => {
+	it('is not marked while a term is still being typed, only after a pause or Enter', async () => {
+		await box().click();
+		await box().pressSequentially('process:');
+		expect(await box().getAttribute('aria-invalid')).toBeNull();
+		expect((await problem().textContent())?.trim()).toBe('');
+		// Typing goes on: still nothing.
+		await box().pressSequentially('svc');
+		expect(await box().getAttribute('aria-invalid')).toBeNull();
+		await box().fill('process:');
+		await box().dispatchEvent('input');
+		await expect
+			.poll(() => box().getAttribute('aria-invalid'), { timeout: SETTLE_MS * 5 })
+			.toBe('true');
+		expect(await problem().textContent()).toContain('needs a value');
+	});
+
+	it('keeps the last good answer on screen, with the error beside the box', async () => {
+		const good = await applyFilter(page, 'process:svchost.exe');
+		expect(good).toBeGreaterThan(0);
+		expect(good).toBeLessThan(truth.totalRecords);
+		for (const bad of ['foo:bar', 'rport:abc', 'process:']) {
+			await box().fill(bad);
+			await box().press('Enter');
+			await expect.poll(() => box().getAttribute('aria-invalid')).toBe('true');
+			expect((await problem().textContent())?.length).toBeGreaterThan(0);
+			// The count and rows are the good filter's, and the page says so.
+			expect((await answerFor(page, 'process:svchost.exe')).matched).toBe(good);
+			expect(await page.getByTestId('kept-answer').textContent()).toContain('process:svchost.exe');
+			expect(await page.locator('[data-testid="event-scroller"] .row').count()).toBeGreaterThan(0);
+			expect(await page.getByText('No events match').count()).toBe(0);
+		}
+		await applyFilter(page, '');
+		expect(await page.getByTestId('kept-answer').count()).toBe(0);
+	});
+
+	it('opened from a link, shows the whole trace rather than nothing', async () => {
+		const hash = await hashParams(page);
+		hash.set('q', 'foo:bar');
+		const other = await openSite(browser, `${baseUrl}#${hash.toString()}`);
+		try {
+			const status = other.page.getByTestId('kept-answer');
+			await status.waitFor({ timeout: 30_000 });
+			expect(await status.textContent()).toContain('every event');
+			expect((await answerFor(other.page, '')).matched).toBe(truth.totalRecords);
+			expect(await other.page.locator('#filter-input').inputValue()).toBe('foo:bar');
+			expect(other.errors).toEqual([]);
+		} finally {
+			await other.page.close();
+		}
+	});
+});
+
+describe('keys', () => {
+	it('Esc closes the Columns menu, and leaves the filter and the next click alone', async () => {
+		await applyFilter(page, 'process:svchost.exe');
+		const button = page.getByRole('button', { name: /^Columns/ });
+		await button.click();
+		const list = page.locator('#column-list');
+		await list.waitFor();
+		await page.keyboard.press('Escape');
+		await list.waitFor({ state: 'detached' });
+		expect(await button.getAttribute('aria-expanded')).toBe('false');
+		expect(await box().inputValue()).toBe('process:svchost.exe');
+		// Open again, then a click on a row closes the list and selects the row.
+		await button.click();
+		await list.waitFor();
+		await list.getByRole('checkbox').first().focus();
+		await page.keyboard.press('Escape');
+		await list.waitFor({ state: 'detached' });
+		expect(await page.evaluate(() => document.activeElement?.textContent)).toContain('Columns');
+		await button.click();
+		await list.waitFor();
+		const row = page.locator('[data-testid="event-scroller"] .row[data-position="2"]');
+		await row.click();
+		await list.waitFor({ state: 'detached' });
+		await expect.poll(() => row.getAttribute('aria-selected')).toBe('true');
+		await page.keyboard.press('Escape');
+		await applyFilter(page, '');
+	});
+
+	it('number keys 1..N pick every tab, in order', async () => {
+		await page.locator('body').click({ position: { x: 5, y: 5 } });
+		for (const [k, panel] of [...PANELS.entries()].reverse()) {
+			await page.keyboard.press(String(k + 1));
+			await expect.poll(async () => (await hashParams(page)).get('panel') ?? 'events').toBe(panel);
+			expect(await page.locator(`#tab-${panel}`).getAttribute('aria-selected')).toBe('true');
+		}
+	});
+
+	it('Tab never stops on the hidden file input, and every stop has a name', async () => {
+		await page.locator('body').click({ position: { x: 5, y: 5 } });
+		const stops: { tag: string; type: string | null; name: string }[] = [];
+		for (let k = 0; k < 40; k++) {
+			await page.keyboard.press('Tab');
+			stops.push(
+				await page.evaluate(() => {
+					const e = document.activeElement as HTMLElement;
+					const labelled = e.getAttribute('aria-labelledby');
+					const name =
+						e.getAttribute('aria-label') ??
+						(labelled ? document.getElementById(labelled)?.textContent : null) ??
+						(e instanceof HTMLInputElement
+							? (e.labels?.[0]?.textContent ?? e.placeholder)
+							: null) ??
+						e.textContent ??
+						'';
+					return { tag: e.tagName, type: e.getAttribute('type'), name: name.trim() };
+				}),
+			);
+		}
+		expect(stops.filter((s) => s.type === 'file')).toEqual([]);
+		expect(stops.filter((s) => s.tag !== 'BODY' && s.name === '')).toEqual([]);
+		// The Open… button is a stop of its own.
+		expect(stops.some((s) => s.name === 'Open…')).toBe(true);
+	});
+});
