@@ -8,7 +8,9 @@ import { PANELS } from '../../web/src/state/view-hash.ts';
 import { buildSample, type SampleTruth } from '../builders/sample.ts';
 import { answerFor, applyFilter, hashParams, openSampleTrace, screenshot } from './analyst-page.ts';
 import { launchBrowser, type Browser } from './browser.ts';
-import { openSite, type OpenedPage } from './page.ts';
+import { openSite, pickFile, type OpenedPage } from './page.ts';
+import { join } from 'node:path';
+import { projectRoot } from './server.ts';
 
 const baseUrl = inject('baseUrl');
 const { truth } = buildSample() as { truth: SampleTruth };
@@ -152,5 +154,52 @@ describe('keys', () => {
 		expect(stops.filter((s) => s.tag !== 'BODY' && s.name === '')).toEqual([]);
 		// The Open… button is a stop of its own.
 		expect(stops.some((s) => s.name === 'Open…')).toBe(true);
+	});
+});
+
+describe('the same file twice', () => {
+	const samplePath = join(projectRoot, 'public', 'sample.etl');
+	const listed = () => page.locator('li[data-trace-id]').filter({ hasText: 'sample.etl' });
+
+	async function countListed(): Promise<number> {
+		await page.getByRole('button', { name: '← All traces' }).click();
+		await page.getByTestId('open-trace').first().waitFor();
+		const n = await listed().count();
+		await page.getByTestId('open-trace').first().click();
+		await answerFor(page, '');
+		return n;
+	}
+
+	it('offers the trace kept rather than a second copy, or imports it again', async () => {
+		const before = await countListed();
+		expect(before).toBe(1);
+		const shown = await page.locator('section.trace').getAttribute('aria-label');
+		await pickFile(page, samplePath);
+		const prompt = page.getByTestId('duplicate-prompt');
+		await prompt.waitFor();
+		expect(await prompt.textContent()).toContain('sample.etl is in your traces already');
+		await prompt.getByRole('button', { name: 'Open it' }).click();
+		await prompt.waitFor({ state: 'detached' });
+		expect((await answerFor(page, '')).total).toBe(truth.totalRecords);
+		expect(await page.locator('section.trace').getAttribute('aria-label')).toBe(shown);
+		expect(await countListed()).toBe(1);
+
+		// Cancel leaves everything as it was; Import again makes a second entry.
+		await pickFile(page, samplePath);
+		await prompt.getByRole('button', { name: 'Cancel' }).click();
+		await prompt.waitFor({ state: 'detached' });
+		expect(await countListed()).toBe(1);
+		await pickFile(page, samplePath);
+		await prompt.getByRole('button', { name: 'Import again' }).click();
+		await page
+			.getByTestId('filter-status')
+			.filter({ hasNotText: 'importing' })
+			.getByTestId('total-count')
+			.filter({ hasText: truth.totalRecords.toLocaleString('en-US') })
+			.waitFor({ timeout: 60_000 });
+		await page.getByRole('button', { name: '← All traces' }).click();
+		await expect.poll(() => listed().count()).toBe(2);
+		await page.getByTestId('open-trace').first().click();
+		await answerFor(page, '');
 	});
 });

@@ -746,4 +746,9 @@ export const en: Record<string, string> = {
 	'compare.pick': 'Compare',
 	'compare.start': 'Compare the two picked traces',
 	'compare.pick-hint': 'The first trace picked is the baseline (the one that works).',
+	'duplicate.title': '{{name}} is in your traces already',
+	'duplicate.text': 'The same file was imported as “{{name}}” ({{when}} UTC).',
+	'duplicate.open': 'Open it',
+	'duplicate.import': 'Import again',
+	'duplicate.cancel': 'Cancel',
 };

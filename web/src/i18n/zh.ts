@@ -677,4 +677,9 @@ export const zh: Record<string, string> = {
 	'compare.pick': '比较',
 	'compare.start': '比较所选的两个跟踪',
 	'compare.pick-hint': '先选的跟踪为基线（正常工作的那个）。',
+	'duplicate.title': '{{name}} 已在你的跟踪中',
+	'duplicate.text': '同一文件已导入为“{{name}}”（{{when}} UTC）。',
+	'duplicate.open': '打开它',
+	'duplicate.import': '再次导入',
+	'duplicate.cancel': '取消',
 };

@@ -69,6 +69,20 @@ export class TraceSession {
 		}
 	}
 
+	/**
+	 * The library's complete trace of the same content as `file` (by fingerprint), or null. Only
+	 * traces of the same size are candidates: most files need no read at all.
+	 */
+	async duplicateOf(file: File): Promise<TraceSummary | null> {
+		const same = this.library.filter(
+			(t) => t.size === file.size && t.status === 'complete' && !t.active && !t.interrupted,
+		);
+		if (same.length === 0) return null;
+		const print = await this.api.fingerprintOf(file);
+		if (!print.ok) return null;
+		return same.find((t) => t.fingerprint === print.value) ?? null;
+	}
+
 	/** Imports a picked or dropped file into the library and shows it; the File goes to the worker. */
 	async open(file: File): Promise<void> {
 		const generation = this.#begin(file.name);

@@ -115,6 +115,8 @@ export interface DecoderApi {
 	/** Reads the trace header of a dropped or picked file; the File is passed, never its bytes. */
 	readFacts(file: File): Promise<Result<TraceFacts>>;
 	listTraces(): Promise<Result<TraceSummary[]>>;
+	/** The file's fingerprint (worker/fingerprint.ts): a trace of the library with it is this file. */
+	fingerprintOf(file: File): Promise<Result<string>>;
 	/**
 	 * Imports a file into the library; progress is reported through the callback (≤ 10 per
 	 * second). A cancelled import fails with `cancelled`, a failed one with its error; neither

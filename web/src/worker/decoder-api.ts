@@ -7,6 +7,7 @@ import { blobSource } from '../decoder/source.ts';
 import { ok } from '../lib/result.ts';
 import type { DecoderApi } from './api.ts';
 import { Catalog, browserTraceFiles, type LibraryDB, type TraceFiles } from './catalog.ts';
+import { fingerprint } from './fingerprint.ts';
 import { guardedApi } from './guard.ts';
 import { browserEstimate, type StorageEstimate } from './import-open.ts';
 import { ImportNotices } from './import-notices.ts';
@@ -66,6 +67,7 @@ export function decoderApi(parts: DecoderParts): Decoder {
 			return opened.ok ? ok(opened.value.facts) : opened;
 		},
 		listTraces: async () => ok(await catalog.list()),
+		fingerprintOf: async (file) => ok(await fingerprint(blobSource(file))),
 		importFile: (file, onProgress) => ImportRun.start(imports, file, onProgress),
 		resumeImport: (id, file, onProgress) => ImportRun.resume(imports, id, file, onProgress),
 		async cancelImport(id) {
@@ -95,6 +97,7 @@ export function decoderApi(parts: DecoderParts): Decoder {
 	const api = guardedApi(methods, {
 		readFacts: (file) => `cannot read ${file.name}`,
 		listTraces: () => 'cannot list the trace library',
+		fingerprintOf: (file) => `cannot read ${file.name}`,
 		importFile: (file) => `cannot import ${file.name}`,
 		resumeImport: (_id, file) => `cannot resume ${file.name}`,
 		cancelImport: () => 'cannot cancel the import',
