@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { projectRoot } from './server.ts';
+import { openSample } from './page.ts';
 
 /** Where screenshots go: kept as test artefacts, never compared pixel by pixel. */
 export const SCREENSHOTS = join(projectRoot, 'test-results', 'screenshots');
@@ -62,7 +63,7 @@ export async function applyFilter(page: Page, filter: string): Promise<number> {
 
 /** Opens the bundled sample; its event count once imported. */
 export async function openSampleTrace(page: Page): Promise<number> {
-	await page.getByRole('button', { name: 'Open the sample trace' }).click();
+	await openSample(page);
 	return (await answerFor(page, '')).total;
 }
 

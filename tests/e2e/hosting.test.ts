@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchBrowser, type Browser } from './browser.ts';
 import { expectImported } from './import-steps.ts';
-import { openSite, pickFile, readFact, type OpenedPage } from './page.ts';
+import { openSite, pickFile, readFact, type OpenedPage, openSample } from './page.ts';
 import { startPlainServer } from './plain-server.ts';
 import { projectRoot, startServer } from './server.ts';
 import {
@@ -103,7 +103,7 @@ describe('hosting', () => {
 			await browser.context.setOffline(true);
 			try {
 				await tab.page.reload();
-				await tab.page.getByRole('button', { name: 'Open the sample trace' }).click();
+				await openSample(tab.page);
 				await expectImported(tab, 'sample.etl');
 			} finally {
 				await browser.context.setOffline(false);

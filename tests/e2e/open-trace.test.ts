@@ -14,6 +14,7 @@ import {
 	readNumber,
 	waitForOutcome,
 	type OpenedPage,
+	openSample,
 } from './page.ts';
 import { projectRoot } from './server.ts';
 import { fixturesDir, readExpectedFacts } from './sources.ts';
@@ -206,7 +207,7 @@ describe('the sample trace', () => {
 	it('opens from the button', async () => {
 		const tab = await open();
 		const { page } = tab;
-		await page.getByRole('button', { name: 'Open the sample trace' }).click();
+		await openSample(page);
 		await expectFacts(tab, 'sample.etl');
 		expect(await readFact(page, 'build')).toBe(String(truth.session.build));
 		expect(await readFact(page, 'loggerName')).toBe(truth.session.loggerName);

@@ -16,7 +16,7 @@ import {
 	hostileTrace,
 } from './hostile-trace.ts';
 import { expectFacts, expectImported } from './import-steps.ts';
-import { openSite, pickBytes, pickFile, readFact, type OpenedPage } from './page.ts';
+import { openSite, pickBytes, pickFile, readFact, type OpenedPage, openSample } from './page.ts';
 import {
 	RequestLog,
 	notChromiumServices,
@@ -74,7 +74,7 @@ const SESSION: readonly Step[] = [
 	{
 		name: 'import the sample trace',
 		run: async (tab) => {
-			await tab.page.getByRole('button', { name: 'Open the sample trace' }).click();
+			await openSample(tab.page);
 			await expectImported(tab, 'sample.etl');
 		},
 	},
@@ -307,7 +307,7 @@ describe('with the network off after the first visit', () => {
 		const { page } = tab;
 		try {
 			await waitForOfflineReady(page);
-			await page.getByRole('button', { name: 'Open the sample trace' }).click();
+			await openSample(page);
 			await expectImported(tab, 'sample.etl');
 		} finally {
 			await server.stop();
@@ -333,7 +333,7 @@ describe('with the network off after the first visit', () => {
 
 			// A second tab opens from the cache too.
 			const second = await openSite(browser, server.url);
-			await second.page.getByRole('button', { name: 'Open the sample trace' }).click();
+			await openSample(second.page);
 			await expectImported(second, 'sample.etl');
 			expect(second.errors).toEqual([]);
 			await second.page.close();

@@ -15,7 +15,7 @@ import {
 	pasteFiles,
 } from './hand-over.ts';
 import { expectFacts, expectImported } from './import-steps.ts';
-import { openSite, readFact, type OpenedPage } from './page.ts';
+import { openSite, readFact, type OpenedPage, openSample } from './page.ts';
 import { projectRoot, startServer } from './server.ts';
 import {
 	appManifest,
@@ -200,7 +200,7 @@ describe('the storage panel', () => {
 		const persisted = panel.getByTestId('storage-persisted');
 		expect(await persistCalls(tab)).toBe(0);
 		expect(await persisted.getAttribute('data-state')).toBe('not-asked');
-		await page.getByRole('button', { name: 'Open the sample trace' }).click();
+		await openSample(page);
 		await expectImported(tab, 'sample.etl');
 		expect(await persistCalls(tab)).toBe(1);
 		// Headless Chromium has no engagement signals, so it declines: the panel says what that means.
@@ -324,7 +324,7 @@ describe('a new version', () => {
 
 				// The new version works, offline included.
 				await waitForOfflineReady(page);
-				await page.getByRole('button', { name: 'Open the sample trace' }).click();
+				await openSample(page);
 				await expectFacts(tab, 'sample.etl');
 				expect(tab.errors).toEqual([]);
 				await page.close();

@@ -671,7 +671,6 @@ export const en: Record<string, string> = {
 		'This browser cannot open .etl files from Explorer: it does not let web apps handle files. Drop or pick them here, or install Sockscope from Chrome or Edge for that.',
 	// ---- page layout and keys ----
 	'layout.resize-details': 'Resize the details pane (arrow keys)',
-	'drop.sample-short': 'Sample trace',
 	'drop.open': 'Open…',
 	'drop.open-title': 'Open another trace (or drop one anywhere on the page)',
 	'filter.kept': '· the filter is not applied: showing “{{filter}}”',

@@ -606,7 +606,6 @@ export const zh: Record<string, string> = {
 		'此浏览器无法从资源管理器打开 .etl 文件：它不允许网页应用处理文件。请将文件拖放到此处或在此选择；如需此功能，请在 Chrome 或 Edge 中安装 Sockscope。',
 	// ---- page layout and keys ----
 	'layout.resize-details': '调整详细信息窗格大小（方向键）',
-	'drop.sample-short': '示例跟踪',
 	'drop.open': '打开…',
 	'drop.open-title': '打开另一个跟踪（或将其拖放到页面任意位置）',
 	'filter.kept': '· 筛选器未应用：显示的是“{{filter}}”的结果',
