@@ -660,6 +660,11 @@ export class SocketScript {
 		return this;
 	}
 
+	/** Whose socket an abort or drop finding names: the process, and its peer when it has one. */
+	#about(): string {
+		return this.x.remote ? `${this.proc.who} → ${this.x.remote}` : this.proc.who;
+	}
+
 	/** A datagram from `remote` dropped by AFD (AFD_DGRAM_DROP reason). */
 	drop(remote: string, n: number, reason = 2): this {
 		const t = this.step(0.3);
@@ -687,7 +692,12 @@ export class SocketScript {
 			);
 		this.x.remote ??= remote;
 		this.x.datagramsDropped++;
-		this.lc.expectFinding('datagram-dropped', this.lc.dropName(reason), this.x.key, adds);
+		this.lc.expectFinding(
+			'datagram-dropped',
+			`${this.#about()} — ${this.lc.dropName(reason)}`,
+			this.x.key,
+			adds,
+		);
 		return this;
 	}
 
@@ -802,7 +812,7 @@ export class SocketScript {
 		this.x.state = 'aborted';
 		this.x.endedBy = by === 'afd' ? 'afd-abort' : 'transport-abort';
 		this.x.abortReason = reason;
-		const name = this.lc.abortName(reason);
+		const name = `${this.#about()} — ${this.lc.abortName(reason)}`;
 		this.lc.expectFinding(by === 'afd' ? 'afd-abort' : 'transport-abort', name, this.x.key, [
 			adds[0]!,
 		]);

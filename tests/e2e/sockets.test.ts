@@ -101,9 +101,13 @@ describe('the Sockets panel on the sample', () => {
 	it('filters the list by words and fields', async () => {
 		const box = page.getByTestId('socket-filter');
 		await box.fill('curl.exe');
-		expect(await rowsOf(page).count()).toBe(
-			truth.sockets.filter((s) => s.process === 'curl.exe').length,
-		);
+		const curl = truth.sockets.filter((s) => s.process === 'curl.exe');
+		expect(await rowsOf(page).count()).toBe(curl.length);
+		// The conversations keep to the sockets shown.
+		const conversations = page.getByTestId('conversations').locator('tbody tr');
+		const peers = new Set(curl.flatMap((s) => (s.remote ? [s.remote] : [])));
+		await expect.poll(() => conversations.count()).toBe(peers.size);
+		for (const text of await conversations.allTextContents()) expect(text).toContain('curl.exe');
 		await box.fill('error:refused');
 		expect(await rowsOf(page).count()).toBe(1);
 		await box.fill('process:chrome -remote:443');
@@ -142,6 +146,9 @@ describe('the Sockets panel on the sample', () => {
 		await finding.click(); // 1: the list narrows to its socket, which is selected
 		expect(await rowsOf(page).count()).toBe(1);
 		expect(await rowsOf(page).first().textContent()).toContain(refused.remote!);
+		// The chip names the finding once (its title holds the subject).
+		const chip = (await page.getByTestId('finding-chip').textContent())!;
+		expect(chip.split(refused.remote!).length - 1).toBe(1);
 		await page.getByTestId('show-events').click(); // 2: its events
 		const filter = `endpoint:${refused.endpoint}`;
 		const { matched } = await answerFor(page, filter);

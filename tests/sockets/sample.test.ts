@@ -134,8 +134,16 @@ describe('bundled sample: sockets against the ground truth', () => {
 		expect(f.map((x) => [x.kind, x.subject, x.count])).toEqual([
 			['connect-refused', 'curl.exe (PID 5200) → 10.0.0.5:8081', 1],
 			['connect-timeout', 'curl.exe (PID 5200) → 203.0.113.9:443', 1],
-			['datagram-dropped', 'Insufficient local buffer space', 1],
-			['transport-abort', 'Transport indicated abortive disconnect', 1],
+			[
+				'datagram-dropped',
+				'chrome.exe (PID 4120) → 192.168.1.1:53 — Insufficient local buffer space',
+				1,
+			],
+			[
+				'transport-abort',
+				'svchost.exe (PID 1337) → 10.0.0.42:50114 — Transport indicated abortive disconnect',
+				1,
+			],
 			['open-at-end', 'chrome.exe (PID 4120)', 2],
 			['open-at-end', 'svchost.exe (PID 1337)', 1],
 		]);

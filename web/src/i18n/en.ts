@@ -24,23 +24,23 @@ export const en: Record<string, string> = {
 		'{{count}} failed connects from {{subject}} within {{span}}: the application keeps retrying a peer that does not accept; retries without backoff waste ports and time.',
 	'finding.afd-abort.title': 'Aborted by AFD: {{subject}}',
 	'finding.afd-abort.explanation_one':
-		'{{count}} connection aborted by AFD itself ({{subject}}), not by the application or the peer.',
+		'{{count}} connection of {{about}} aborted by AFD itself ({{reason}}), not by the application or the peer.',
 	'finding.afd-abort.explanation_other':
-		'{{count}} connections aborted by AFD itself ({{subject}}), not by the application or the peer.',
+		'{{count}} connections of {{about}} aborted by AFD itself ({{reason}}), not by the application or the peer.',
 	'finding.transport-abort.title': 'Reset by the transport: {{subject}}',
 	'finding.transport-abort.explanation_one':
-		'{{count}} connection ended by the transport ({{subject}}): usually a TCP reset from the peer or a middlebox, or a retransmission timeout.',
+		'{{count}} connection of {{about}} ended by the transport ({{reason}}): usually a TCP reset from the peer or a middlebox, or a retransmission timeout.',
 	'finding.transport-abort.explanation_other':
-		'{{count}} connections ended by the transport ({{subject}}): usually a TCP reset from the peer or a middlebox, or a retransmission timeout.',
+		'{{count}} connections of {{about}} ended by the transport ({{reason}}): usually a TCP reset from the peer or a middlebox, or a retransmission timeout.',
 	'finding.datagram-dropped.title': 'Datagrams dropped: {{subject}}',
 	'finding.datagram-dropped.explanation_one':
-		'{{count}} datagram ({{bytes}}) dropped by AFD before the application read them ({{subject}}).',
+		'{{count}} datagram ({{bytes}}) for {{about}} dropped by AFD before the application read it ({{reason}}).',
 	'finding.datagram-dropped.explanation_other':
-		'{{count}} datagrams ({{bytes}}) dropped by AFD before the application read them ({{subject}}).',
+		'{{count}} datagrams ({{bytes}}) for {{about}} dropped by AFD before the application read them ({{reason}}).',
 	'finding.datagram-dropped.explanation-buffer_one':
-		'{{count}} datagram ({{bytes}}) dropped by AFD before the application read them ({{subject}}). The socket had no receive posted and its buffer was full: read faster or enlarge SO_RCVBUF.',
+		'{{count}} datagram ({{bytes}}) for {{about}} dropped by AFD before the application read it ({{reason}}). The socket had no receive posted and its buffer was full: read faster or enlarge SO_RCVBUF.',
 	'finding.datagram-dropped.explanation-buffer_other':
-		'{{count}} datagrams ({{bytes}}) dropped by AFD before the application read them ({{subject}}). The socket had no receive posted and its buffer was full: read faster or enlarge SO_RCVBUF.',
+		'{{count}} datagrams ({{bytes}}) for {{about}} dropped by AFD before the application read them ({{reason}}). The socket had no receive posted and its buffer was full: read faster or enlarge SO_RCVBUF.',
 	'finding.open-at-end.title': 'Open at the end of the trace: {{subject}}',
 	'finding.open-at-end.explanation_one':
 		'{{count}} socket of {{subject}} was still open when the trace ended. Long-lived connections and listeners are normal; sockets that pile up without being closed are a leak.',
@@ -756,4 +756,7 @@ export const en: Record<string, string> = {
 	'duplicate.open': 'Open it',
 	'duplicate.import': 'Import again',
 	'duplicate.cancel': 'Cancel',
+	// ---- sockets list narrowed ----
+	'sockets.conversations-shown_one': 'Conversations of the {{count}} socket shown',
+	'sockets.conversations-shown_other': 'Conversations of the {{count}} sockets shown',
 };

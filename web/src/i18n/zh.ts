@@ -16,15 +16,15 @@ export const zh: Record<string, string> = {
 		'来自 {{subject}} 的 {{count}} 次失败连接发生在 {{span}} 之内：应用程序不断重试一个不接受连接的对端；不带退避的重试会浪费端口和时间。',
 	'finding.afd-abort.title': '被 AFD 中止：{{subject}}',
 	'finding.afd-abort.explanation_other':
-		'{{count}} 个连接被 AFD 自身中止（{{subject}}），而不是被应用程序或对端中止。',
+		'{{about}} 的 {{count}} 个连接被 AFD 自身中止（{{reason}}），而不是被应用程序或对端中止。',
 	'finding.transport-abort.title': '被传输层重置：{{subject}}',
 	'finding.transport-abort.explanation_other':
-		'{{count}} 个连接被传输层终止（{{subject}}）：通常是对端或中间设备发出的 TCP 重置，或重传超时。',
+		'{{about}} 的 {{count}} 个连接被传输层终止（{{reason}}）：通常是对端或中间设备发出的 TCP 重置，或重传超时。',
 	'finding.datagram-dropped.title': '数据报被丢弃：{{subject}}',
 	'finding.datagram-dropped.explanation_other':
-		'{{count}} 个数据报（{{bytes}}）在应用程序读取之前被 AFD 丢弃（{{subject}}）。',
+		'{{about}} 的 {{count}} 个数据报（{{bytes}}）在应用程序读取之前被 AFD 丢弃（{{reason}}）。',
 	'finding.datagram-dropped.explanation-buffer_other':
-		'{{count}} 个数据报（{{bytes}}）在应用程序读取之前被 AFD 丢弃（{{subject}}）。该套接字没有待处理的接收请求，且缓冲区已满：请更快地读取，或增大 SO_RCVBUF。',
+		'{{about}} 的 {{count}} 个数据报（{{bytes}}）在应用程序读取之前被 AFD 丢弃（{{reason}}）。该套接字没有待处理的接收请求，且缓冲区已满：请更快地读取，或增大 SO_RCVBUF。',
 	'finding.open-at-end.title': '跟踪结束时仍打开：{{subject}}',
 	'finding.open-at-end.explanation_other':
 		'{{subject}} 的 {{count}} 个套接字在跟踪结束时仍处于打开状态。长连接和监听套接字属于正常；不断累积而不关闭的套接字则是泄漏。',
@@ -687,4 +687,6 @@ export const zh: Record<string, string> = {
 	'duplicate.open': '打开它',
 	'duplicate.import': '再次导入',
 	'duplicate.cancel': '取消',
+	// ---- sockets list narrowed ----
+	'sockets.conversations-shown_other': '所显示的 {{count}} 个套接字的会话',
 };

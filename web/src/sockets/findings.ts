@@ -100,6 +100,9 @@ interface Group {
 	tcp: Set<string>;
 	/** The DNS view's row of the name (dns-failure). */
 	dnsName?: DnsNameRow;
+	/** Whose sockets and why, for aborts and drops (the subject is both). */
+	about?: string;
+	reason?: string;
 }
 
 function whoOf(s: { process: string; pid: number | null }): string {
@@ -211,21 +214,21 @@ function describeAfd(g: Group, t: FindingInput): [Msg, Severity, Msg] {
 				msg('finding.retry-storm.explanation', { count, subject, span: span(g) }),
 			];
 		case 'afd-abort':
-			return [title(g.kind), 'warning', msg('finding.afd-abort.explanation', { count, subject })];
 		case 'transport-abort':
 			return [
 				title(g.kind),
 				'warning',
-				msg('finding.transport-abort.explanation', { count, subject }),
+				msg(`finding.${g.kind}.explanation`, { count, about: g.about, reason: g.reason }),
 			];
 		case 'datagram-dropped': {
 			const bytes = formatBytes(g.extra);
+			const params = { count, about: g.about, reason: g.reason, bytes };
 			return [
 				title(g.kind),
 				'warning',
-				/buffer space/i.test(g.subject)
-					? msg('finding.datagram-dropped.explanation-buffer', { count, subject, bytes })
-					: msg('finding.datagram-dropped.explanation', { count, subject, bytes }),
+				/buffer space/i.test(g.reason ?? '')
+					? msg('finding.datagram-dropped.explanation-buffer', params)
+					: msg('finding.datagram-dropped.explanation', params),
 			];
 		}
 		case 'open-at-end':
@@ -368,14 +371,20 @@ export function findingsOf(t: FindingInput, options: FindingOptions = {}): Findi
 					: 'bind-failed';
 			groups.add(kind, who, ref, [e.index]).statuses.add(e.status);
 		}
+		// Aborts and drops name whose sockets (and their peer, when they have one) and why.
+		const about = s.remote ? peer : who;
 		if (s.abort) {
 			const kind = s.abort.by === 'afd' ? 'afd-abort' : 'transport-abort';
 			const reason = s.abort.reasonName ?? `reason ${s.abort.reason}`;
-			groups.add(kind, reason, ref, [s.abort.index]);
+			const g = groups.add(kind, `${about} — ${reason}`, ref, [s.abort.index]);
+			g.about = about;
+			g.reason = reason;
 		}
 		for (const r of s.dropReasons) {
-			const g = groups.add('datagram-dropped', r.name, ref, s.dropEvents, r.count);
+			const g = groups.add('datagram-dropped', `${about} — ${r.name}`, ref, s.dropEvents, r.count);
 			g.extra += r.bytes;
+			g.about = about;
+			g.reason = r.name;
 		}
 		if (s.closed === null && s.closeRequested === null && s.endedBy !== 'unknown')
 			groups.add('open-at-end', who, ref, [s.opened?.index ?? s.firstEvent.index]);

@@ -189,12 +189,14 @@ export interface DecoderApi {
 	): Promise<Result<{ rows: number; complete: boolean }>>;
 	/**
 	 * The trace's sockets, conversations or findings as `sockscope export` writes them, in pieces
-	 * (once its import has completed); returning false from `write` stops the export.
+	 * (once its import has completed); returning false from `write` stops the export. `only`: the
+	 * keys of the sockets the page's list shows (sockets and conversations keep to them), or null.
 	 */
 	exportTable(
 		id: number,
 		table: SocketTableName,
 		format: TableFormat,
+		only: readonly string[] | null,
 		write: (piece: Uint8Array, progress: ExportProgress) => Promise<boolean> | boolean,
 	): Promise<Result<{ rows: number; complete: boolean }>>;
 }

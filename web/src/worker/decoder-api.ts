@@ -92,7 +92,8 @@ export function decoderApi(parts: DecoderParts): Decoder {
 		trust: (id) => queries.trust(id),
 		statistics: (h) => queries.statistics(h),
 		exportRows: (h, format, write) => queries.exportRows(h, format, write),
-		exportTable: (id, table, format, write) => queries.exportTable(id, table, format, write),
+		exportTable: (id, table, format, only, write) =>
+			queries.exportTable(id, table, format, only, write),
 	};
 	const api = guardedApi(methods, {
 		readFacts: (file) => `cannot read ${file.name}`,

@@ -26,28 +26,36 @@ export type SocketTableName = (typeof SOCKET_TABLES)[number];
 function tableOf(
 	tracked: TrackedTrace,
 	table: SocketTableName,
+	only: readonly string[] | null,
 ): { columns: readonly TableColumn[]; rows: Row[] } {
+	// The sockets the list shows (its filter or finding), in the trace's order.
+	const keys = only ? new Set(only) : null;
+	const sockets = keys ? tracked.sockets.filter((s) => keys.has(s.key)) : tracked.sockets;
 	switch (table) {
 		case 'sockets':
-			return { columns: SOCKET_TABLE, rows: tracked.sockets.map(socketTableRow) };
+			return { columns: SOCKET_TABLE, rows: sockets.map(socketTableRow) };
 		case 'conversations':
 			return {
 				columns: CONVERSATION_TABLE,
-				rows: conversationsOf(tracked.sockets).map(conversationRow),
+				rows: conversationsOf(sockets).map(conversationRow),
 			};
 		case 'findings':
 			return { columns: FINDING_TABLE, rows: findingsOf(tracked).map(findingRow) };
 	}
 }
 
-/** Returns the rows written; `write` returns false to stop (the user cancelled). */
+/**
+ * Returns the rows written; `write` returns false to stop (the user cancelled). `only`: the keys of
+ * the sockets the list shows, which the sockets and conversations are limited to (null: all).
+ */
 export async function exportSocketTable(
 	tracked: TrackedTrace,
 	table: SocketTableName,
 	format: TableFormat,
+	only: readonly string[] | null,
 	write: (piece: Uint8Array, progress: ExportProgress) => Promise<boolean> | boolean,
 ): Promise<{ rows: number; complete: boolean }> {
-	const { columns, rows } = tableOf(tracked, table);
+	const { columns, rows } = tableOf(tracked, table, only);
 	let written = 0;
 	let stopped = false;
 	const writer = tableWriter(format, columns, async (piece) => {

@@ -183,11 +183,12 @@ export class QueryService {
 		id: number,
 		table: SocketTableName,
 		format: TableFormat,
+		only: readonly string[] | null,
 		write: (piece: Uint8Array, progress: ExportProgress) => Promise<boolean> | boolean,
 	): Promise<Result<{ rows: number; complete: boolean }>> {
 		const tracked = await this.#trackedOf(id);
 		if (!tracked) return fail('not-found', NO_SOCKETS);
-		return ok(await exportSocketTable(tracked, table, format, write));
+		return ok(await exportSocketTable(tracked, table, format, only, write));
 	}
 
 	async details(id: number, index: number): Promise<Result<RecordDetails>> {

@@ -118,9 +118,10 @@ export class TraceApi {
 	exportTable(
 		table: SocketTableName,
 		format: TableFormat,
+		only: readonly string[] | null,
 		write: ExportWriter,
 	): Promise<Result<{ rows: number; complete: boolean }>> {
-		return this.#api.exportTable(this.traceId, table, format, proxy(write));
+		return this.#api.exportTable(this.traceId, table, format, only, proxy(write));
 	}
 
 	/**

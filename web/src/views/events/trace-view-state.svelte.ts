@@ -309,10 +309,10 @@ export class TraceViewState {
 		} else void this.job.run(this.#api, answer.handle, format, fileName);
 	}
 
-	/** One of the Sockets panel's tables as a file. */
-	exportTable(table: SocketTableName, format: TableFormat): void {
+	/** One of the Sockets panel's tables as a file: `only` the sockets its list shows, or null. */
+	exportTable(table: SocketTableName, format: TableFormat, only: readonly string[] | null): void {
 		const fileName = exportFileName(this.#props.trace.name, format, table);
-		void this.job.runTable(this.#api, table, format, fileName);
+		void this.job.runTable(this.#api, table, format, only, fileName);
 	}
 
 	/** A key pressed anywhere on the page. */

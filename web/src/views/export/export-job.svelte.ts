@@ -105,14 +105,20 @@ export class ExportJob {
 		});
 	}
 
-	/** Exports one of the sockets' tables (sockets, conversations, findings). */
+	/** Exports one of the sockets' tables (sockets, conversations, findings); `only` as the API's. */
 	runTable(
 		api: TraceApi,
 		table: SocketTableName,
 		format: TableFormat,
+		only: readonly string[] | null,
 		fileName: string,
 	): Promise<void> {
-		return this.#produce(format, fileName, (write) => api.exportTable(table, format, write), table);
+		return this.#produce(
+			format,
+			fileName,
+			(write) => api.exportTable(table, format, only, write),
+			table,
+		);
 	}
 
 	async #produce(

@@ -45,7 +45,16 @@ export class SocketsView {
 	story = $derived(this.selected ? tm(storyMessageOf(this.selected.socket)) : '');
 	axis = $derived.by(() => axisOf(this.#source.span, this.shown));
 	lanes = $derived(lanesOf(this.shown, this.axis));
-	conversations = $derived.by(() => conversationsOf(this.#source.tracked?.sockets ?? []));
+	/** The keys of the sockets shown when the filter or a finding narrows the list, else null. */
+	narrowedTo = $derived.by(() =>
+		this.shown.length === this.rows.length ? null : this.shown.map((r) => r.key),
+	);
+	/** Of the sockets shown, in the trace's order (the list's sort does not reorder them). */
+	conversations = $derived.by(() => {
+		const all = this.#source.tracked?.sockets ?? [];
+		const keys = this.narrowedTo ? new Set(this.narrowedTo) : null;
+		return conversationsOf(keys ? all.filter((s) => keys.has(s.key)) : all);
+	});
 
 	constructor(source: SocketsSource) {
 		this.#source = source;
