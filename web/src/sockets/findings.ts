@@ -218,11 +218,15 @@ function describeAfd(g: Group, t: FindingInput): [Msg, Severity, Msg] {
 			return [
 				title(g.kind),
 				'warning',
-				msg(`finding.${g.kind}.explanation`, { count, about: g.about, reason: g.reason }),
+				msg(`finding.${g.kind}.explanation`, {
+					count,
+					about: g.about ?? subject,
+					reason: g.reason ?? subject,
+				}),
 			];
 		case 'datagram-dropped': {
 			const bytes = formatBytes(g.extra);
-			const params = { count, about: g.about, reason: g.reason, bytes };
+			const params = { count, about: g.about ?? subject, reason: g.reason ?? subject, bytes };
 			return [
 				title(g.kind),
 				'warning',
