@@ -41,7 +41,10 @@ function packetFilter(expr: string | null) {
 
 /** What a run says on stderr: damage, capture problems, and a file without packets. */
 function notes(p: TracePackets, damage: readonly string[]): string[] {
-	const out = [...damage, ...p.problems.map((x) => `packets: record ${x.index}: ${x.what}`)];
+	const out = [
+		...damage,
+		...p.problems.map((x) => `packets: ${x.where} (record ${x.index}): ${x.what}`),
+	];
 	return out;
 }
 
