@@ -670,7 +670,7 @@ export const en: Record<string, string> = {
 	'storage.os-files-unsupported':
 		'This browser cannot open .etl files from Explorer: it does not let web apps handle files. Drop or pick them here, or install Sockscope from Chrome or Edge for that.',
 	// ---- page layout and keys ----
-	'shortcut.panels': 'Events, Statistics, Sockets or DNS',
+	'shortcut.panels': 'Events, Statistics, Sockets, DNS or Packets',
 	// ---- damaged trace header ----
 	'error.damaged-header-hint':
 		'The file is an ETL trace, but its first buffer, which holds the trace header, is damaged, so nothing in it can be decoded. Copy the file again from the machine that captured it; a trace whose capture was not stopped may still be being written.',
@@ -746,4 +746,42 @@ export const en: Record<string, string> = {
 	'compare.pick': 'Compare',
 	'compare.start': 'Compare the two picked traces',
 	'compare.pick-hint': 'The first trace picked is the baseline (the one that works).',
+	// ---- packets (web/src/views/packets) ----
+	'trace.panel-packets': 'Packets',
+	'packets.after-import': 'The packets are shown once the import has completed.',
+	'packets.filter-label': 'Packet filter',
+	'packets.filter-placeholder':
+		'tcp.flags.syn  ip.addr==10.0.0.5  udp.port==53  process:msedge  -arp',
+	'packets.apply': 'Filter',
+	'packets.loading': 'Rebuilding the packets from the trace file…',
+	'packets.of': 'of {{total}} packets',
+	'packets.download': 'Download pcapng',
+	'packets.downloading': 'Writing pcapng…',
+	'packets.downloaded_one': '{{frames}} packet saved as {{fileName}}.',
+	'packets.downloaded_other': '{{frames}} packets saved as {{fileName}}.',
+	'packets.none':
+		'This trace holds no captured packets (no NDIS-PacketCapture or PktMon events). Capture with netsh trace start capture=yes, or pktmon start --capture.',
+	'packets.problems_one': '{{problems}} problem in how the packets were logged',
+	'packets.problems_other': '{{problems}} problems in how the packets were logged',
+	'packets.col.number': 'No.',
+	'packets.col.time': 'Time (UTC)',
+	'packets.col.interface': 'Interface',
+	'packets.col.direction': 'Dir',
+	'packets.col.protocol': 'Protocol',
+	'packets.col.src': 'Source',
+	'packets.col.dst': 'Destination',
+	'packets.col.flags': 'TCP flags',
+	'packets.col.length': 'Length',
+	'packets.col.process': 'Process (PID)',
+	'packets.col.socket': 'Socket',
+	'packets.col.info': 'Info',
+	'packets.unowned': 'no socket: {{reason}}',
+	'packets.details': 'Packet details',
+	'packets.frame': 'Frame {{number}}, {{length}} bytes',
+	'packets.owner': 'Owner',
+	'packets.logged': 'Logged',
+	'packets.logged-by':
+		'in PID {{pid}} (the context that ran, not the owner), event {{event}}, {{fragments}} fragment(s)',
+	'packets.layer-at': 'at byte {{at}}, {{length}} bytes',
+	'packets.bytes': 'Bytes ({{count}})',
 };

@@ -605,7 +605,7 @@ export const zh: Record<string, string> = {
 	'storage.os-files-unsupported':
 		'此浏览器无法从资源管理器打开 .etl 文件：它不允许网页应用处理文件。请将文件拖放到此处或在此选择；如需此功能，请在 Chrome 或 Edge 中安装 Sockscope。',
 	// ---- page layout and keys ----
-	'shortcut.panels': '事件、统计、套接字或 DNS',
+	'shortcut.panels': '事件、统计、套接字、DNS 或数据包',
 	// ---- damaged trace header ----
 	'error.damaged-header-hint':
 		'该文件是 ETL 跟踪，但存放跟踪标头的第一个缓冲区已损坏，因此其中的内容都无法解码。请从捕获它的计算机重新复制该文件；如果捕获尚未停止，该跟踪可能仍在写入中。',
@@ -677,4 +677,40 @@ export const zh: Record<string, string> = {
 	'compare.pick': '比较',
 	'compare.start': '比较所选的两个跟踪',
 	'compare.pick-hint': '先选的跟踪为基线（正常工作的那个）。',
+	// ---- packets (web/src/views/packets) ----
+	'trace.panel-packets': '数据包',
+	'packets.after-import': '导入完成后即可查看数据包。',
+	'packets.filter-label': '数据包筛选',
+	'packets.filter-placeholder':
+		'tcp.flags.syn  ip.addr==10.0.0.5  udp.port==53  process:msedge  -arp',
+	'packets.apply': '筛选',
+	'packets.loading': '正在从跟踪文件重建数据包…',
+	'packets.of': '/ 共 {{total}} 个数据包',
+	'packets.download': '下载 pcapng',
+	'packets.downloading': '正在写入 pcapng…',
+	'packets.downloaded_other': '已将 {{frames}} 个数据包保存为 {{fileName}}。',
+	'packets.none':
+		'此跟踪中没有捕获的数据包（没有 NDIS-PacketCapture 或 PktMon 事件）。请用 netsh trace start capture=yes 或 pktmon start --capture 捕获。',
+	'packets.problems_other': '数据包的记录方式有 {{problems}} 处问题',
+	'packets.col.number': '序号',
+	'packets.col.time': '时间（UTC）',
+	'packets.col.interface': '接口',
+	'packets.col.direction': '方向',
+	'packets.col.protocol': '协议',
+	'packets.col.src': '源',
+	'packets.col.dst': '目标',
+	'packets.col.flags': 'TCP 标志',
+	'packets.col.length': '长度',
+	'packets.col.process': '进程（PID）',
+	'packets.col.socket': '套接字',
+	'packets.col.info': '信息',
+	'packets.unowned': '无套接字：{{reason}}',
+	'packets.details': '数据包详情',
+	'packets.frame': '第 {{number}} 帧，{{length}} 字节',
+	'packets.owner': '所属',
+	'packets.logged': '记录',
+	'packets.logged-by':
+		'记录于 PID {{pid}}（当时运行的上下文，并非所属进程），事件 {{event}}，{{fragments}} 个片段',
+	'packets.layer-at': '始于第 {{at}} 字节，共 {{length}} 字节',
+	'packets.bytes': '字节（{{count}}）',
 };

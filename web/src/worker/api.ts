@@ -12,6 +12,8 @@ import type { TableFormat } from '../export/table-writer.ts';
 import type { ExportFormat as LineFormat } from '../decoder/record-lines.ts';
 import type { TraceStatistics, Vocabulary } from './trace-insight.ts';
 import type { TrustCounter } from './trust.ts';
+import type { PacketRow } from '../packets/packet-row.ts';
+import type { Layer } from '../packets/types.ts';
 
 export type { ExportProgress, SocketTableName, TableFormat, TraceStatistics, Vocabulary };
 
@@ -99,6 +101,31 @@ export interface RecordDetails {
 	readonly bytes: Uint8Array;
 	readonly payloadOffset: number;
 	readonly fields: FieldDetail[];
+}
+
+/** A packet as the Packets panel lists it: `sockscope packets`' columns, and its place in the filter's list. */
+export type PacketRowView = PacketRow & { readonly position: number };
+
+export interface PacketAnswer {
+	/** Frames in the trace, and how many the filter keeps. */
+	readonly total: number;
+	readonly matched: number;
+	/** Packet-provider events (0: the trace holds no capture). */
+	readonly captureEvents: number;
+	/** What was wrong with how packets were logged, each naming its file offset. */
+	readonly problems: readonly string[];
+	readonly head: PacketRowView[];
+}
+
+export interface PacketDetails {
+	readonly row: PacketRowView;
+	readonly interfaceDescription: string | null;
+	/** Each protocol header found, outermost first, with its fields. */
+	readonly layers: readonly Layer[];
+	readonly bytes: Uint8Array;
+	readonly fragments: number;
+	readonly info: string | null;
+	readonly remote: string | null;
 }
 
 export interface OpenedTrace {
@@ -189,6 +216,26 @@ export interface DecoderApi {
 	 * The trace's sockets, conversations or findings as `sockscope export` writes them, in pieces
 	 * (once its import has completed); returning false from `write` stops the export.
 	 */
+	/**
+	 * The trace's captured frames, rebuilt and joined to its sockets on the first request: runs
+	 * a packet filter (`sockscope packets --filter`), answers its count and first `head` rows.
+	 */
+	packets(id: number, filter: string, head: number): Promise<Result<PacketAnswer>>;
+	/** Rows [offset, offset + limit) of the latest packet filter's frames (`filter` names it). */
+	packetRows(
+		id: number,
+		filter: string,
+		offset: number,
+		limit: number,
+	): Promise<Result<PacketRowView[]>>;
+	/** One frame's layers, fields and bytes, by its number. */
+	packetDetails(id: number, number: number): Promise<Result<PacketDetails>>;
+	/** The frames a packet filter keeps as pcapng (`sockscope pcapng`), in pieces; false stops. */
+	exportPcapng(
+		id: number,
+		filter: string,
+		write: (piece: Uint8Array) => Promise<boolean> | boolean,
+	): Promise<Result<{ frames: number; complete: boolean }>>;
 	exportTable(
 		id: number,
 		table: SocketTableName,

@@ -12,6 +12,7 @@ import { browserEstimate, type StorageEstimate } from './import-open.ts';
 import { ImportNotices } from './import-notices.ts';
 import { ImportRun, type ImportDeps } from './import-run.ts';
 import { OpenTraces } from './open-traces.ts';
+import { PacketService } from './packet-service.ts';
 import { QueryService } from './query-service.ts';
 import { browserSideJobs, type SideJobs } from './side-jobs.ts';
 import { openStore } from '../store/db.ts';
@@ -38,6 +39,7 @@ export function decoderApi(parts: DecoderParts): Decoder {
 	);
 	const traces = new OpenTraces(catalog, parts.module);
 	const queries = new QueryService(catalog, traces);
+	const packets = new PacketService(catalog, traces);
 	const notices = new ImportNotices();
 	/** Requests of the page being answered: an import lets them in at every buffer meanwhile. */
 	let answering = 0;
@@ -91,6 +93,10 @@ export function decoderApi(parts: DecoderParts): Decoder {
 		statistics: (h) => queries.statistics(h),
 		exportRows: (h, format, write) => queries.exportRows(h, format, write),
 		exportTable: (id, table, format, write) => queries.exportTable(id, table, format, write),
+		packets: answer((id, filter, head) => packets.query(id, filter, head)),
+		packetRows: answer((id, filter, offset, limit) => packets.rows(id, filter, offset, limit)),
+		packetDetails: answer((id, number) => packets.details(id, number)),
+		exportPcapng: (id, filter, write) => packets.exportPcapng(id, filter, write),
 	};
 	const api = guardedApi(methods, {
 		readFacts: (file) => `cannot read ${file.name}`,
@@ -117,6 +123,10 @@ export function decoderApi(parts: DecoderParts): Decoder {
 		statistics: () => 'cannot compute statistics',
 		exportRows: () => 'export failed',
 		exportTable: (_id, table) => `cannot export the ${table}`,
+		packets: () => 'cannot read the packets',
+		packetRows: () => 'cannot read the packets',
+		packetDetails: (_id, number) => `cannot read packet ${number}`,
+		exportPcapng: () => 'cannot write the pcapng',
 	});
 	return { api, catalog, traces, queries };
 }
