@@ -99,4 +99,24 @@ describe('the Packets panel', () => {
 			.map((c) => c.split(/\\n|\n/)[0]);
 		expect(comments).toEqual(owned.map(() => `pid=${pid} process=${image}`));
 	});
+
+	it("shows a refused socket's packets in its story: the peer's RST to its SYN", async () => {
+		const refused = s.expected[s.roles.refused]!;
+		await page.getByRole('tab', { name: 'Sockets' }).click();
+		const endpoint = refused.key.split('#')[0]!;
+		await page
+			.getByTestId('socket-table')
+			.locator('tbody tr')
+			.filter({ hasText: endpoint })
+			.first()
+			.click();
+		const wire = page.getByTestId('socket-wire');
+		await wire.waitFor({ timeout: 60_000 });
+		const owned = s.packets.filter((x) => x.socket === s.roles.refused);
+		await expect.poll(() => wire.getByTestId('wire-packet').count()).toBe(owned.length);
+		expect(await wire.locator('[data-fact="refused"]').textContent()).toContain(
+			`nothing listens on port ${s.refusedPort}`,
+		);
+		await screenshot(page, 'socket-wire');
+	});
 });

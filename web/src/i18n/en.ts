@@ -746,7 +746,7 @@ export const en: Record<string, string> = {
 	'compare.pick': 'Compare',
 	'compare.start': 'Compare the two picked traces',
 	'compare.pick-hint': 'The first trace picked is the baseline (the one that works).',
-	// ---- packets (web/src/views/packets) ----
+	// ---- packets (web/src/views/packets: the Packets panel, a socket's wire facts) ----
 	'trace.panel-packets': 'Packets',
 	'packets.after-import': 'The packets are shown once the import has completed.',
 	'packets.filter-label': 'Packet filter',
@@ -784,4 +784,29 @@ export const en: Record<string, string> = {
 		'in PID {{pid}} (the context that ran, not the owner), event {{event}}, {{fragments}} fragment(s)',
 	'packets.layer-at': 'at byte {{at}}, {{length}} bytes',
 	'packets.bytes': 'Bytes ({{count}})',
+	'wire.title': 'On the wire',
+	'wire.loading': 'Reading the captured packets…',
+	'wire.none': 'No captured packet belongs to this socket (loopback never reaches the capture).',
+	'wire.packets_one':
+		'{{count}} packet ({{out}} out, {{in}} in): {{sent}} bytes of payload sent, {{received}} received.',
+	'wire.packets_other':
+		'{{count}} packets ({{out}} out, {{in}} in): {{sent}} bytes of payload sent, {{received}} received.',
+	'wire.handshake': 'SYN → SYN-ACK in {{time}}.',
+	'wire.refused': 'The peer answered the SYN with RST: nothing listens on port {{port}}.',
+	'wire.reset': 'The peer reset the connection (RST, frame {{frame}}).',
+	'wire.syn-again_one': 'The SYN was sent again {{count}} time before the peer answered.',
+	'wire.syn-again_other': 'The SYN was sent again {{count}} times before the peer answered.',
+	'wire.syn-unanswered_one':
+		'The SYN was sent again {{count}} time and never answered: the peer is down, unreachable, or a firewall drops it.',
+	'wire.syn-unanswered_other':
+		'The SYN was sent {{count}} more times and never answered: the peer is down, unreachable, or a firewall drops it.',
+	'wire.retransmits_one': '{{count}} data segment sent again.',
+	'wire.retransmits_other': '{{count}} data segments sent again.',
+	'wire.zero-windows_one': 'The peer advertised a zero window {{count}} time.',
+	'wire.zero-windows_other': 'The peer advertised a zero window {{count}} times.',
+	'wire.since': 'Since first',
+	'wire.payload': 'Payload',
+	'wire.out': '→ out',
+	'wire.in': '← in',
+	'wire.first': 'The first {{shown}} of {{total}} packets.',
 };

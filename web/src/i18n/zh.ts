@@ -677,7 +677,7 @@ export const zh: Record<string, string> = {
 	'compare.pick': '比较',
 	'compare.start': '比较所选的两个跟踪',
 	'compare.pick-hint': '先选的跟踪为基线（正常工作的那个）。',
-	// ---- packets (web/src/views/packets) ----
+	// ---- packets (web/src/views/packets: the Packets panel, a socket's wire facts) ----
 	'trace.panel-packets': '数据包',
 	'packets.after-import': '导入完成后即可查看数据包。',
 	'packets.filter-label': '数据包筛选',
@@ -713,4 +713,22 @@ export const zh: Record<string, string> = {
 		'记录于 PID {{pid}}（当时运行的上下文，并非所属进程），事件 {{event}}，{{fragments}} 个片段',
 	'packets.layer-at': '始于第 {{at}} 字节，共 {{length}} 字节',
 	'packets.bytes': '字节（{{count}}）',
+	'wire.title': '线路上',
+	'wire.loading': '正在读取捕获的数据包…',
+	'wire.none': '没有属于此套接字的捕获数据包（环回流量不会经过捕获）。',
+	'wire.packets_other':
+		'{{count}} 个数据包（发出 {{out}} 个，收到 {{in}} 个）：发送载荷 {{sent}} 字节，接收 {{received}} 字节。',
+	'wire.handshake': 'SYN → SYN-ACK 用时 {{time}}。',
+	'wire.refused': '对端以 RST 回应 SYN：端口 {{port}} 上没有程序在监听。',
+	'wire.reset': '对端重置了连接（RST，第 {{frame}} 帧）。',
+	'wire.syn-again_other': '在对端应答之前，SYN 重发了 {{count}} 次。',
+	'wire.syn-unanswered_other':
+		'SYN 重发了 {{count}} 次仍无应答：对端已关闭、不可达，或被防火墙丢弃。',
+	'wire.retransmits_other': '{{count}} 个数据段被重传。',
+	'wire.zero-windows_other': '对端通告零窗口 {{count}} 次。',
+	'wire.since': '距首包',
+	'wire.payload': '载荷',
+	'wire.out': '→ 发出',
+	'wire.in': '← 收到',
+	'wire.first': '前 {{shown}} 个，共 {{total}} 个数据包。',
 };

@@ -14,6 +14,7 @@ import type { TraceStatistics, Vocabulary } from './trace-insight.ts';
 import type { TrustCounter } from './trust.ts';
 import type { PacketRow } from '../packets/packet-row.ts';
 import type { Layer } from '../packets/types.ts';
+import type { WireFacts } from '../packets/join.ts';
 
 export type { ExportProgress, SocketTableName, TableFormat, TraceStatistics, Vocabulary };
 
@@ -128,6 +129,21 @@ export interface PacketDetails {
 	readonly remote: string | null;
 }
 
+/** Most packets a socket's story lists. */
+export const MAX_SOCKET_PACKETS = 500;
+
+/** What the wire says about one socket: its facts and its first packets. */
+export interface SocketPackets {
+	/** The trace holds captured packets at all (else there is nothing to say). */
+	readonly captured: boolean;
+	readonly wire: WireFacts | null;
+	/** Its packets, and the first MAX_SOCKET_PACKETS of them. */
+	readonly total: number;
+	readonly rows: PacketRowView[];
+	/** Each row's time in milliseconds after the first row's. */
+	readonly sinceFirstMs: number[];
+}
+
 export interface OpenedTrace {
 	readonly trace: TraceSummary;
 	readonly eventTypes: EventType[];
@@ -230,6 +246,8 @@ export interface DecoderApi {
 	): Promise<Result<PacketRowView[]>>;
 	/** One frame's layers, fields and bytes, by its number. */
 	packetDetails(id: number, number: number): Promise<Result<PacketDetails>>;
+	/** A socket's packets and what the wire says about it (handshake, RST, retransmissions). */
+	socketPackets(id: number, socket: string): Promise<Result<SocketPackets>>;
 	/** The frames a packet filter keeps as pcapng (`sockscope pcapng`), in pieces; false stops. */
 	exportPcapng(
 		id: number,

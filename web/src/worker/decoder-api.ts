@@ -96,6 +96,7 @@ export function decoderApi(parts: DecoderParts): Decoder {
 		packets: answer((id, filter, head) => packets.query(id, filter, head)),
 		packetRows: answer((id, filter, offset, limit) => packets.rows(id, filter, offset, limit)),
 		packetDetails: answer((id, number) => packets.details(id, number)),
+		socketPackets: answer((id, socket) => packets.socket(id, socket)),
 		exportPcapng: (id, filter, write) => packets.exportPcapng(id, filter, write),
 	};
 	const api = guardedApi(methods, {
@@ -126,6 +127,7 @@ export function decoderApi(parts: DecoderParts): Decoder {
 		packets: () => 'cannot read the packets',
 		packetRows: () => 'cannot read the packets',
 		packetDetails: (_id, number) => `cannot read packet ${number}`,
+		socketPackets: () => "cannot read the socket's packets",
 		exportPcapng: () => 'cannot write the pcapng',
 	});
 	return { api, catalog, traces, queries };

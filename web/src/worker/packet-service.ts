@@ -10,7 +10,13 @@ import { packetInfo, packetRow } from '../packets/packet-row.ts';
 import { pcapngBlocks, socketNames } from '../packets/pcapng-file.ts';
 import { trackPackets, type TracePackets } from '../packets/track-packets.ts';
 import { getTrace } from '../store/trace-store.ts';
-import type { PacketAnswer, PacketDetails, PacketRowView } from './api.ts';
+import {
+	MAX_SOCKET_PACKETS,
+	type PacketAnswer,
+	type PacketDetails,
+	type PacketRowView,
+	type SocketPackets,
+} from './api.ts';
 import type { Catalog } from './catalog.ts';
 import type { OpenTraces } from './open-traces.ts';
 
@@ -142,6 +148,33 @@ export class PacketService {
 			fragments: f.fragments,
 			info: packetInfo(f),
 			remote: o.remote,
+		});
+	}
+
+	/** One socket's packets (the first MAX_SOCKET_PACKETS) and its wire facts. */
+	async socket(id: number, socket: string): Promise<Result<SocketPackets>> {
+		const l = await this.#load(id);
+		const p = l.packets;
+		const rows: PacketRowView[] = [];
+		let total = 0;
+		let first: bigint | null = null;
+		const sinceFirstMs: number[] = [];
+		for (let k = 0; k < p.frames.length; k++) {
+			if (p.owners[k]!.socket !== socket) continue;
+			if (total < MAX_SOCKET_PACKETS) {
+				const at = p.frames[k]!.filetime;
+				first ??= at;
+				sinceFirstMs.push(Number(at - first) / 10_000);
+				rows.push({ ...packetRow(p.frames[k]!, p.owners[k]!, l.interfaces), position: total });
+			}
+			total++;
+		}
+		return ok({
+			captured: p.captureEvents > 0,
+			wire: p.wire.find((w) => w.socket === socket) ?? null,
+			total,
+			rows,
+			sinceFirstMs,
 		});
 	}
 

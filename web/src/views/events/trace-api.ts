@@ -14,6 +14,7 @@ import type {
 	PacketAnswer,
 	PacketDetails,
 	PacketRowView,
+	SocketPackets,
 	QueryAnswer,
 	SelectionHandle,
 	SocketTableName,
@@ -138,6 +139,10 @@ export class TraceApi {
 
 	packetDetails(number: number): Promise<Result<PacketDetails>> {
 		return this.#api.packetDetails(this.traceId, number);
+	}
+
+	socketPackets(socket: string): Promise<Result<SocketPackets>> {
+		return this.#api.socketPackets(this.traceId, socket);
 	}
 
 	/** The frames a packet filter keeps as pcapng, piece by piece; `write` returning false stops. */
