@@ -3,7 +3,8 @@
 // that process in their row, a frame's details list its layers, and Download pcapng gives a file
 // that tshark reads with the same frames and their owners' comments.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -15,6 +16,10 @@ import { launchBrowser, type Browser } from './browser.ts';
 import { dropFile, openSite, type OpenedPage } from './page.ts';
 
 const baseUrl = inject('baseUrl');
+const axeSource = readFileSync(
+	createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
+	'utf8',
+);
 const NAME = 'netsh-capture.etl';
 
 let browser: Browser;
@@ -26,7 +31,8 @@ beforeAll(async () => {
 	s = netshCaptureScenario();
 	const path = join(mkdtempSync(join(tmpdir(), 'sockscope-packets-e2e-')), NAME);
 	writeFileSync(path, s.bytes);
-	browser = await launchBrowser({ viewport: { width: 1440, height: 900 } });
+	browser = await launchBrowser({ viewport: { width: 1440, height: 900 }, bypassCSP: true });
+	// bypassCSP: axe-core is added as an inline script (as the accessibility test does).
 	tab = await openSite(browser, baseUrl);
 	page = tab.page;
 	await dropFile(page, path);
@@ -82,6 +88,28 @@ describe('the Packets panel', () => {
 				expect.stringContaining('TCP'),
 			]);
 		await screenshot(page, 'packets');
+		// No serious or critical accessibility violation, in either language.
+		await page.addScriptTag({ content: axeSource });
+		await page.addStyleTag({ content: '*, *::before, *::after { transition: none !important; }' });
+		for (const lang of ['zh', 'en'] as const) {
+			await page.getByTestId('language').selectOption(lang);
+			await page.getByTestId('packet-details').waitFor();
+			const found = await page.evaluate(async () => {
+				const axe = (
+					window as unknown as {
+						axe: {
+							run(): Promise<{
+								violations: { id: string; impact: string; nodes: { target: string[] }[] }[];
+							}>;
+						};
+					}
+				).axe;
+				return (await axe.run()).violations
+					.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+					.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+			});
+			expect(found, lang).toEqual([]);
+		}
 
 		const [download] = await Promise.all([
 			page.waitForEvent('download', { timeout: 60_000 }),
