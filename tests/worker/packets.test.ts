@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { netshCaptureScenario, type CaptureScript } from '../builders/netsh-capture.ts';
 import { sockscope } from '../cli/run.ts';
-import { library, type Library } from './library-harness.ts';
+import { library, sampleFile, type Library } from './library-harness.ts';
 
 let s: CaptureScript;
 let lib: Library;
@@ -74,5 +74,16 @@ describe('the packet service', () => {
 		} finally {
 			rmSync(dir, { recursive: true, force: true });
 		}
+	});
+
+	it('says a trace without a capture has no packets, and its sockets none to tell', async () => {
+		const r = await lib.api.importFile(sampleFile(), () => {});
+		if (!r.ok) throw new Error(r.error);
+		const answer = await lib.api.packets(r.value.id, '', 10);
+		expect(answer.ok && [answer.value.total, answer.value.captureEvents]).toEqual([0, 0]);
+		const tracked = await lib.api.sockets(r.value.id);
+		const key = tracked.ok ? tracked.value.sockets[0]!.key : '';
+		const w = await lib.api.socketPackets(r.value.id, key);
+		expect(w.ok && [w.value.captured, w.value.total]).toEqual([false, 0]);
 	});
 });

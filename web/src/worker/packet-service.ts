@@ -9,6 +9,7 @@ import { compilePacketFilter, PacketFilterError, type Test } from '../packets/pa
 import { packetInfo, packetRow } from '../packets/packet-row.ts';
 import { pcapngBlocks, socketNames } from '../packets/pcapng-file.ts';
 import { trackPackets, type TracePackets } from '../packets/track-packets.ts';
+import { PROVIDERS } from '../generated/schemas.ts';
 import { getTrace } from '../store/trace-store.ts';
 import {
 	MAX_SOCKET_PACKETS,
@@ -20,11 +21,29 @@ import {
 import type { Catalog } from './catalog.ts';
 import type { OpenTraces } from './open-traces.ts';
 
+/** The capture providers' GUIDs, as the event types name their providers. */
+const CAPTURE_PROVIDERS = new Set(
+	PROVIDERS.filter((p) => p.key === 'ndiscap' || p.key === 'pktmon').map((p) => p.guid),
+);
+
 /** Bytes of pcapng handed to the page at a time. */
 const PIECE = 1 << 20;
 
+/** A trace's frames, owners and what the join learnt (its sockets are the stored ones). */
+type Packets = Omit<TracePackets, 'tracked'>;
+
+/** What a trace without a capture provider's events holds. */
+const NO_PACKETS: Packets = {
+	frames: [],
+	owners: [],
+	interfaces: [],
+	problems: [],
+	wire: [],
+	captureEvents: 0,
+};
+
 interface Loaded {
-	readonly packets: TracePackets;
+	readonly packets: Packets;
 	readonly names: (socket: string | null) => readonly string[];
 	readonly interfaces: ReadonlyMap<string, TracePackets['interfaces'][number]>;
 	/** The latest filter's frames (indexes into packets.frames), and its text. */
@@ -59,6 +78,16 @@ export class PacketService {
 		const db = await this.#catalog.db();
 		const record = await getTrace(db, id);
 		if (!record) throw new CodedError('not-found', `no trace ${id} in the library`);
+		// A trace without a capture provider's event has no packets: no pass over its file.
+		const live = await this.#traces.live(id);
+		if (!live.tables.eventTypes.some((t) => CAPTURE_PROVIDERS.has(t.provider?.toLowerCase() ?? '')))
+			return {
+				packets: NO_PACKETS,
+				names: () => [],
+				interfaces: new Map(),
+				filter: '',
+				matches: [],
+			};
 		const file = record.copied ? await this.#catalog.files.file(id) : null;
 		if (!file)
 			throw new CodedError(
