@@ -241,12 +241,16 @@ export class WinSocket {
 		return this;
 	}
 
-	/** Bind at 7010/7022, connect at 5023 (its exit at a Location no source lists). */
-	connect(local: string, remote: string): this {
+	/**
+	 * Bind at 7010/7022, connect at 5023 (its exit at a Location no source lists); `status`: how the
+	 * connect ended, `exitAfterMs` later (a refused or timed-out connect fails with an NTSTATUS).
+	 */
+	connect(local: string, remote: string, o: { status?: number; exitAfterMs?: number } = {}): this {
 		this.#ev(1030, 0, 7010, { Address: '0.0.0.0:0' }, 'caller', true);
 		this.#ev(1030, 1, 7022, { Status: 0, Address: local }, 'caller', true);
 		this.#ev(1018, 0, 5023, { Address: remote }, 'caller', true);
-		this.#ev(1018, 1, 5024, { Status: 0, Address: remote });
+		this.ms += o.exitAfterMs ?? 0;
+		this.#ev(1018, 1, 5024, { Status: o.status ?? 0, Address: remote });
 		this.x.remote ??= remote;
 		return this;
 	}

@@ -9,7 +9,7 @@ import { checkedRead } from './checked-read.ts';
 import { nearest } from '../lib/nearest.ts';
 import { compilePacketFilter, PacketFilterError } from '../packets/packet-filter.ts';
 import { PACKET_COLUMNS, packetRow, type PacketColumn } from '../packets/packet-row.ts';
-import { interfaceBlock, packetBlock, sectionHeader } from '../packets/pcapng.ts';
+import { pcapngBlocks, socketNames } from '../packets/pcapng-file.ts';
 import { trackPackets, type TracePackets } from '../packets/track-packets.ts';
 import { EXIT, UsageError, type Options } from './args.ts';
 import type { Io } from './io.ts';
@@ -41,7 +41,10 @@ function packetFilter(expr: string | null) {
 
 /** What a run says on stderr: damage, capture problems, and a file without packets. */
 function notes(p: TracePackets, damage: readonly string[]): string[] {
-	const out = [...damage, ...p.problems.map((x) => `packets: record ${x.index}: ${x.what}`)];
+	const out = [
+		...damage,
+		...p.problems.map((x) => `packets: ${x.where} (record ${x.index}): ${x.what}`),
+	];
 	return out;
 }
 
@@ -67,15 +70,8 @@ async function load(
 	}
 }
 
-/** The names a socket's remote has (for `host:`). */
 function namesOf(p: TracePackets): (socket: string | null) => readonly string[] {
-	const names = new Map(
-		p.tracked.sockets.map((s) => [
-			s.key,
-			[s.remoteName, ...(s.remoteNames ?? [])].filter((x): x is string => !!x),
-		]),
-	);
-	return (socket) => (socket === null ? [] : (names.get(socket) ?? []));
+	return socketNames(p.tracked.sockets);
 }
 
 function finish(file: string, p: TracePackets, damage: readonly string[], io: Io): number {
@@ -114,25 +110,6 @@ export async function packetsCommand(
 	return finish(opts.files[0]!, p, damage, io);
 }
 
-/** The comment of a frame: `pid=<PID> process=<image>` (or `pid=unknown`), then socket and remote. */
-export function packetComment(
-	p: TracePackets,
-	k: number,
-	remoteName: (socket: string | null) => string | null,
-): string {
-	const o = p.owners[k]!;
-	const f = p.frames[k]!;
-	const lines = [o.pid === null ? 'pid=unknown' : `pid=${o.pid} process=${o.process ?? ''}`];
-	if (o.socket) lines.push(`socket=${o.socket}`);
-	if (o.remote)
-		lines.push(`remote=${o.remote}${remoteName(o.socket) ? ` (${remoteName(o.socket)})` : ''}`);
-	if (o.reason) lines.push(`unowned=${o.reason}`);
-	if (f.dropReason !== null)
-		lines.push(`drop=${f.dropReasonName ?? f.dropReason} location=${f.dropLocation ?? 'unknown'}`);
-	lines.push(`event=${f.index} header_pid=${f.headerPid ?? 'none'}`);
-	return lines.join('\n');
-}
-
 export async function pcapngCommand(
 	opts: Options,
 	module: WebAssembly.Module,
@@ -143,8 +120,6 @@ export async function pcapngCommand(
 	if (typeof loaded === 'number') return loaded;
 	const { packets: p, damage } = loaded;
 	const names = namesOf(p);
-	const remoteName = (socket: string | null) => names(socket)[0] ?? null;
-	const order = new Map(p.interfaces.map((f, k) => [f.key, k]));
 	const fd = opts.out === null ? null : openSync(opts.out, 'w');
 	let chunk: Uint8Array[] = [];
 	let size = 0;
@@ -167,13 +142,7 @@ export async function pcapngCommand(
 		if (size >= 1 << 20) await send();
 	};
 	try {
-		await put(sectionHeader('Sockscope'));
-		for (const f of p.interfaces) await put(interfaceBlock(f));
-		for (let k = 0; k < p.frames.length; k++) {
-			const f = p.frames[k]!;
-			if (test && !test(f, p.owners[k]!, names)) continue;
-			await put(packetBlock(f, order.get(f.interfaceKey)!, packetComment(p, k, remoteName)));
-		}
+		for (const block of pcapngBlocks(p, names, test)) await put(block);
 		await send();
 	} finally {
 		if (fd !== null) closeSync(fd);

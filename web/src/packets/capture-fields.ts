@@ -7,6 +7,8 @@ import type { DecodedBuffer } from '../decoder/decoded-buffer.ts';
 export const NDISCAP_CODE = PROVIDERS.find((p) => p.key === 'ndiscap')!.code;
 export const PKTMON_CODE = PROVIDERS.find((p) => p.key === 'pktmon')!.code;
 
+const hex = (n: number) => `0x${n.toString(16)}`;
+
 /** Field positions by name, per schema index. */
 const positions = EVENT_SCHEMAS.map((s) => new Map(s.fields.map((f, k) => [f.name, k])));
 
@@ -72,6 +74,21 @@ export class CaptureEvent {
 	text(name: string): string | null {
 		const b = this.bytes(name);
 		return b === null ? null : new TextDecoder('utf-16le').decode(b).replace(/\0+$/, '');
+	}
+
+	/**
+	 * Where the record is in the file, for notes: its file offset, or inside a compressed buffer
+	 * the buffer's (only that is a file offset) with the record's place in the decompressed image.
+	 */
+	where(): { offset: number; text: string } {
+		const e = this.buf.entry;
+		const at = this.buf.u32(this.i, RecordOut.recordOffset) + this.buf.offsetBase;
+		return e.compressed
+			? {
+					offset: e.offset,
+					text: `record at offset ${hex(at)} of the compressed buffer at file offset ${hex(e.offset)}`,
+				}
+			: { offset: e.offset + at, text: `record at file offset ${hex(e.offset + at)}` };
 	}
 
 	get keyword(): bigint {

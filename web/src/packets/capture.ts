@@ -17,9 +17,13 @@ import { CaptureEvent, NDISCAP_CODE } from './capture-fields.ts';
 import { dissect } from './dissect.ts';
 import type { CaptureInterface, Direction, Frame } from './types.ts';
 
-/** Something wrong with how packets were logged, and where: the event's record index. */
+/** Something wrong with how packets were logged, and where: the event's record index and file offset. */
 export interface CaptureProblem {
 	readonly index: number;
+	/** File offset of the event (of its compressed buffer, when it is in one). */
+	readonly offset: number;
+	/** `record at file offset 0x…` (or its place in a compressed buffer). */
+	readonly where: string;
 	readonly what: string;
 }
 
@@ -33,6 +37,7 @@ interface Pending {
 	size: number;
 	count: number;
 	startIndex: number;
+	start: { offset: number; text: string };
 }
 
 interface MutableInterface {
@@ -128,6 +133,8 @@ export class PacketCapture {
 		for (const [key, p] of this.#pending)
 			this.problems.push({
 				index: p.startIndex,
+				offset: p.start.offset,
+				where: p.start.text,
 				what: `the frame begun at record ${p.startIndex} on ${key} has no last fragment (KW_PACKET_END): ${p.count} fragment(s), ${p.size} bytes dropped`,
 			});
 		this.#pending.clear();
@@ -188,6 +195,7 @@ export class PacketCapture {
 			const size = ev.num('FragmentSize');
 			this.problems.push({
 				index,
+				...this.#where(ev),
 				what:
 					size === null
 						? `NDIS-PacketCapture ${ev.id} ends before its fragment`
@@ -213,6 +221,8 @@ export class PacketCapture {
 		if (start && p) {
 			this.problems.push({
 				index: p.startIndex,
+				offset: p.start.offset,
+				where: p.start.text,
 				what: `the frame begun at record ${p.startIndex} on ${key} lost its last fragment: a new frame began at record ${index} (${p.count} fragment(s) dropped)`,
 			});
 			p = undefined;
@@ -220,14 +230,16 @@ export class PacketCapture {
 		if (!start && !p) {
 			this.problems.push({
 				index,
+				...this.#where(ev),
 				what: `fragment at record ${index} on ${key} has no first fragment (no KW_PACKET_START before it): dropped`,
 			});
 			return;
 		}
-		if (!p) p = { parts: [], size: 0, count: 0, startIndex: index };
+		if (!p) p = { parts: [], size: 0, count: 0, startIndex: index, start: ev.where() };
 		if (p.size + fragment.length > MAX_FRAME) {
 			this.problems.push({
 				index,
+				...this.#where(ev),
 				what: `the frame begun at record ${p.startIndex} on ${key} grows past ${MAX_FRAME} bytes at record ${index}: dropped`,
 			});
 			this.#pending.delete(key);
@@ -263,6 +275,11 @@ export class PacketCapture {
 		});
 	}
 
+	#where(ev: CaptureEvent): { offset: number; where: string } {
+		const w = ev.where();
+		return { offset: w.offset, where: w.text };
+	}
+
 	#oobVlan(oob: Uint8Array | null): number {
 		const at = OOB_VLAN_SLOT * this.#pointerSize;
 		if (!oob || oob.length < at + 4) return 0;
@@ -276,6 +293,7 @@ export class PacketCapture {
 		if (payload === null || component === null) {
 			this.problems.push({
 				index,
+				...this.#where(ev),
 				what: `PktMon ${ev.id}: LoggedPayloadSize ${ev.num('LoggedPayloadSize') ?? '?'} runs past the event's payload`,
 			});
 			return;
@@ -285,6 +303,7 @@ export class PacketCapture {
 		if (!link) {
 			this.problems.push({
 				index,
+				...this.#where(ev),
 				what: `PktMon ${ev.id}: PacketType ${type} is not a frame (not Ethernet, 802.11 or IP)`,
 			});
 			return;

@@ -91,7 +91,7 @@ const FIELDS: Readonly<Record<string, Getter>> = {
 
 export const PACKET_FILTER_FIELDS: readonly string[] = Object.keys(FIELDS);
 
-type Test = (
+export type Test = (
 	f: Frame,
 	o: PacketOwner,
 	names: (socket: string | null) => readonly string[],

@@ -16,6 +16,7 @@ export type ShortcutAction =
 	| 'panel-stats'
 	| 'panel-sockets'
 	| 'panel-dns'
+	| 'panel-packets'
 	| 'zoom-out'
 	| 'zoom-reset'
 	| 'theme';
@@ -43,7 +44,7 @@ export const SHORTCUT_HELP: readonly ShortcutHelp[] = [
 	{ keys: ['Enter', 'Shift+F10'], does: msg('shortcut.filter-on-a-cell-of-the-selected-event') },
 	{ keys: ['e'], does: msg('shortcut.errors-only-on-or-off') },
 	{ keys: ['t'], does: msg('shortcut.time-as-utc-or-since-the-trace-start') },
-	{ keys: ['1', '2', '3', '4'], does: msg('shortcut.panels') },
+	{ keys: ['1', '2', '3', '4', '5'], does: msg('shortcut.panels') },
 	{ keys: ['-', '0'], does: msg('shortcut.zoom-the-timeline-out-or-reset-it') },
 	{ keys: ['d'], does: msg('shortcut.theme-system-light-dark') },
 	{ keys: ['?'], does: msg('shortcut.this-list') },
@@ -60,6 +61,7 @@ const BY_CHARACTER: Record<string, ShortcutAction> = {
 	'2': 'panel-stats',
 	'3': 'panel-sockets',
 	'4': 'panel-dns',
+	'5': 'panel-packets',
 	'-': 'zoom-out',
 	'0': 'zoom-reset',
 	d: 'theme',
@@ -77,6 +79,7 @@ const US_KEYS: Record<string, [plain: string, shifted: string]> = {
 	Digit2: ['2', '@'],
 	Digit3: ['3', '#'],
 	Digit4: ['4', '$'],
+	Digit5: ['5', '%'],
 	Digit0: ['0', ')'],
 	Minus: ['-', '_'],
 };

@@ -1,13 +1,13 @@
 // The view as a URL fragment, so that a reload restores it and a copied link reopens it:
 //   #trace=<first 16 hex digits of the trace's fingerprint>&name=<file name>&q=<filter>
-//    &from=<s>&to=<s>&sel=<event index>&panel=<events|stats|sockets>
+//    &from=<s>&to=<s>&sel=<event index>&panel=<events|stats|sockets|dns|packets>
 // The fingerprint is a hash of the file's content (web/src/worker/fingerprint.ts), so the link
 // finds the same trace in any browser that has imported it; nothing of the trace is in the URL
 // but its name. Two traces compared: #compare=<baseline key>,<problem key> (and nothing else).
 // Times are seconds since the trace start with 7 decimals: exact 100 ns ticks.
 
-export type Panel = 'events' | 'stats' | 'sockets' | 'dns';
-export const PANELS: readonly Panel[] = ['events', 'stats', 'sockets', 'dns'];
+export type Panel = 'events' | 'stats' | 'sockets' | 'dns' | 'packets';
+export const PANELS: readonly Panel[] = ['events', 'stats', 'sockets', 'dns', 'packets'];
 
 export interface ViewState {
 	readonly trace: string | null;

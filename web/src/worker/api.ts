@@ -12,6 +12,9 @@ import type { TableFormat } from '../export/table-writer.ts';
 import type { ExportFormat as LineFormat } from '../decoder/record-lines.ts';
 import type { TraceStatistics, Vocabulary } from './trace-insight.ts';
 import type { TrustCounter } from './trust.ts';
+import type { PacketRow } from '../packets/packet-row.ts';
+import type { Layer } from '../packets/types.ts';
+import type { WireFacts } from '../packets/join.ts';
 
 export type { ExportProgress, SocketTableName, TableFormat, TraceStatistics, Vocabulary };
 
@@ -99,6 +102,46 @@ export interface RecordDetails {
 	readonly bytes: Uint8Array;
 	readonly payloadOffset: number;
 	readonly fields: FieldDetail[];
+}
+
+/** A packet as the Packets panel lists it: `sockscope packets`' columns, and its place in the filter's list. */
+export type PacketRowView = PacketRow & { readonly position: number };
+
+export interface PacketAnswer {
+	/** Frames in the trace, and how many the filter keeps. */
+	readonly total: number;
+	readonly matched: number;
+	/** Packet-provider events (0: the trace holds no capture). */
+	readonly captureEvents: number;
+	/** What was wrong with how packets were logged, each naming its file offset. */
+	readonly problems: readonly string[];
+	readonly head: PacketRowView[];
+}
+
+export interface PacketDetails {
+	readonly row: PacketRowView;
+	readonly interfaceDescription: string | null;
+	/** Each protocol header found, outermost first, with its fields. */
+	readonly layers: readonly Layer[];
+	readonly bytes: Uint8Array;
+	readonly fragments: number;
+	readonly info: string | null;
+	readonly remote: string | null;
+}
+
+/** Most packets a socket's story lists. */
+export const MAX_SOCKET_PACKETS = 500;
+
+/** What the wire says about one socket: its facts and its first packets. */
+export interface SocketPackets {
+	/** The trace holds captured packets at all (else there is nothing to say). */
+	readonly captured: boolean;
+	readonly wire: WireFacts | null;
+	/** Its packets, and the first MAX_SOCKET_PACKETS of them. */
+	readonly total: number;
+	readonly rows: PacketRowView[];
+	/** Each row's time in milliseconds after the first row's. */
+	readonly sinceFirstMs: number[];
 }
 
 export interface OpenedTrace {
@@ -192,6 +235,28 @@ export interface DecoderApi {
 	 * (once its import has completed); returning false from `write` stops the export. `only`: the
 	 * keys of the sockets the page's list shows (sockets and conversations keep to them), or null.
 	 */
+	/**
+	 * The trace's captured frames, rebuilt and joined to its sockets on the first request: runs
+	 * a packet filter (`sockscope packets --filter`), answers its count and first `head` rows.
+	 */
+	packets(id: number, filter: string, head: number): Promise<Result<PacketAnswer>>;
+	/** Rows [offset, offset + limit) of the latest packet filter's frames (`filter` names it). */
+	packetRows(
+		id: number,
+		filter: string,
+		offset: number,
+		limit: number,
+	): Promise<Result<PacketRowView[]>>;
+	/** One frame's layers, fields and bytes, by its number. */
+	packetDetails(id: number, number: number): Promise<Result<PacketDetails>>;
+	/** A socket's packets and what the wire says about it (handshake, RST, retransmissions). */
+	socketPackets(id: number, socket: string): Promise<Result<SocketPackets>>;
+	/** The frames a packet filter keeps as pcapng (`sockscope pcapng`), in pieces; false stops. */
+	exportPcapng(
+		id: number,
+		filter: string,
+		write: (piece: Uint8Array) => Promise<boolean> | boolean,
+	): Promise<Result<{ frames: number; complete: boolean }>>;
 	exportTable(
 		id: number,
 		table: SocketTableName,

@@ -13,6 +13,7 @@ import { browserEstimate, type StorageEstimate } from './import-open.ts';
 import { ImportNotices } from './import-notices.ts';
 import { ImportRun, type ImportDeps } from './import-run.ts';
 import { OpenTraces } from './open-traces.ts';
+import { PacketService } from './packet-service.ts';
 import { QueryService } from './query-service.ts';
 import { browserSideJobs, type SideJobs } from './side-jobs.ts';
 import { openStore } from '../store/db.ts';
@@ -39,6 +40,7 @@ export function decoderApi(parts: DecoderParts): Decoder {
 	);
 	const traces = new OpenTraces(catalog, parts.module);
 	const queries = new QueryService(catalog, traces);
+	const packets = new PacketService(catalog, traces);
 	const notices = new ImportNotices();
 	/** Requests of the page being answered: an import lets them in at every buffer meanwhile. */
 	let answering = 0;
@@ -94,6 +96,11 @@ export function decoderApi(parts: DecoderParts): Decoder {
 		exportRows: (h, format, write) => queries.exportRows(h, format, write),
 		exportTable: (id, table, format, only, write) =>
 			queries.exportTable(id, table, format, only, write),
+		packets: answer((id, filter, head) => packets.query(id, filter, head)),
+		packetRows: answer((id, filter, offset, limit) => packets.rows(id, filter, offset, limit)),
+		packetDetails: answer((id, number) => packets.details(id, number)),
+		socketPackets: answer((id, socket) => packets.socket(id, socket)),
+		exportPcapng: (id, filter, write) => packets.exportPcapng(id, filter, write),
 	};
 	const api = guardedApi(methods, {
 		readFacts: (file) => `cannot read ${file.name}`,
@@ -121,6 +128,11 @@ export function decoderApi(parts: DecoderParts): Decoder {
 		statistics: () => 'cannot compute statistics',
 		exportRows: () => 'export failed',
 		exportTable: (_id, table) => `cannot export the ${table}`,
+		packets: () => 'cannot read the packets',
+		packetRows: () => 'cannot read the packets',
+		packetDetails: (_id, number) => `cannot read packet ${number}`,
+		socketPackets: () => "cannot read the socket's packets",
+		exportPcapng: () => 'cannot write the pcapng',
 	});
 	return { api, catalog, traces, queries };
 }

@@ -11,6 +11,10 @@ import type {
 	ExportFormat,
 	ChunksCommitted,
 	ExportProgress,
+	PacketAnswer,
+	PacketDetails,
+	PacketRowView,
+	SocketPackets,
 	QueryAnswer,
 	SelectionHandle,
 	SocketTableName,
@@ -122,6 +126,32 @@ export class TraceApi {
 		write: ExportWriter,
 	): Promise<Result<{ rows: number; complete: boolean }>> {
 		return this.#api.exportTable(this.traceId, table, format, only, proxy(write));
+	}
+
+	/** Runs a packet filter over the trace's captured frames, with the first `head` rows. */
+	packets(filter: string, head: number): Promise<Result<PacketAnswer>> {
+		return this.#api.packets(this.traceId, filter, head);
+	}
+
+	/** Rows of the latest packet filter (`filter` names it: an older one fails `superseded`). */
+	packetRows(filter: string, offset: number, limit: number): Promise<Result<PacketRowView[]>> {
+		return this.#api.packetRows(this.traceId, filter, offset, limit);
+	}
+
+	packetDetails(number: number): Promise<Result<PacketDetails>> {
+		return this.#api.packetDetails(this.traceId, number);
+	}
+
+	socketPackets(socket: string): Promise<Result<SocketPackets>> {
+		return this.#api.socketPackets(this.traceId, socket);
+	}
+
+	/** The frames a packet filter keeps as pcapng, piece by piece; `write` returning false stops. */
+	exportPcapng(
+		filter: string,
+		write: (piece: Uint8Array) => boolean,
+	): Promise<Result<{ frames: number; complete: boolean }>> {
+		return this.#api.exportPcapng(this.traceId, filter, proxy(write));
 	}
 
 	/**

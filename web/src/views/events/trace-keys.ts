@@ -28,11 +28,15 @@ export interface KeyContext {
 	readonly span: TimeRange;
 }
 
-const PANEL_OF: Record<'panel-events' | 'panel-stats' | 'panel-sockets' | 'panel-dns', Panel> = {
+const PANEL_OF: Record<
+	'panel-events' | 'panel-stats' | 'panel-sockets' | 'panel-dns' | 'panel-packets',
+	Panel
+> = {
 	'panel-events': 'events',
 	'panel-stats': 'stats',
 	'panel-sockets': 'sockets',
 	'panel-dns': 'dns',
+	'panel-packets': 'packets',
 };
 
 /** What a shortcut does in the trace view, or null when it does nothing here. */
@@ -56,6 +60,7 @@ export function keyCommand(action: ShortcutAction, c: KeyContext): TraceCommand 
 		case 'panel-stats':
 		case 'panel-sockets':
 		case 'panel-dns':
+		case 'panel-packets':
 			// One number per tab, in the tabs' order.
 			return { do: 'panel', panel: PANEL_OF[action] };
 		case 'zoom-out':

@@ -309,6 +309,11 @@ export class TraceViewState {
 		} else void this.job.run(this.#api, answer.handle, format, fileName);
 	}
 
+	/** The worker's calls for this trace (the Packets panel asks its own questions). */
+	get traceApi(): TraceApi {
+		return this.#api;
+	}
+
 	/** One of the Sockets panel's tables as a file: `only` the sockets its list shows, or null. */
 	exportTable(table: SocketTableName, format: TableFormat, only: readonly string[] | null): void {
 		const fileName = exportFileName(this.#props.trace.name, format, table);

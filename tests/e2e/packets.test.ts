@@ -1,0 +1,150 @@
+// The Packets panel in real Chromium, on the netsh-like capture (tests/builders/netsh-capture.ts)
+// dropped on the page: key 5 opens it with every frame, a filter keeps one process's frames with
+// that process in their row, a frame's details list its layers, and Download pcapng gives a file
+// that tshark reads with the same frames and their owners' comments.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { netshCaptureScenario, type CaptureScript } from '../builders/netsh-capture.ts';
+import { statsOf } from '../decoder/load.ts';
+import { screenshot, waitForImport } from './analyst-page.ts';
+import { launchBrowser, type Browser } from './browser.ts';
+import { dropFile, openSite, type OpenedPage } from './page.ts';
+
+const baseUrl = inject('baseUrl');
+const axeSource = readFileSync(
+	createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
+	'utf8',
+);
+const NAME = 'netsh-capture.etl';
+
+let browser: Browser;
+let tab: OpenedPage;
+let page: Page;
+let s: CaptureScript;
+
+beforeAll(async () => {
+	s = netshCaptureScenario();
+	const path = join(mkdtempSync(join(tmpdir(), 'sockscope-packets-e2e-')), NAME);
+	writeFileSync(path, s.bytes);
+	browser = await launchBrowser({ viewport: { width: 1440, height: 900 }, bypassCSP: true });
+	// bypassCSP: axe-core is added as an inline script (as the accessibility test does).
+	tab = await openSite(browser, baseUrl);
+	page = tab.page;
+	await dropFile(page, path);
+	await waitForImport(page, NAME, (await statsOf(s.bytes)).records);
+});
+
+afterEach(async ({ task }) => {
+	if (task.result?.state === 'fail')
+		await screenshot(page, `failed-packets-${task.name.replace(/\W+/g, '-').slice(0, 60)}`);
+});
+
+afterAll(async () => {
+	expect(tab?.errors ?? []).toEqual([]);
+	await browser?.close();
+});
+
+/** The count the panel shows once the filter `filter` has been answered. */
+async function countFor(filter: string): Promise<number> {
+	const status = page.locator(`[data-testid="packet-status"][data-filter="${filter}"]`);
+	await status.waitFor({ timeout: 60_000 });
+	return Number((await status.getByTestId('packet-count').textContent())!.replace(/\D/g, ''));
+}
+
+describe('the Packets panel', () => {
+	it('lists every frame, filters by process, and downloads the pcapng tshark reads', async () => {
+		await page.locator('body').press('5');
+		await page.getByRole('tab', { name: 'Packets', selected: true }).waitFor();
+		expect(await countFor('')).toBe(s.packets.length);
+
+		const curl = s.roles.refused;
+		const pid = s.expected[curl]!.pid!;
+		const image = s.images.get(pid)!;
+		const owned = s.packets.filter((x) => x.socket !== null && s.expected[x.socket]!.pid === pid);
+		expect(owned.length).toBeGreaterThan(0);
+		const filter = `process:${image}`;
+		await page.getByTestId('packet-filter').fill(filter);
+		await page.getByTestId('packet-filter').press('Enter');
+		expect(await countFor(filter)).toBe(owned.length);
+		const rows = page.getByTestId('packet-row');
+		await expect.poll(() => rows.count()).toBe(owned.length);
+		expect(new Set(await rows.getByTestId('packet-process').allTextContents())).toEqual(
+			new Set([`${image} (${pid})`]),
+		);
+
+		await rows.first().click();
+		const details = page.getByTestId('packet-details');
+		await details.waitFor();
+		await expect
+			.poll(() => details.getByTestId('packet-layer').locator('summary').allTextContents())
+			.toEqual([
+				expect.stringContaining('Ethernet'),
+				expect.stringContaining('IPv4'),
+				expect.stringContaining('TCP'),
+			]);
+		await screenshot(page, 'packets');
+		// No serious or critical accessibility violation, in either language.
+		await page.addScriptTag({ content: axeSource });
+		await page.addStyleTag({ content: '*, *::before, *::after { transition: none !important; }' });
+		for (const lang of ['zh', 'en'] as const) {
+			await page.getByTestId('language').selectOption(lang);
+			await page.getByTestId('packet-details').waitFor();
+			const found = await page.evaluate(async () => {
+				const axe = (
+					window as unknown as {
+						axe: {
+							run(): Promise<{
+								violations: { id: string; impact: string; nodes: { target: string[] }[] }[];
+							}>;
+						};
+					}
+				).axe;
+				return (await axe.run()).violations
+					.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+					.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+			});
+			expect(found, lang).toEqual([]);
+		}
+
+		const [download] = await Promise.all([
+			page.waitForEvent('download', { timeout: 60_000 }),
+			page.getByTestId('download-pcapng').click(),
+		]);
+		expect(download.suggestedFilename()).toBe('netsh-capture-packets-filtered.pcapng');
+		const file = (await download.path())!;
+		const comments = execFileSync(
+			'/usr/bin/tshark',
+			['-r', file, '-T', 'fields', '-e', 'frame.comment'],
+			{ encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] },
+		)
+			.trim()
+			.split('\n')
+			.map((c) => c.split(/\\n|\n/)[0]);
+		expect(comments).toEqual(owned.map(() => `pid=${pid} process=${image}`));
+	});
+
+	it("shows a refused socket's packets in its story: the peer's RST to its SYN", async () => {
+		const refused = s.expected[s.roles.refused]!;
+		await page.getByRole('tab', { name: 'Sockets' }).click();
+		const endpoint = refused.key.split('#')[0]!;
+		await page
+			.getByTestId('socket-table')
+			.locator('tbody tr')
+			.filter({ hasText: endpoint })
+			.first()
+			.click();
+		const wire = page.getByTestId('socket-wire');
+		await wire.waitFor({ timeout: 60_000 });
+		const owned = s.packets.filter((x) => x.socket === s.roles.refused);
+		await expect.poll(() => wire.getByTestId('wire-packet').count()).toBe(owned.length);
+		expect(await wire.locator('[data-fact="refused"]').textContent()).toContain(
+			`nothing listens on port ${s.refusedPort}`,
+		);
+		await screenshot(page, 'socket-wire');
+	});
+});
