@@ -90,7 +90,7 @@ describe('Compare view', { timeout: 240_000 }, () => {
 		expect(first).toContain(pairText);
 		expect(first).toContain(en['compare.kind.refused']);
 		expect(first).toContain(
-			en['compare.why.refused']
+			en['compare.why.refused']!
 				.replace('{{problem}}', String(REFUSED_RETRIES))
 				.replace('{{baseline}}', '0'),
 		);
