@@ -90,9 +90,10 @@ describe('Compare view', { timeout: 240_000 }, () => {
 		expect(first).toContain(pairText);
 		expect(first).toContain(en['compare.kind.refused']);
 		expect(first).toContain(
-			en['compare.why.refused']!
-				.replace('{{problem}}', String(REFUSED_RETRIES))
-				.replace('{{baseline}}', '0'),
+			en['compare.why.refused']!.replace('{{problem}}', String(REFUSED_RETRIES)).replace(
+				'{{baseline}}',
+				'0',
+			),
 		);
 		// The URL holds both traces' keys, the baseline's first.
 		compareHash = await page.evaluate(() => location.hash);
