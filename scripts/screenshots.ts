@@ -1,10 +1,18 @@
 // The README's screenshots, made from the bundled sample in the production build (run
 // `npm run build` first): Debian's Chromium through playwright-core, light theme, English.
-// `npm run screenshots` rewrites docs/screenshots/*.png.
+// `npm run screenshots` rewrites docs/screenshots/*.png; `npm run screenshots -- compare` only
+// the ones named. The comparison is of two runs of the compare tests' workload (one refused by
+// its API host every time), imported as files.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { run } from '../tests/compare/workload.ts';
 import { launchBrowser } from '../tests/e2e/browser.ts';
+import { pickBytes } from '../tests/e2e/page.ts';
 import { projectRoot, startServer } from '../tests/e2e/server.ts';
+
+const SAMPLE_SHOTS = ['events', 'findings', 'sockets', 'lanes', 'conversations'];
+const only = process.argv.slice(2);
+const wanted = (name: string) => only.length === 0 || only.includes(name);
 
 const out = join(projectRoot, 'docs', 'screenshots');
 mkdirSync(out, { recursive: true });
@@ -20,36 +28,71 @@ try {
 	await page.addStyleTag({
 		content: '* { transition: none !important; } .toasts { display: none !important; }',
 	});
-	await page.getByRole('button', { name: 'Open the sample trace' }).click();
-	await page
-		.locator('[data-testid="filter-status"][data-filter=""]')
-		.filter({ hasNotText: 'importing' })
-		.getByTestId('match-count')
-		.waitFor({ timeout: 60_000 });
 	const shoot = async (name: string, clip?: { selector: string }) => {
+		if (!wanted(name)) return;
 		const path = join(out, `${name}.png`);
 		if (clip) await page.locator(clip.selector).screenshot({ path });
 		else await page.screenshot({ path });
 		console.log(`screenshots: wrote docs/screenshots/${name}.png`);
 	};
 
-	// Events with a refused connect selected: its fields, the NTSTATUS explained.
-	await page.locator('#filter-input').fill('status:error');
-	await page.locator('#filter-input').press('Enter');
-	await page.locator('[role="row"][data-position="0"] [data-column="time"]').click();
-	await page.getByTestId('details').waitFor();
-	await shoot('events');
+	if (SAMPLE_SHOTS.some(wanted)) await sampleShots();
+	if (wanted('compare')) await compareShot();
 
-	await page.getByRole('tab', { name: 'Sockets' }).click();
-	await page.getByTestId('socket-table').waitFor({ timeout: 60_000 });
-	await page.getByTestId('findings').waitFor({ timeout: 60_000 });
-	await shoot('findings', { selector: 'section.findings' });
-	// A socket's story: the first one that failed.
-	await page.getByTestId('socket-table').locator('tbody tr.failed').first().click();
-	await page.getByTestId('socket-story').waitFor();
-	await shoot('sockets', { selector: 'section.list' });
-	await shoot('lanes', { selector: 'section.lanes-box' });
-	await shoot('conversations', { selector: 'section.conversations' });
+	async function sampleShots() {
+		await page.getByRole('button', { name: 'Open the sample trace' }).click();
+		await page
+			.locator('[data-testid="filter-status"][data-filter=""]')
+			.filter({ hasNotText: 'importing' })
+			.getByTestId('match-count')
+			.waitFor({ timeout: 60_000 });
+		// Events with a refused connect selected: its fields, the NTSTATUS explained.
+		await page.locator('#filter-input').fill('status:error');
+		await page.locator('#filter-input').press('Enter');
+		await page.locator('[role="row"][data-position="0"] [data-column="time"]').click();
+		await page.getByTestId('details').waitFor();
+		await shoot('events');
+
+		await page.getByRole('tab', { name: 'Sockets' }).click();
+		await page.getByTestId('socket-table').waitFor({ timeout: 60_000 });
+		await page.getByTestId('findings').waitFor({ timeout: 60_000 });
+		await shoot('findings', { selector: 'section.findings' });
+		// A socket's story: the first one that failed.
+		await page.getByTestId('socket-table').locator('tbody tr.failed').first().click();
+		await page.getByTestId('socket-story').waitFor();
+		await shoot('sockets', { selector: 'section.list' });
+		await shoot('lanes', { selector: 'section.lanes-box' });
+		await shoot('conversations', { selector: 'section.conversations' });
+	}
+
+	// Two runs of one workload compared, the change opened: both sides' figures and sockets.
+	async function compareShot() {
+		const runs = [
+			{ name: 'works.etl', bytes: run(41) },
+			{ name: 'fails.etl', bytes: run(1041, 'refused') },
+		];
+		for (const r of runs) {
+			await page.goto(server.url);
+			await pickBytes(page, r.name, r.bytes);
+			await page
+				.locator('li[data-trace-id][data-status="complete"]')
+				.filter({ hasText: r.name })
+				.waitFor({ timeout: 60_000 });
+		}
+		await page.goto(server.url);
+		for (const r of runs)
+			await page
+				.locator('li[data-trace-id]')
+				.filter({ hasText: r.name })
+				.getByTestId('compare-pick')
+				.check();
+		await page.getByTestId('compare-start').click();
+		const change = page.getByTestId('compare-changes').locator(':scope > li').first();
+		await change.waitFor({ timeout: 60_000 });
+		await change.getByRole('button').first().click();
+		await page.getByTestId('compare-detail').waitFor();
+		await shoot('compare', { selector: 'section.compare' });
+	}
 } finally {
 	await browser.close();
 	await server.stop();

@@ -3,7 +3,8 @@
 // its kind, every other pair must stay quiet; two runs with nothing injected must show nothing.
 import { describe, expect, it } from 'vitest';
 import { diffSummaries, type PairDiff } from '../../web/src/compare/diff.ts';
-import { run, targetOf, type Injected } from './workload.ts';
+import { dnsStatus } from '../../web/src/dns/dns-status.ts';
+import { DNS_NAME_ERROR, run, targetOf, type Injected } from './workload.ts';
 import { summaryOf } from './summary-of.ts';
 import { WORKLOAD_PAIR_MS } from '../timeouts.ts';
 
@@ -66,6 +67,11 @@ describe('diff of two runs of one workload', { timeout: WORKLOAD_PAIR_MS }, () =
 				// Ranked first, with both sides' figures in its sentence.
 				expect(diffs[0]!.key).toBe(changed[0]!.key);
 				expect(changed[0]!.changes[0]!.message).toMatch(/baseline/);
+				// A name's failures by the status the DNS panel names (the workload's name error).
+				if (kind === 'dns-failure') {
+					expect(changed[0]!.changes[0]!.message).toContain(dnsStatus(DNS_NAME_ERROR).name);
+					expect(changed[0]!.problem.dns).toHaveProperty(dnsStatus(DNS_NAME_ERROR).name);
+				}
 			}
 		},
 	);

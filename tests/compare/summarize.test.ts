@@ -1,7 +1,9 @@
 // A trace's pairs and their figures, from the sockets the tracker rebuilds: the same whether the
-// sockets stream by (the command line) or come stored (the page), with every lookup's status.
+// sockets stream by (the command line) or come stored (the page), with every lookup's status as
+// the DNS panel's report counts and names it.
 import { describe, expect, it } from 'vitest';
 import { summarizeTracked, spread } from '../../web/src/compare/summarize.ts';
+import { dnsStatus } from '../../web/src/dns/dns-status.ts';
 import { indexBuffers } from '../../web/src/decoder/etl-file.ts';
 import { trackTrace } from '../../web/src/sockets/track-trace.ts';
 import { Lifecycles, SOCK_DGRAM, STATUS_CONNECTION_REFUSED } from '../builders/lifecycles.ts';
@@ -10,14 +12,19 @@ import { open } from '../decoder/load.ts';
 import { summaryOf } from './summary-of.ts';
 import { DNS_NAME_ERROR } from './workload.ts';
 
+/** The scenario's lookups: names answered, and names that fail with DNS_NAME_ERROR. */
+const ANSWERED = { 'api.contoso.com': 1 };
+const FAILING = { 'gone.contoso.com': 2 };
+
 async function scenario() {
 	const lc = new Lifecycles({ families: 'modern' });
 	const app = lc.process({ pid: 3000, name: 'App.exe', eprocess: 0xffffa50c44440080n });
 	const srv = lc.process({ pid: 3100, name: 'srv.exe', eprocess: 0xffffa50c55550080n });
 	const at = (ms: number) => ({ time: lc.at(ms), pid: app.pid });
 	addDnsLookup(lc.w, at(5), 'api.contoso.com', [{ address: '10.1.0.10' }]);
-	addDnsLookup(lc.w, at(6), 'gone.contoso.com', [], { status: DNS_NAME_ERROR });
-	addDnsLookup(lc.w, at(7), 'gone.contoso.com', [], { status: DNS_NAME_ERROR });
+	let ms = 6;
+	for (const [name, n] of Object.entries(FAILING))
+		for (let k = 0; k < n; k++) addDnsLookup(lc.w, at(ms++), name, [], { status: DNS_NAME_ERROR });
 	const latencies = [12, 30, 18];
 	latencies.forEach((ms, k) =>
 		lc
@@ -62,7 +69,7 @@ describe('trace summary', () => {
 			bytesReceived: 3000,
 			closed: 3,
 			open: 0,
-			dns: { ok: 1 },
+			dns: { ok: ANSWERED['api.contoso.com'] },
 			remotes: ['10.1.0.10:443'],
 		});
 		expect(pair('192.168.5.5:8080').figures).toMatchObject({ connections: 1, open: 1 });
@@ -78,8 +85,11 @@ describe('trace summary', () => {
 			connected: 2,
 			bytesReceived: 30,
 		});
-		// Failed lookups are kept by name, even with no socket to name.
-		expect(s.dns['gone.contoso.com']).toEqual({ 'status 9003': 2 });
+		// Failed lookups are kept by name, even with no socket to name, their status named from the
+		// generated DNS status table as the DNS panel names it.
+		const failed = dnsStatus(DNS_NAME_ERROR).name;
+		expect(failed).toBe('DNS_ERROR_RCODE_NAME_ERROR');
+		for (const [name, n] of Object.entries(FAILING)) expect(s.dns[name]).toEqual({ [failed]: n });
 	});
 
 	it('the stored sockets (the page) give the same summary as the streamed ones (the CLI)', async () => {

@@ -139,6 +139,12 @@ describe('the sockets list', () => {
 		expect(keys('latency<1s')).toEqual(['a#0']);
 		expect(keys('duration>99')).toEqual(['a#0', 'b#0']);
 		expect(keys('received>=4k')).toEqual(['a#0']);
+		// Spelled as the events filter spells them, exactly.
+		expect(keys('rport:8081')).toEqual(['b#0']);
+		expect(keys('rport:808')).toEqual([]);
+		expect(keys(`raddr:${refused.remote!.replace(/:\d+$/, '')}`)).toEqual(['b#0']);
+		expect(keys(`port:${ok.remote!.replace(/^.*:/, '')}`)).toEqual(['a#0']);
+		expect(keys(`port:${ok.local!.replace(/^.*:/, '')}`)).toEqual(['a#0', 'b#0']);
 		expect(compileSocketFilter('colour:red')).toBe("Unknown field 'colour'");
 		expect(compileSocketFilter('latency>abc')).toBe("'abc' is not a number");
 	});

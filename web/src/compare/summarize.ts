@@ -1,10 +1,11 @@
 // A trace's sockets summed up into pairs (process image, remote name or address, protocol), one
 // socket at a time, so a reader that streams the sockets (the CLI) holds only the pairs. The
-// sockets are the same summaries, names and conversation parts the Sockets panel shows.
-import { WSA_ERRORS } from '../generated/codes.ts';
+// sockets are the same summaries, names and conversation parts the Sockets panel shows, and the
+// names' lookups are the DNS panel's (dns-report.ts).
+import type { DnsReport } from '../dns/dns-report.ts';
 import { partsOf, percentile, type Part } from '../sockets/conversations.ts';
 import { protocolLabel } from '../sockets/format.ts';
-import { addressOfEndpoint, type LookupStatuses } from '../sockets/names.ts';
+import { addressOfEndpoint } from '../sockets/names.ts';
 import type { SocketSummary } from '../sockets/socket.ts';
 import type { TrackedStream } from '../sockets/track-trace.ts';
 import type { TrackedTrace } from '../sockets/tracker.ts';
@@ -40,10 +41,21 @@ interface Acc {
 	remoteNames: Set<string>;
 }
 
-/** A lookup status as PairFigures.dns keys it: `ok`, a Winsock error's name, or the number. */
-export function dnsStatusName(status: number): string {
-	if (status === 0) return DNS_OK;
-	return WSA_ERRORS[status]?.name ?? `status ${status}`;
+/**
+ * Each name's lookups by status, as the DNS panel counts them (its most direct source): `ok`,
+ * else the status's name (DNS_ERROR_RCODE_NAME_ERROR, WSAHOST_NOT_FOUND, …). Keyed lower case.
+ */
+export function dnsFigures(report: DnsReport | null): Record<string, Record<string, number>> {
+	const dns: Record<string, Record<string, number>> = {};
+	for (const row of report?.names ?? []) {
+		const statuses: Record<string, number> = {};
+		for (const s of row.statuses) {
+			const k = s.status === 0 ? DNS_OK : s.name;
+			statuses[k] = (statuses[k] ?? 0) + s.count;
+		}
+		dns[row.key] = statuses;
+	}
+	return dns;
 }
 
 /** The port of `a.b.c.d:port` / `[v6]:port`, or null. */
@@ -207,17 +219,9 @@ export class SummaryBuilder {
 		if (s.tcp?.ended === 'reset' || s.endedBy === 'transport-abort') f.resets++;
 	}
 
-	/** The summary; `lookups`: each name's lookups by status (null when the trace kept none). */
-	finish(name: string, lookups: LookupStatuses | null, endTicks: number): TraceSummary {
-		const dns: Record<string, Record<string, number>> = {};
-		for (const [query, statuses] of Object.entries(lookups ?? {})) {
-			const row: Record<string, number> = {};
-			for (const [status, n] of Object.entries(statuses)) {
-				const k = dnsStatusName(Number(status));
-				row[k] = (row[k] ?? 0) + n;
-			}
-			dns[query.toLowerCase()] = row;
-		}
+	/** The summary; `report`: the trace's DNS lookups (null when it logs none). */
+	finish(name: string, report: DnsReport | null, endTicks: number): TraceSummary {
+		const dns = dnsFigures(report);
 		const pairs: PairSummary[] = [...this.#pairs.values()]
 			.map((a) => {
 				const sorted = a.latencies.sort((x, y) => x - y);
@@ -268,20 +272,20 @@ export function spread(sorted: readonly number[], cap: number): number[] {
 export function summarize(
 	name: string,
 	sockets: Iterable<SocketSummary>,
-	lookups: LookupStatuses | null,
+	dns: DnsReport | null,
 	endTicks: number,
 ): TraceSummary {
 	const b = new SummaryBuilder();
 	for (const s of sockets) b.add(s);
-	return b.finish(name, lookups, endTicks);
+	return b.finish(name, dns, endTicks);
 }
 
 /** A trace read by trackTraceStream, summed up as its sockets stream by (bounded memory). */
 export function summarizeStream(name: string, tracked: TrackedStream): TraceSummary {
-	return summarize(name, tracked.sockets, tracked.names.lookups(), tracked.endTicks);
+	return summarize(name, tracked.sockets, tracked.dns ?? null, tracked.endTicks);
 }
 
 /** A stored trace's sockets (the page's, from the library), summed up. */
 export function summarizeTracked(name: string, tracked: TrackedTrace): TraceSummary {
-	return summarize(name, tracked.sockets, tracked.lookups ?? null, tracked.endTicks);
+	return summarize(name, tracked.sockets, tracked.dns ?? null, tracked.endTicks);
 }

@@ -37,7 +37,7 @@ export interface PairFigures {
 	readonly datagramsDropped: number;
 	/** Dropped datagrams by AFD's reason name. */
 	readonly dropReasons: Readonly<Record<string, number>>;
-	/** The pair's name's lookups in the trace by status (see dnsStatusName), empty when unnamed. */
+	/** The pair's name's lookups in the trace by status (see dnsFigures), empty when unnamed. */
 	readonly dns: Readonly<Record<string, number>>;
 	/** Connections TCP/IP (or AFD, from the transport) says the peer reset. */
 	readonly resets: number;
@@ -81,7 +81,7 @@ export interface TraceSummary {
 	readonly sockets: number;
 	/** In order of their first event. */
 	readonly pairs: readonly PairSummary[];
-	/** Every name looked up → its lookups by status (see dnsStatusName). */
+	/** Every name looked up → its lookups by status (see dnsFigures). */
 	readonly dns: Readonly<Record<string, Readonly<Record<string, number>>>>;
 	/** Ticks of the last event (how long the trace ran). */
 	readonly endTicks: number;

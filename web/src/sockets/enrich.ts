@@ -228,15 +228,12 @@ export function dnsOf(
 
 /** The tracked trace with every socket enriched (a new object; the input is left as it was). */
 export function enrich(t: TrackedTrace, net: NetCollector): TrackedTrace {
-	// What the trace looked up, failures too (a comparison of two traces reads it).
-	const lookups = net.names.lookups();
-	const looked = Object.keys(lookups).length > 0 ? { ...t, lookups } : t;
 	// A trace without these providers: nothing to add (sockets read as before).
-	if (!adds(net)) return looked;
+	if (!adds(net)) return t;
 	const name = processNames(t.processes);
 	const sockets = t.sockets.map((s) => enrichSocket(s, net, name));
 	const dns = dnsOf(net, sockets, t.processes);
-	return dns ? { ...looked, sockets, dns } : { ...looked, sockets };
+	return dns ? { ...t, sockets, dns } : { ...t, sockets };
 }
 
 /** The same one socket at a time, for a reader that holds one summary, not all of them. */

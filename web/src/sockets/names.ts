@@ -15,9 +15,6 @@ export interface NameAnswer {
 	readonly chain: readonly string[];
 }
 
-/** Name looked up → lookup status (decimal; 0 = answered) → lookups, failures included. */
-export type LookupStatuses = Readonly<Record<string, Readonly<Record<string, number>>>>;
-
 /** The names of an address as a socket reads them. */
 export interface RemoteNames {
 	/** The query name of the latest answer holding the address before the bound; null when none. */
@@ -82,8 +79,6 @@ export function parseGaiResult(text: string): string[] {
 /** Address → the answers that held it, built as the trace is read (answers arrive in order). */
 export class NameTable {
 	readonly #byAddress = new Map<string, NameAnswer[]>();
-	/** Name → lookup status → lookups, failures included (what a comparison of traces reads). */
-	readonly #statuses = new Map<string, Map<number, number>>();
 	#answers = 0;
 
 	get answers(): number {
@@ -96,7 +91,6 @@ export class NameTable {
 
 	/** A DNS-Client answer; a failed status (≠ 0) or a name that is itself an address adds nothing. */
 	dnsAnswer(index: number, ticks: number, query: string, status: number, results: string): void {
-		this.#status(query, status);
 		if (status !== 0) return;
 		const { addresses, chain } = parseQueryResults(results);
 		this.#add(index, ticks, query, chain, addresses);
@@ -104,24 +98,8 @@ export class NameTable {
 
 	/** A getaddrinfo result (NameResolution 1001/1004). */
 	gaiResult(index: number, ticks: number, node: string, status: number, result: string): void {
-		this.#status(node, status);
 		if (status !== 0) return;
 		this.#add(index, ticks, node, [], parseGaiResult(result));
-	}
-
-	#status(query: string, status: number): void {
-		const name = query.trim().replace(/\.$/, '');
-		if (!name || canonicalAddress(name) !== null) return;
-		let byStatus = this.#statuses.get(name);
-		if (!byStatus) this.#statuses.set(name, (byStatus = new Map()));
-		byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
-	}
-
-	/** Every name looked up → its lookups by status (0 = answered), failed ones too. */
-	lookups(): LookupStatuses {
-		const out: Record<string, Record<string, number>> = {};
-		for (const [name, byStatus] of this.#statuses) out[name] = Object.fromEntries(byStatus);
-		return out;
 	}
 
 	#add(index: number, ticks: number, query: string, chain: string[], addresses: string[]): void {

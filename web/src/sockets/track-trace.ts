@@ -5,7 +5,6 @@ import { ProviderTable } from '../decoder/record-json.ts';
 import { BufferFeeder } from './buffer-view.ts';
 import { dnsOf, enrich, enrichEach, type NetCollector } from './enrich.ts';
 import { withOwners } from './owners.ts';
-import type { NameTable } from './names.ts';
 import type { SocketSummary } from './socket.ts';
 import { SocketTracker, type TrackedTrace, type TrackerOptions } from './tracker.ts';
 
@@ -29,8 +28,6 @@ export interface TrackedStream extends Omit<TrackedTrace, 'sockets'> {
 	readonly socketCount: number;
 	/** Each socket, named and told its TCP outcome, in order of its first event (once only). */
 	readonly sockets: Iterable<SocketSummary>;
-	/** The trace's own lookups (a comparison of traces reads their statuses by name). */
-	readonly names: NameTable;
 }
 
 /**
@@ -53,7 +50,6 @@ export async function trackTraceStream(
 		...(dns ? { dns } : {}),
 		socketCount: tracker.socketCount,
 		sockets: enrichEach(tracker.summaries(), net, overview.processes),
-		names: net.names,
 	};
 }
 

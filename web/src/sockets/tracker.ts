@@ -70,7 +70,6 @@ import { ProcessTable, type ProcessInfo } from './processes.ts';
 import { RateWindow } from './rate-window.ts';
 import type { SocketSummary } from './socket.ts';
 import type { EventOwners } from './event-owners.ts';
-import type { LookupStatuses } from './names.ts';
 import { F, type AfdEventView, type ProcessEventView } from './view.ts';
 
 export interface TrackerOptions {
@@ -138,11 +137,6 @@ export interface TrackedTrace {
 	 * events' own records say).
 	 */
 	readonly owners?: EventOwners;
-	/**
-	 * Every name the trace looked up, with its lookups by status (failed ones too), when it has
-	 * any (enrich.ts). Absent in sockets stored before it was kept.
-	 */
-	readonly lookups?: LookupStatuses;
 }
 
 /** Bits of LiveSocket.closeBits: which close/cleanup events a socket has had. */

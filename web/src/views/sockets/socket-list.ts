@@ -114,6 +114,23 @@ const NUMBER_FIELDS: Record<string, (r: SocketRow) => number | null> = {
 	pid: (r) => r.socket.pid,
 };
 
+/**
+ * Exact fields, spelled as the events filter spells them (`rport:443`, `raddr:10.0.0.5`), so a
+ * filter made for a socket's events (the Compare view's Show sockets) selects the same sockets.
+ */
+const portOf = (endpoint: string | null) => /:(\d+)$/.exec(endpoint ?? '')?.[1] ?? '';
+const hostOf = (endpoint: string | null) =>
+	(endpoint ?? '')
+		.replace(/:\d+$/, '')
+		.replace(/^\[|\]$/g, '')
+		.toLowerCase();
+const EXACT_FIELDS: Record<string, (r: SocketRow) => readonly string[]> = {
+	rport: (r) => [portOf(r.socket.remote)],
+	lport: (r) => [portOf(r.socket.local)],
+	port: (r) => [portOf(r.socket.local), portOf(r.socket.remote)],
+	raddr: (r) => [hostOf(r.socket.remote)],
+};
+
 export type Test = (r: SocketRow) => boolean;
 
 /** Milliseconds (plain, ms, s, us) or bytes (k, m): '1.5s' → 1500, '10k' → 10240. */
@@ -164,6 +181,10 @@ function termOf(token: string): Test | string {
 		// host:*.example.com: a glob over every name the trace gave the remote address.
 		const match = globMatcher(field[2]!);
 		test = (r) => (r.socket.remoteNames ?? []).some(match);
+	} else if (field && EXACT_FIELDS[field[1]!.toLowerCase()]) {
+		const get = EXACT_FIELDS[field[1]!.toLowerCase()]!;
+		const v = field[2]!.toLowerCase();
+		test = (r) => get(r).includes(v);
 	} else if (field && TEXT_FIELDS[field[1]!.toLowerCase()]) {
 		const get = TEXT_FIELDS[field[1]!.toLowerCase()]!;
 		const v = field[2]!.toLowerCase();
