@@ -2,7 +2,9 @@
 // sockets stream by (the command line) or come stored (the page), with every lookup's status as
 // the DNS panel's report counts and names it.
 import { describe, expect, it } from 'vitest';
-import { summarizeTracked, spread } from '../../web/src/compare/summarize.ts';
+import { dnsFigures, summarizeTracked, spread } from '../../web/src/compare/summarize.ts';
+import { DNS_OK } from '../../web/src/compare/summary.ts';
+import type { DnsReport } from '../../web/src/dns/dns-report.ts';
 import { dnsStatus } from '../../web/src/dns/dns-status.ts';
 import { indexBuffers } from '../../web/src/decoder/etl-file.ts';
 import { trackTrace } from '../../web/src/sockets/track-trace.ts';
@@ -103,5 +105,31 @@ describe('trace summary', () => {
 		const sorted = Array.from({ length: 10 }, (_, k) => k);
 		expect(spread(sorted, 4)).toEqual([0, 3, 6, 9]);
 		expect(spread(sorted, 20)).toEqual(sorted);
+	});
+});
+
+describe("a pair's DNS figures", () => {
+	it('count answers and failures by status, and leave a pending query out, as the DNS panel does', () => {
+		const row = (statuses: { status: number; count: number }[]) => ({
+			key: 'api.contoso.com',
+			statuses: statuses.map((s) => ({
+				...s,
+				key: String(s.status),
+				name: dnsStatus(s.status).name,
+			})),
+		});
+		const report = {
+			names: [
+				row([
+					{ status: 0, count: 3 },
+					{ status: DNS_NAME_ERROR, count: 2 },
+					{ status: 9506, count: 4 },
+				]),
+			],
+		} as unknown as DnsReport;
+		expect(dnsFigures(report)).toEqual({
+			'api.contoso.com': { [DNS_OK]: 3, [dnsStatus(DNS_NAME_ERROR).name]: 2 },
+		});
+		expect(dnsFigures(null)).toEqual({});
 	});
 });

@@ -3,6 +3,7 @@
 // sockets are the same summaries, names and conversation parts the Sockets panel shows, and the
 // names' lookups are the DNS panel's (dns-report.ts).
 import type { DnsReport } from '../dns/dns-report.ts';
+import { dnsFailed } from '../dns/dns-status.ts';
 import { partsOf, percentile, type Part } from '../sockets/conversations.ts';
 import { protocolLabel } from '../sockets/format.ts';
 import { addressOfEndpoint } from '../sockets/names.ts';
@@ -50,6 +51,8 @@ export function dnsFigures(report: DnsReport | null): Record<string, Record<stri
 	for (const row of report?.names ?? []) {
 		const statuses: Record<string, number> = {};
 		for (const s of row.statuses) {
+			// A pending query is no answer yet: neither an answer nor a failure, as the DNS panel counts.
+			if (s.status !== 0 && !dnsFailed(s.status)) continue;
 			const k = s.status === 0 ? DNS_OK : s.name;
 			statuses[k] = (statuses[k] ?? 0) + s.count;
 		}
