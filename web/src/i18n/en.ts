@@ -762,4 +762,5 @@ export const en: Record<string, string> = {
 	'details.key.tid': 'tid',
 	'details.key.cpu': 'cpu',
 	'details.key.name': 'name',
+	'level.always': 'Always',
 };

@@ -693,4 +693,5 @@ export const zh: Record<string, string> = {
 	'details.key.tid': '线程 ID',
 	'details.key.cpu': '处理器',
 	'details.key.name': '事件名称',
+	'level.always': '始终记录',
 };
