@@ -115,7 +115,6 @@ export const en: Record<string, string> = {
 	'story.how-timed-out': 'timed out',
 	'story.how-failed': 'failed',
 	'story.connect-failed': '{{who}} tried to connect to {{to}}: {{how}} ({{name}})',
-	'story.after': 'after {{duration}}',
 	'story.connecting': '{{who}} was connecting to {{to}}',
 	'story.used': '{{who}} used a {{kind}} {{since}}',
 	'story.used-to': '{{who}} used a {{kind}} to {{remote}} {{since}}',
@@ -763,4 +762,7 @@ export const en: Record<string, string> = {
 	'details.key.cpu': 'cpu',
 	'details.key.name': 'name',
 	'level.always': 'Always',
+	'story.ended-after': '{{how}} after {{duration}}',
+	'story.connect-failed-after':
+		'{{who}} tried to connect to {{to}}: {{how}} ({{name}}) after {{duration}}',
 };

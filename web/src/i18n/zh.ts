@@ -77,7 +77,6 @@ export const zh: Record<string, string> = {
 	'story.how-timed-out': '超时',
 	'story.how-failed': '失败',
 	'story.connect-failed': '{{who}} 尝试连接到 {{to}}：{{how}}（{{name}}）',
-	'story.after': '，{{duration}} 后',
 	'story.connecting': '{{who}} 正在连接到 {{to}}',
 	'story.used': '{{who}} 使用了一个{{kind}}（{{since}}）',
 	'story.used-to': '{{who}} 使用了一个通往 {{remote}} 的{{kind}}（{{since}}）',
@@ -93,7 +92,7 @@ export const zh: Record<string, string> = {
 	'story.closed-app': '由应用程序关闭',
 	'story.end-unknown': '其结束不在跟踪中',
 	'story.sent': '发送 {{bytes}}',
-	'story.list-and': '{{first}} 和 {{last}}',
+	'story.list-and': '{{first}}和{{last}}',
 	'story.list-more': '{{first}} 等另外 {{count}} 个',
 	'story.peer-flow': '{{remote}}（发送 {{sent}}，接收 {{received}}）',
 	'story.datagrams-peers_other': '{{who}} 与 {{count}} 个远程端点交换了数据报',
@@ -147,7 +146,7 @@ export const zh: Record<string, string> = {
 
 	// ---- import progress and library ----
 	'import.eta-under-second': '剩余不到 1 秒',
-	'import.eta': '剩余 {{seconds}} s',
+	'import.eta': '剩余 {{seconds}} 秒',
 	'import.indexing': '正在建立索引',
 	'import.importing': '正在导入',
 	'import.cancel': '取消',
@@ -694,4 +693,6 @@ export const zh: Record<string, string> = {
 	'details.key.cpu': '处理器',
 	'details.key.name': '事件名称',
 	'level.always': '始终记录',
+	'story.ended-after': '{{duration}}后{{how}}',
+	'story.connect-failed-after': '{{who}} 尝试连接到 {{to}}：{{duration}}后{{how}}（{{name}}）',
 };
