@@ -765,4 +765,15 @@ export const en: Record<string, string> = {
 	'story.ended-after': '{{how}} after {{duration}}',
 	'story.connect-failed-after':
 		'{{who}} tried to connect to {{to}}: {{how}} ({{name}}) after {{duration}}',
+	'sockets.state.closed': 'closed',
+	'sockets.state.aborted': 'aborted',
+	'sockets.state.failed': 'failed',
+	'sockets.state.open': 'open at end of trace',
+	'sockets.state.listening': 'listening',
+	'sockets.state.connect-failed': '{{state}} (connect failed)',
+	'sockets.ended.application': 'application',
+	'sockets.ended.afd-abort': 'afd-abort',
+	'sockets.ended.transport-abort': 'transport-abort',
+	'sockets.ended.peer-disconnect': 'peer-disconnect',
+	'sockets.ended.unknown': 'unknown',
 };
