@@ -776,4 +776,9 @@ export const en: Record<string, string> = {
 	'sockets.ended.transport-abort': 'transport-abort',
 	'sockets.ended.peer-disconnect': 'peer-disconnect',
 	'sockets.ended.unknown': 'unknown',
+	'facts.bits-64': '64-bit',
+	'facts.bits-32': '32-bit',
+	'facts.bits-unusual': 'unusual',
+	'facts.frequency-unknown': 'unknown',
+	'facts.ticks-per-second': '{{ticks}} ticks/s',
 };

@@ -706,4 +706,9 @@ export const zh: Record<string, string> = {
 	'sockets.ended.transport-abort': '传输层中止',
 	'sockets.ended.peer-disconnect': '对端断开',
 	'sockets.ended.unknown': '未知',
+	'facts.bits-64': '64 位',
+	'facts.bits-32': '32 位',
+	'facts.bits-unusual': '不常见',
+	'facts.frequency-unknown': '未知',
+	'facts.ticks-per-second': '每秒 {{ticks}} 个时钟周期',
 };
