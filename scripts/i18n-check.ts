@@ -1,12 +1,20 @@
 // Fails when a message key is used but missing in a language, defined but never used, or when
 // en.ts and zh.ts hold different keys (npm run check). A key is used where the source calls
 // t('key'), msg('key') or key('key'); a template key (`finding.${kind}.title`) uses every key it
-// matches and must match one.
+// matches and must match one. It also applies scripts/i18n-rules.ts: the glossary
+// (schema/glossary-zh.json) over zh.ts and the Chinese schemas, Latin/CJK spacing, and no literal
+// text in .svelte markup but the names in MARKUP_ALLOWED.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { en } from '../web/src/i18n/en.ts';
 import { zh } from '../web/src/i18n/zh.ts';
+import {
+	glossaryProblems,
+	markupLiterals,
+	spacingProblems,
+	type GlossaryTerm,
+} from './i18n-rules.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const PLURAL = /_(zero|one|two|few|many|other)$/;
@@ -64,6 +72,36 @@ for (const file of files(join(root, 'web/src'))) {
 	}
 }
 for (const k of enBases) if (!used.has(k)) problems.push(`unused key ${k}`);
+
+// Names, not words: the product, a provider, a unit.
+const MARKUP_ALLOWED = ['Sockscope', 'Winsock', 'MB/s', '· MB/s'];
+const glossary = (
+	JSON.parse(readFileSync(join(root, 'schema/glossary-zh.json'), 'utf8')) as {
+		terms: GlossaryTerm[];
+	}
+).terms;
+for (const [k, v] of Object.entries(zh))
+	for (const p of [...glossaryProblems(v, glossary), ...spacingProblems(v)])
+		problems.push(`zh.ts ${k}: ${p}`);
+for (const name of ['winsock-afd-zh.json', 'status-notes-zh.json']) {
+	const data = JSON.parse(readFileSync(join(root, 'schema', name), 'utf8')) as Record<
+		string,
+		unknown
+	>;
+	delete data['about'];
+	const walk = (o: unknown, at: string): void => {
+		if (typeof o === 'string')
+			for (const p of [...glossaryProblems(o, glossary), ...spacingProblems(o)])
+				problems.push(`schema/${name} ${at}: ${p}`);
+		else if (o && typeof o === 'object')
+			for (const [k, v] of Object.entries(o)) walk(v, at ? `${at}.${k}` : k);
+	};
+	walk(data, '');
+}
+for (const file of files(join(root, 'web/src')))
+	if (file.endsWith('.svelte'))
+		for (const p of markupLiterals(readFileSync(file, 'utf8'), MARKUP_ALLOWED))
+			problems.push(`${file.slice(root.length + 1)}: literal ${p} (use the catalogue)`);
 
 if (problems.length) {
 	for (const p of [...new Set(problems)]) console.error(`i18n: ${p}`);

@@ -12,6 +12,7 @@ import { compileFilter } from '../../web/src/query/filter-compile.ts';
 import { RecordReader } from '../../web/src/worker/record-reader.ts';
 import { decoderModule, open } from '../decoder/load.ts';
 import { sockscope } from '../cli/run.ts';
+import { AFD_TEXT_ZH } from '../../web/src/decoder/afd-titles.ts';
 
 const samplePath = join(import.meta.dirname, '../../public/sample.etl');
 
@@ -179,5 +180,25 @@ describe('mistakes get a position and a "did you mean", not zero rows', () => {
 		const n = await count('AfdConnect');
 		expect(n).toBeGreaterThan(0);
 		expect(n).toBe(await count('"AfdConnect"'));
+	});
+});
+
+describe('event: takes the Chinese title the table shows', () => {
+	it('a title selects the events of every manifest name that carries it, globs included', async () => {
+		const byTitle = new Map<string, string[]>();
+		for (const [name, text] of AFD_TEXT_ZH)
+			if (text.title) byTitle.set(text.title, [...(byTitle.get(text.title) ?? []), name]);
+		const inSample = new Set(all.map((l) => l.name));
+		let tried = 0;
+		for (const [title, names] of byTitle) {
+			if (!names.some((n) => inSample.has(n))) continue;
+			tried++;
+			const expected = all.filter((l) => l.name !== null && names.includes(l.name)).length;
+			expect(await count(`event:"${title}"`), title).toBe(expected);
+		}
+		expect(tried).toBeGreaterThan(3);
+		const connects = all.filter((l) => l.name === 'ConnectIPv4' || l.name === 'ConnectIPv6');
+		expect(connects.length).toBeGreaterThan(0);
+		expect(await count('event:套接字连*')).toBe(connects.length);
 	});
 });

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { formatBytes } from '../../web/src/lib/format-size.ts';
 import { formatDuration } from '../../web/src/sockets/format.ts';
-import { storyOf } from '../../web/src/sockets/story.ts';
+import { storyMessageOf, storyOf } from '../../web/src/sockets/story.ts';
+import { textIn } from '../../web/src/i18n/render.ts';
 import { Lifecycles, SOCK_DGRAM, START } from '../builders/lifecycles.ts';
 import { trackBytes } from './track.ts';
 
@@ -37,6 +38,19 @@ describe('story of a socket', () => {
 		expect(third).toBe(
 			'chrome.exe (PID 4120) used a socket opened before the trace began, sent 10 bytes, received 0 bytes, still open at the end of the trace',
 		);
+		// In Chinese, when comes before what, in Chinese units.
+		const zh = textIn('zh', storyMessageOf(tracked.sockets[0]!));
+		expect(zh).toContain('用时 38 毫秒');
+		expect(zh.endsWith('41.2 秒后由应用程序关闭')).toBe(true);
+		expect(zh).not.toMatch(/\d s\b|后，/);
+	});
+
+	it('formats durations in Chinese units', () => {
+		expect([38.4, 41_200, 123_000].map((ms) => formatDuration(ms, 'zh'))).toEqual([
+			'38 毫秒',
+			'41.2 秒',
+			'2 分 3 秒',
+		]);
 	});
 
 	it('formats sizes (binary units, as everywhere on the page) and durations', () => {
@@ -49,14 +63,8 @@ describe('story of a socket', () => {
 			'1.2 MiB',
 			'5 GiB',
 		]);
-		expect([0.42, 9.9, 38.4, 1024, 41_200, 123_000, 3_725_000].map(formatDuration)).toEqual([
-			'0.4 ms',
-			'9.9 ms',
-			'38 ms',
-			'1.02 s',
-			'41.2 s',
-			'2 min 3 s',
-			'1 h 2 min',
-		]);
+		expect(
+			[0.42, 9.9, 38.4, 1024, 41_200, 123_000, 3_725_000].map((ms) => formatDuration(ms)),
+		).toEqual(['0.4 ms', '9.9 ms', '38 ms', '1.02 s', '41.2 s', '2 min 3 s', '1 h 2 min']);
 	});
 });

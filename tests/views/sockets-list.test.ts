@@ -120,12 +120,35 @@ const refused = socket({
 	bytesSent: 0,
 	bytesReceived: 0,
 });
-const rows: SocketRow[] = [ok, refused].map(rowOf);
+const rows: SocketRow[] = [ok, refused].map((s) => rowOf(s));
 const keys = (filter: string) => {
 	const test = compileSocketFilter(filter);
 	if (typeof test === 'string') throw new Error(test);
 	return rows.filter(test).map((r) => r.key);
 };
+
+describe('the sockets list in Chinese', () => {
+	const words = {
+		state: (state: string, failed: boolean) => (failed ? `${state}（连接失败）` : `状态-${state}`),
+		endedBy: (e: string) => `结束-${e}`,
+	};
+	const zhRows = [ok, refused].map((s) => rowOf(s, words));
+	const zhKeys = (filter: string) => {
+		const test = compileSocketFilter(filter);
+		if (typeof test === 'string') throw new Error(test);
+		return zhRows.filter(test).map((r) => r.key);
+	};
+	it('shows the words given and filters on them and on the English ones alike', () => {
+		for (const [i, s] of [ok, refused].entries()) {
+			const en = rowOf(s);
+			expect(zhRows[i]!.english.state).toBe(en.state);
+			expect(zhRows[i]!.state).not.toBe(en.state);
+			expect(zhKeys(`state:${en.state.split(' ')[0]}`)).toContain(s.key);
+			expect(zhKeys(`state:${zhRows[i]!.state}`)).toContain(s.key);
+			expect(zhKeys(zhRows[i]!.state.split(/\s/)[0]!)).toContain(s.key);
+		}
+	});
+});
 
 describe('the sockets list', () => {
 	it('filters by plain words, fields and numbers', () => {

@@ -313,22 +313,22 @@ export const AFD_EVENT_TEXT_ZH: Readonly<Record<number, { readonly title?: strin
 		"title": "连接已完成"
 	},
 	"7": {
-		"title": "AFD-Initiated中止"
+		"title": "AFD 发起的中止"
 	},
 	"8": {
-		"title": "Transport-Initiated中止"
+		"title": "传输层发起的中止"
 	},
 	"9": {
-		"title": "发送请求失败"
+		"title": "send 请求失败"
 	},
 	"10": {
-		"title": "失败的 WsaSendMsg 请求"
+		"title": "WSASendMsg 请求失败"
 	},
 	"11": {
-		"title": "失败的 Recv 请求"
+		"title": "recv 请求失败"
 	},
 	"12": {
-		"title": "失败的 Recvfrom 请求"
+		"title": "recvfrom 请求失败"
 	},
 	"13": {
 		"title": "套接字关闭"
@@ -346,76 +346,76 @@ export const AFD_EVENT_TEXT_ZH: Readonly<Record<number, { readonly title?: strin
 		"title": "接受失败"
 	},
 	"18": {
-		"title": "发送已发布"
+		"title": "已投递发送"
 	},
 	"19": {
-		"title": "接收发布"
+		"title": "已投递接收"
 	},
 	"20": {
-		"title": "RecvFrom Posted"
+		"title": "已投递 recvfrom"
 	},
 	"21": {
-		"title": "SendTo 已发布"
+		"title": "已投递 sendto"
 	},
 	"22": {
-		"title": "SendTo 已发布"
+		"title": "已投递 sendto"
 	},
 	"23": {
-		"title": "Recv Completed"
+		"title": "接收已完成"
 	},
 	"24": {
 		"title": "发送已完成"
 	},
 	"25": {
-		"title": "SendMsg Completed"
+		"title": "sendmsg 已完成"
 	},
 	"26": {
-		"title": "RecvFrom Completed"
+		"title": "recvfrom 已完成"
 	},
 	"27": {
-		"title": "RecvFrom Completed"
+		"title": "recvfrom 已完成"
 	},
 	"28": {
-		"title": "SendTo Completed"
+		"title": "sendto 已完成"
 	},
 	"29": {
-		"title": "套接字选项集"
+		"title": "已设置套接字选项"
 	},
 	"30": {
-		"title": "选择/投票已发布"
+		"title": "已投递 select/轮询"
 	},
 	"31": {
-		"title": "选择/轮询已完成"
+		"title": "select/轮询已完成"
 	},
 	"32": {
-		"title": "WSAEventSelect"
+		"title": "WSAEventSelect 调用"
 	},
 	"33": {
-		"title": "已删除的数据报"
+		"title": "数据报已丢弃"
 	},
 	"34": {
-		"title": "已删除的数据报"
+		"title": "数据报已丢弃"
 	},
 	"35": {
-		"title": "指示的连接"
+		"title": "传输层指示了连接"
 	},
 	"36": {
-		"title": "指示的连接"
+		"title": "传输层指示了连接"
 	},
 	"37": {
-		"title": "指示的数据"
+		"title": "传输层指示了数据"
 	},
 	"38": {
-		"title": "从传输指示的数据"
+		"title": "传输层指示了数据"
 	},
 	"39": {
-		"title": "从传输指示的数据"
+		"title": "传输层指示了数据"
 	},
 	"40": {
 		"title": "绑定失败"
 	},
 	"41": {
-		"title": "指示与传输断开连接"
+		"title": "传输层指示连接已断开"
 	},
 	"1000": {
 		"description": "socket 调用：创建套接字（进程、端点、地址族、类型、协议、序号、状态）"
@@ -496,10 +496,10 @@ export const AFD_EVENT_TEXT_ZH: Readonly<Record<number, { readonly title?: strin
 		"description": "设置套接字选项（选项、值、状态）"
 	},
 	"1036": {
-		"description": "等待监听"
+		"description": "等待侦听"
 	},
 	"1037": {
-		"description": "listen 调用：开始监听（积压数）"
+		"description": "listen 调用：开始侦听（积压数）"
 	},
 	"3000": {
 		"description": "传输层指示了新连接"
@@ -588,7 +588,7 @@ export const AFD_EVENT_TEXT_ZH: Readonly<Record<number, { readonly title?: strin
 export const AFD_FIELD_NAMES_ZH: Readonly<Record<string, string>> = {
 	"Process": "进程",
 	"Endpoint": "端点",
-	"Listen Endpoint": "端点",
+	"Listen Endpoint": "侦听端点",
 	"Protocol": "协议",
 	"Address": "地址",
 	"Port": "端口",
@@ -597,7 +597,9 @@ export const AFD_FIELD_NAMES_ZH: Readonly<Record<string, string>> = {
 	"Buffer": "缓冲区",
 	"Option": "选项",
 	"Timeout": "超时",
-	"Bytes Indicated": "指示的字节数"
+	"Bytes Indicated": "指示的字节数",
+	"Error": "错误",
+	"Value": "值"
 };
 
 /** Value maps declared by the AFD manifest, and those of the packet providers (schema/packet-capture.json). */

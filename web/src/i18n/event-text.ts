@@ -15,6 +15,14 @@ export function eventText(name: string, lang: Lang): string | null {
 	return text?.title ?? text?.description ?? null;
 }
 
+/**
+ * The name the events table shows in `lang`: in Chinese the page's title (which `event:` accepts,
+ * decoder/afd-titles.ts), else the manifest name.
+ */
+export function eventTitle(name: string, lang: Lang): string {
+	return (lang === 'zh' && BY_NAME.get(name)?.title) || name;
+}
+
 /** An AFD event field's name in `lang` (the manifest's when the page names it so). */
 export function fieldName(name: string, lang: Lang): string {
 	return lang === 'zh' ? (AFD_FIELD_NAMES_ZH[name] ?? name) : name;

@@ -4,6 +4,7 @@
 import i18next, { type i18n } from 'i18next';
 import { statusExplanation } from '../decoder/status.ts';
 import { dnsStatus } from '../dns/dns-status.ts';
+import { formatDuration } from '../sockets/format.ts';
 import { en } from './en.ts';
 import { zh } from './zh.ts';
 
@@ -11,7 +12,12 @@ export type Lang = 'en' | 'zh';
 export const LANGS: readonly Lang[] = ['en', 'zh'];
 
 /** A value in a message: data shown as is, a number, another message, or a list of them. */
-export type Text = string | number | Msg | TextList | StatusText | DnsStatusText;
+export type Text = string | number | Msg | TextList | StatusText | DnsStatusText | DurationText;
+
+/** A duration, in the reader's units ("41.2 s", "41.2 秒"). */
+export interface DurationText {
+	readonly durationMs: number;
+}
 /** What a DNS query's status means, in the reader's language (schema/dns-status.json). */
 export interface DnsStatusText {
 	readonly dnsStatus: number;
@@ -24,8 +30,11 @@ export interface StatusText {
 }
 export interface TextList {
 	readonly list: readonly Text[];
-	/** How the items are joined: ", " / "，", "; " / "；", or a space (none in Chinese). */
-	readonly sep: 'comma' | 'semicolon' | 'space';
+	/**
+	 * How the items are joined: clauses by ", " / "，", "; " / "；", or a space (none in
+	 * Chinese); items of an enumeration by ", " / "、" (`enum`).
+	 */
+	readonly sep: 'comma' | 'semicolon' | 'space' | 'enum';
 }
 /** A message to render later in the reader's language: a catalog key and its values. */
 export interface Msg {
@@ -43,8 +52,8 @@ export function list(items: readonly Text[], sep: TextList['sep']): TextList {
 }
 
 const SEPARATORS: Record<Lang, Record<TextList['sep'], string>> = {
-	en: { comma: ', ', semicolon: '; ', space: ' ' },
-	zh: { comma: '，', semicolon: '；', space: '' },
+	en: { comma: ', ', semicolon: '; ', space: ' ', enum: ', ' },
+	zh: { comma: '，', semicolon: '；', space: '', enum: '、' },
 };
 
 let instance: i18n | null = null;
@@ -68,6 +77,7 @@ function engine(): i18n {
 
 function textOf(lang: Lang, x: Text): string | number {
 	if (typeof x === 'string' || typeof x === 'number') return x;
+	if ('durationMs' in x) return formatDuration(x.durationMs, lang);
 	if ('dnsStatus' in x) {
 		const d = dnsStatus(x.dnsStatus);
 		return (lang === 'zh' ? d.zh : d.plain) ?? d.plain ?? d.message ?? d.name;

@@ -4,16 +4,16 @@ export const zh: Record<string, string> = {
 	// ---- findings ----
 	'finding.connect-refused.title': '连接被拒绝：{{subject}}',
 	'finding.connect-refused.explanation_other':
-		'来自 {{subject}} 的 {{count}} 次连接被拒绝（{{statuses}}）。{{why}}',
+		'{{subject}} 的 {{count}} 次连接被拒绝（{{statuses}}）。{{why}}',
 	'finding.connect-timeout.title': '连接超时：{{subject}}',
 	'finding.connect-timeout.explanation_other':
-		'来自 {{subject}} 的 {{count}} 次连接超时（{{statuses}}）：对端始终没有应答 SYN；它可能已关闭、不可达，或数据包被防火墙丢弃。',
+		'{{subject}} 的 {{count}} 次连接超时（{{statuses}}）：对端始终没有应答 SYN；它可能已关闭、不可达，或数据包被防火墙丢弃。',
 	'finding.connect-failed.title': '连接失败：{{subject}}',
 	'finding.connect-failed.explanation_other':
-		'来自 {{subject}} 的 {{count}} 次连接失败（{{statuses}}）。{{why}}',
+		'{{subject}} 的 {{count}} 次连接失败（{{statuses}}）。{{why}}',
 	'finding.retry-storm.title': '重试风暴：{{subject}}',
 	'finding.retry-storm.explanation_other':
-		'来自 {{subject}} 的 {{count}} 次失败连接发生在 {{span}} 之内：应用程序不断重试一个不接受连接的对端；不带退避的重试会浪费端口和时间。',
+		'{{subject}} 的 {{count}} 次失败连接发生在 {{span}} 之内：应用程序不断重试一个不接受连接的对端；不带退避的重试会浪费端口和时间。',
 	'finding.afd-abort.title': '被 AFD 中止：{{subject}}',
 	'finding.afd-abort.explanation_other':
 		'{{about}} 的 {{count}} 个连接被 AFD 自身中止（{{reason}}），而不是被应用程序或对端中止。',
@@ -27,7 +27,7 @@ export const zh: Record<string, string> = {
 		'{{about}} 的 {{count}} 个数据报（{{bytes}}）在应用程序读取之前被 AFD 丢弃（{{reason}}）。该套接字没有待处理的接收请求，且缓冲区已满：请更快地读取，或增大 SO_RCVBUF。',
 	'finding.open-at-end.title': '跟踪结束时仍打开：{{subject}}',
 	'finding.open-at-end.explanation_other':
-		'{{subject}} 的 {{count}} 个套接字在跟踪结束时仍处于打开状态。长连接和监听套接字属于正常；不断累积而不关闭的套接字则是泄漏。',
+		'{{subject}} 的 {{count}} 个套接字在跟踪结束时仍处于打开状态。长连接和侦听套接字属于正常；不断累积而不关闭的套接字则是泄漏。',
 	'finding.io-after-close.title': '关闭后的 I/O：{{subject}}',
 	'finding.io-after-close.explanation_other':
 		'{{subject}} 的 {{sockets}}上有 {{count}} 个请求发生在该套接字的 closesocket 之后：这是关闭后使用的错误，或两个线程在没有协调的情况下共用一个套接字。',
@@ -65,7 +65,7 @@ export const zh: Record<string, string> = {
 	'story.since-no-create': '创建不在跟踪中',
 	'story.unknown-address': '未知地址',
 	'story.unknown-peer': '未知对端',
-	'story.listened': '{{who}} 在 {{local}} 上监听',
+	'story.listened': '{{who}} 在 {{local}} 上侦听',
 	'story.listened-accepts_other': '，接受了 {{count}} 个连接',
 	'story.early-socket': '（套接字{{since}}）',
 	'story.accepted': '{{who}} 接受了来自 {{remote}} 的连接',
@@ -77,7 +77,6 @@ export const zh: Record<string, string> = {
 	'story.how-timed-out': '超时',
 	'story.how-failed': '失败',
 	'story.connect-failed': '{{who}} 尝试连接到 {{to}}：{{how}}（{{name}}）',
-	'story.after': '，{{duration}} 后',
 	'story.connecting': '{{who}} 正在连接到 {{to}}',
 	'story.used': '{{who}} 使用了一个{{kind}}（{{since}}）',
 	'story.used-to': '{{who}} 使用了一个通往 {{remote}} 的{{kind}}（{{since}}）',
@@ -93,7 +92,7 @@ export const zh: Record<string, string> = {
 	'story.closed-app': '由应用程序关闭',
 	'story.end-unknown': '其结束不在跟踪中',
 	'story.sent': '发送 {{bytes}}',
-	'story.list-and': '{{first}} 和 {{last}}',
+	'story.list-and': '{{first}}和{{last}}',
 	'story.list-more': '{{first}} 等另外 {{count}} 个',
 	'story.peer-flow': '{{remote}}（发送 {{sent}}，接收 {{received}}）',
 	'story.datagrams-peers_other': '{{who}} 与 {{count}} 个远程端点交换了数据报',
@@ -147,7 +146,7 @@ export const zh: Record<string, string> = {
 
 	// ---- import progress and library ----
 	'import.eta-under-second': '剩余不到 1 秒',
-	'import.eta': '剩余 {{seconds}} s',
+	'import.eta': '剩余 {{seconds}} 秒',
 	'import.indexing': '正在建立索引',
 	'import.importing': '正在导入',
 	'import.cancel': '取消',
@@ -287,7 +286,7 @@ export const zh: Record<string, string> = {
 	'details.payload-from': '负载起始于 {{offset}}',
 
 	// ---- filter bar, Syntax panel and autocomplete ----
-	'level.critical': '严重',
+	'level.critical': '关键',
 	'level.error': '错误',
 	'level.warning': '警告',
 	'level.info': '信息',
@@ -405,7 +404,7 @@ export const zh: Record<string, string> = {
 	'sockets.col.connections': '连接',
 	'sockets.col.failed': '失败',
 	'sockets.rebuilding': '正在重建套接字…',
-	'sockets.findings': '发现',
+	'sockets.findings': '诊断结果',
 	'sockets.looking': '正在查找…',
 	'sockets.nothing': '没有值得注意的问题。',
 	'sockets.title': '套接字',
@@ -418,7 +417,7 @@ export const zh: Record<string, string> = {
 	'sockets.filter-label': '筛选套接字',
 	'sockets.count': '{{shown}} / {{count}} 个套接字',
 	'sockets.show-all': '显示所有套接字',
-	'sockets.clear-finding': '清除该发现',
+	'sockets.clear-finding': '清除该诊断结果',
 	'sockets.show-events': '显示其事件',
 	'sockets.lanes': '泳道',
 	'sockets.lane-connecting': '连接中',
@@ -427,7 +426,7 @@ export const zh: Record<string, string> = {
 	'sockets.lane-error': '错误',
 	'sockets.lane-abort': '中止',
 	'sockets.lanes-first': '仅显示 {{count}} 个套接字中的前 {{max}} 个：筛选列表以查看其他套接字',
-	'sockets.conversations': '会话',
+	'sockets.conversations': '对话',
 
 	// ---- trace facts ----
 	'facts.group.trace': '跟踪',
@@ -463,7 +462,7 @@ export const zh: Record<string, string> = {
 	'facts.lost-buffers_other': '{{n}} 个缓冲区',
 	'facts.and': '{{a}}和{{b}}',
 	'facts.loss':
-		'此跟踪不完整：会话在记录时丢失了 {{lost}}。部分套接字可能缺少事件。使用更大或更多的缓冲区（logman -bs 和 -nb），或使用级别 4 而非 5，可以减少丢失。',
+		'此跟踪不完整：跟踪会话在记录时丢失了 {{lost}}。部分套接字可能缺少事件。使用更大或更多的缓冲区（logman -bs 和 -nb），或使用级别 4 而非 5，可以减少丢失。',
 	'facts.clock': '{{clock}} 时钟',
 	'facts.copied': '已复制',
 	'facts.copy-failed': '复制失败',
@@ -523,7 +522,7 @@ export const zh: Record<string, string> = {
 	'trust.sev.data-loss': '数据丢失',
 	'trust.sev.error': '错误',
 	'trust.name.events-lost': '记录时丢失的事件',
-	'trust.about.events-lost': '会话没有可用的缓冲区来存放它们（标头中的 EventsLost）。',
+	'trust.about.events-lost': '跟踪会话没有可用的缓冲区来存放它们（标头中的 EventsLost）。',
 	'trust.name.buffers-lost': '记录时丢失的缓冲区',
 	'trust.about.buffers-lost': '从未写入文件的整个缓冲区（标头中的 BuffersLost）。',
 	'trust.name.damage': '损坏的缓冲区和记录',
@@ -621,10 +620,10 @@ export const zh: Record<string, string> = {
 	'owner.source.socket': '按其套接字判断',
 	'owner.source.tcpip': '按其 TCP 连接判断',
 	'export.tables-button': '导出',
-	'export.tables-menu': '导出套接字、会话和发现',
+	'export.tables-menu': '导出套接字、对话和诊断结果',
 	'export.table-name.sockets': '套接字',
-	'export.table-name.conversations': '会话',
-	'export.table-name.findings': '发现',
+	'export.table-name.conversations': '对话',
+	'export.table-name.findings': '诊断结果',
 	'export.table-as': '将{{table}}保存为 {{format}}',
 	'export.table-done': '已将 {{count}} 行导出到 {{fileName}}。',
 	// ---- compare (web/src/views/compare/) ----
@@ -688,7 +687,7 @@ export const zh: Record<string, string> = {
 	'duplicate.import': '再次导入',
 	'duplicate.cancel': '取消',
 	// ---- sockets list narrowed ----
-	'sockets.conversations-shown_other': '所显示的 {{count}} 个套接字的会话',
+	'sockets.conversations-shown_other': '所显示的 {{count}} 个套接字的对话',
 	// ---- packets (web/src/views/packets: the Packets panel, a socket's wire facts) ----
 	'trace.panel-packets': '数据包',
 	'packets.after-import': '导入完成后即可查看数据包。',
@@ -731,7 +730,7 @@ export const zh: Record<string, string> = {
 	'wire.packets_other':
 		'{{count}} 个数据包（发出 {{out}} 个，收到 {{in}} 个）：发送载荷 {{sent}} 字节，接收 {{received}} 字节。',
 	'wire.handshake': 'SYN → SYN-ACK 用时 {{time}}。',
-	'wire.refused': '对端以 RST 回应 SYN：端口 {{port}} 上没有程序在监听。',
+	'wire.refused': '对端以 RST 回应 SYN：端口 {{port}} 上没有程序在侦听。',
 	'wire.reset': '对端重置了连接（RST，第 {{frame}} 帧）。',
 	'wire.syn-again_other': '在对端应答之前，SYN 重发了 {{count}} 次。',
 	'wire.syn-unanswered_other':
@@ -743,4 +742,39 @@ export const zh: Record<string, string> = {
 	'wire.out': '→ 发出',
 	'wire.in': '← 收到',
 	'wire.first': '前 {{shown}} 个，共 {{total}} 个数据包。',
+	// ---- zh: native Chinese (details keys, events titles, message codes) ----
+	'details.key.kind': '类型',
+	'details.key.time': '时间',
+	'details.key.filetime': 'FILETIME 时间戳',
+	'details.key.provider': '提供程序',
+	'details.key.providerGuid': '提供程序 GUID',
+	'details.key.id': '事件 ID',
+	'details.key.version': '版本',
+	'details.key.level': '级别',
+	'details.key.opcode': '操作码',
+	'details.key.task': '任务',
+	'details.key.keyword': '关键字',
+	'details.key.pid': '进程 ID',
+	'details.key.tid': '线程 ID',
+	'details.key.cpu': '处理器',
+	'details.key.name': '事件名称',
+	'level.always': '始终记录',
+	'story.ended-after': '{{duration}}后{{how}}',
+	'story.connect-failed-after': '{{who}} 尝试连接到 {{to}}：{{duration}}后{{how}}（{{name}}）',
+	'sockets.state.closed': '已关闭',
+	'sockets.state.aborted': '已中止',
+	'sockets.state.failed': '失败',
+	'sockets.state.open': '跟踪结束时仍打开',
+	'sockets.state.listening': '侦听中',
+	'sockets.state.connect-failed': '{{state}}（连接失败）',
+	'sockets.ended.application': '应用程序',
+	'sockets.ended.afd-abort': 'AFD 中止',
+	'sockets.ended.transport-abort': '传输层中止',
+	'sockets.ended.peer-disconnect': '对端断开',
+	'sockets.ended.unknown': '未知',
+	'facts.bits-64': '64 位',
+	'facts.bits-32': '32 位',
+	'facts.bits-unusual': '不常见',
+	'facts.frequency-unknown': '未知',
+	'facts.ticks-per-second': '每秒 {{ticks}} 个时钟周期',
 };

@@ -27,6 +27,7 @@ import type { RowOwners } from './owner-join.ts';
 import { globMatcher } from './glob.ts';
 import { ipMatches, parseIp, parseIpPattern } from './ip.ts';
 import { canonicalAddress } from '../sockets/names.ts';
+import { afdTitleZh } from '../decoder/afd-titles.ts';
 
 /** One comparison as the compiler sees it: `field op value`. */
 export interface Term {
@@ -178,9 +179,14 @@ export const FIELDS: Readonly<Record<string, FieldSpec>> = {
 			const id = /^\d+$/.test(t.value) && t.op !== 'contains' && t.op !== 'matches';
 			const { match, negate } = nameTest(t);
 			const n = id ? Number(t.value) : null;
+			// The Chinese table shows the title: the filter takes what the reader sees too.
+			const named = (name: string) => {
+				const title = afdTitleZh(name);
+				return match(name) || (title !== undefined && match(title));
+			};
 			return lookup(
 				['etype'],
-				markTypes(ctx, (x) => (n !== null ? x.id === n && x.kind === 6 : match(x.name))),
+				markTypes(ctx, (x) => (n !== null ? x.id === n && x.kind === 6 : named(x.name))),
 				negate,
 			);
 		},

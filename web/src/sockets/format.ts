@@ -2,14 +2,21 @@
 import { ADDRESS_FAMILIES, IP_PROTOCOLS, SOCKET_TYPES } from '../generated/codes.ts';
 
 /** 0.4 ms, 38 ms, 1.02 s, 41.2 s, 2 min 3 s, 1 h 2 min. */
-export function formatDuration(ms: number): string {
-	if (ms < 10) return `${trim(ms.toFixed(1))} ms`;
-	if (ms < 1000) return `${Math.round(ms)} ms`;
+/** Duration units in each language the page speaks (the CLI's are the English ones). */
+const DURATION_UNITS = {
+	en: { ms: 'ms', s: 's', min: 'min', h: 'h' },
+	zh: { ms: '毫秒', s: '秒', min: '分', h: '小时' },
+} as const;
+
+export function formatDuration(ms: number, lang: keyof typeof DURATION_UNITS = 'en'): string {
+	const u = DURATION_UNITS[lang];
+	if (ms < 10) return `${trim(ms.toFixed(1))} ${u.ms}`;
+	if (ms < 1000) return `${Math.round(ms)} ${u.ms}`;
 	const s = ms / 1000;
-	if (s < 10) return `${trim(s.toFixed(2))} s`;
-	if (s < 60) return `${trim(s.toFixed(1))} s`;
-	if (s < 3600) return `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
-	return `${Math.floor(s / 3600)} h ${Math.round((s % 3600) / 60)} min`;
+	if (s < 10) return `${trim(s.toFixed(2))} ${u.s}`;
+	if (s < 60) return `${trim(s.toFixed(1))} ${u.s}`;
+	if (s < 3600) return `${Math.floor(s / 60)} ${u.min} ${Math.round(s % 60)} ${u.s}`;
+	return `${Math.floor(s / 3600)} ${u.h} ${Math.round((s % 3600) / 60)} ${u.min}`;
 }
 
 function trim(x: string): string {

@@ -3,7 +3,7 @@
 // message (i18n/render.ts) so the page can tell it in the reader's language; storyOf is English.
 import { english, list, msg, type Msg, type Text } from '../i18n/render.ts';
 import { formatBytes } from '../lib/format-size.ts';
-import { formatDuration, protocolLabel, ticksToMs } from './format.ts';
+import { protocolLabel, ticksToMs } from './format.ts';
 import { namedEndpoint } from './names.ts';
 import type { SocketSummary } from './socket.ts';
 
@@ -24,9 +24,9 @@ function peer(s: SocketSummary): string | null {
 /** "a, b and c", or "a, b, c, d and 2 more" past `shown` items. */
 function andList(items: readonly Text[], total: number): Text {
 	const more = total - items.length;
-	if (more > 0) return msg('story.list-more', { first: list(items, 'comma'), count: more });
+	if (more > 0) return msg('story.list-more', { first: list(items, 'enum'), count: more });
 	if (items.length === 1) return items[0]!;
-	return msg('story.list-and', { first: list(items.slice(0, -1), 'comma'), last: items.at(-1)! });
+	return msg('story.list-and', { first: list(items.slice(0, -1), 'enum'), last: items.at(-1)! });
 }
 
 /** Clauses said one after the other ("connected to X" "in 38 ms"). */
@@ -61,7 +61,7 @@ function opening(s: SocketSummary): Text {
 	if (c?.outcome === 'connected')
 		return clauses(
 			msg('story.connected', { who: w, to }),
-			c.ms !== null && msg('story.in', { duration: formatDuration(c.ms) }),
+			c.ms !== null && msg('story.in', { duration: { durationMs: c.ms } }),
 		);
 	if (c?.outcome === 'failed') {
 		const name = c.statusName ?? msg('story.an-error');
@@ -70,10 +70,16 @@ function opening(s: SocketSummary): Text {
 			: TIMED_OUT.has(c.statusName ?? '')
 				? msg('story.how-timed-out')
 				: msg('story.how-failed');
-		return clauses(
-			msg('story.connect-failed', { who: w, to, how, name }),
-			c.failedAfterMs !== null && msg('story.after', { duration: formatDuration(c.failedAfterMs) }),
-		);
+		// Chinese says when before what: "5 秒后被拒绝".
+		return c.failedAfterMs !== null
+			? msg('story.connect-failed-after', {
+					who: w,
+					to,
+					how,
+					name,
+					duration: { durationMs: c.failedAfterMs },
+				})
+			: msg('story.connect-failed', { who: w, to, how, name });
 	}
 	if (c?.outcome === 'pending') return msg('story.connecting', { who: w, to });
 	if (s.peers.length > 1) {
@@ -115,12 +121,13 @@ function opening(s: SocketSummary): Text {
 	);
 }
 
-function lifetime(s: SocketSummary): Msg | null {
+/** How the socket ended, with its lifetime when the trace holds its close ("41.2 秒后由…关闭"). */
+function lifetime(s: SocketSummary, how: Msg): Msg {
 	const from = s.opened ?? s.firstEvent;
 	const to = s.closed ?? s.closeRequested;
 	return to
-		? msg('story.after', { duration: formatDuration(ticksToMs(to.ticks - from.ticks)) })
-		: null;
+		? msg('story.ended-after', { how, duration: { durationMs: ticksToMs(to.ticks - from.ticks) } })
+		: how;
 }
 
 function reasonOf(s: SocketSummary): Text {
@@ -134,13 +141,13 @@ function ending(s: SocketSummary): Text | null {
 				? msg('story.still-open')
 				: null;
 		case 'afd-abort':
-			return clauses(msg('story.aborted-afd', { reason: reasonOf(s) }), lifetime(s));
+			return lifetime(s, msg('story.aborted-afd', { reason: reasonOf(s) }));
 		case 'transport-abort':
-			return clauses(msg('story.reset-transport', { reason: reasonOf(s) }), lifetime(s));
+			return lifetime(s, msg('story.reset-transport', { reason: reasonOf(s) }));
 		case 'peer-disconnect':
-			return clauses(msg('story.closed-peer'), lifetime(s));
+			return lifetime(s, msg('story.closed-peer'));
 		case 'application':
-			return clauses(msg('story.closed-app'), lifetime(s));
+			return lifetime(s, msg('story.closed-app'));
 		case 'unknown':
 			return msg('story.end-unknown');
 	}

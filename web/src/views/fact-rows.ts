@@ -5,7 +5,6 @@
 // the e2e tests (and anyone scripting the page) rely on, so they are stable.
 import type { TraceFacts } from '../decoder/types.ts';
 import {
-	describePointerSize,
 	formatBigCount,
 	formatBytes,
 	formatCount,
@@ -17,6 +16,20 @@ import {
 	formatUtc,
 } from './format.ts';
 import { msg, type Text } from '../i18n/render.ts';
+
+/** 8 → "64-bit" / "64 位"; anything else is unusual. */
+function pointerBits(bytes: number): Text {
+	if (bytes === 8) return msg('facts.bits-64');
+	return bytes === 4 ? msg('facts.bits-32') : msg('facts.bits-unusual');
+}
+
+/** The clock's frequency ("10 MHz"), or that the header does not say a usable one. */
+function frequency(ticksPerSecond: string): Text {
+	const hz = Number(ticksPerSecond);
+	return Number.isFinite(hz) && hz > 0
+		? formatFrequency(ticksPerSecond)
+		: msg('facts.frequency-unknown');
+}
 
 export interface FactPart {
 	readonly text: Text;
@@ -117,7 +130,7 @@ export function buildFactGroups(f: TraceFacts): FactGroup[] {
 					source: 'PointerSize',
 					parts: [
 						{ text: String(f.pointerSize), fact: 'pointerSize' },
-						muted(msg('facts.pointer-bytes', { bits: describePointerSize(f.pointerSize) })),
+						muted(msg('facts.pointer-bytes', { bits: pointerBits(f.pointerSize) })),
 					],
 				},
 				{
@@ -143,8 +156,12 @@ export function buildFactGroups(f: TraceFacts): FactGroup[] {
 					label: msg('facts.frequency'),
 					source: 'PerfFreq',
 					parts: [
-						{ text: formatFrequency(f.perfFreq), fact: 'perfFreqHuman' },
-						{ text: `${formatBigCount(f.perfFreq)} ticks/s`, fact: 'perfFreq', tone: 'muted' },
+						{ text: frequency(f.perfFreq), fact: 'perfFreqHuman' },
+						{
+							text: msg('facts.ticks-per-second', { ticks: formatBigCount(f.perfFreq) }),
+							fact: 'perfFreq',
+							tone: 'muted',
+						},
 					],
 				},
 				{

@@ -33,6 +33,15 @@ export interface CellContext {
 	readonly startFiletime: string;
 	/** Remote address (canonical) → host names from the trace's DNS answers. */
 	readonly hostNames?: ReadonlyMap<string, readonly string[]>;
+	/** The reader's words for names the table shows (the Chinese table); absent: the names. */
+	readonly words?: CellWords;
+}
+
+/** What the table shows for an event's name, its level and its phase, in the reader's language. */
+export interface CellWords {
+	event(name: string): string;
+	level(name: string): string;
+	phase(phase: 'enter' | 'exit'): string;
 }
 
 export interface Column {
@@ -161,7 +170,11 @@ export const COLUMNS: readonly Column[] = [
 		label: 'Event',
 		min: 9,
 		max: 26,
-		text: (r) => `${r.event}${r.phase ? ` (${r.phase})` : ''}`,
+		text: (r, c) => {
+			const name = c.words ? c.words.event(r.event) : r.event;
+			const phase = r.phase && (c.words ? c.words.phase(r.phase) : r.phase);
+			return phase ? `${name} (${phase})` : name;
+		},
 		term: (r) => `event:${quote(r.event)}`,
 	},
 	{
@@ -169,7 +182,10 @@ export const COLUMNS: readonly Column[] = [
 		label: 'Level',
 		min: 3.5,
 		max: 6,
-		text: (r) => LEVEL_NAMES[r.level] ?? String(r.level),
+		text: (r, c) => {
+			const name = LEVEL_NAMES[r.level];
+			return name === undefined ? String(r.level) : c.words ? c.words.level(name) : name;
+		},
 		term: (r) => `level:${LEVEL_NAMES[r.level] ?? r.level}`,
 	},
 	{

@@ -21,12 +21,14 @@ export interface SocketRow {
 	readonly bytesReceived: number;
 	readonly error: string;
 	readonly endedBy: string;
+	/** The state and "ended by" in English, which `state:` and `ended:` take besides the shown. */
+	readonly english: { readonly state: string; readonly endedBy: string };
 	/** Ticks of its first moment in the trace (the create, or its first event). */
 	readonly openedTicks: number;
 	/** Ticks to its end (the cleanup, or its last event while open). */
 	readonly endTicks: number;
 	readonly durationMs: number;
-	/** Everything a plain word of the filter may match, lowercased. */
+	/** Everything a plain word of the filter may match, lowercased (English and shown words). */
 	readonly text: string;
 }
 
@@ -44,16 +46,37 @@ export type SortKey =
 	| 'openedTicks'
 	| 'durationMs';
 
-export function rowOf(s: SocketSummary): SocketRow {
+/** A socket's state as the list names it, in the catalogue's words (sockets.state.*). */
+export type StateWord = 'closed' | 'aborted' | 'failed' | 'open' | 'listening';
+
+/** The reader's words for states and "ended by" (absent: the English names, as the CLI says). */
+export interface RowWords {
+	state(state: StateWord, connectFailed: boolean): string;
+	endedBy(endedBy: string): string;
+}
+
+const STATE_WORD: Record<SocketSummary['state'], StateWord> = {
+	closed: 'closed',
+	aborted: 'aborted',
+	failed: 'failed',
+	'open at end of trace': 'open',
+};
+
+export function rowOf(s: SocketSummary, words?: RowWords): SocketRow {
 	const openedTicks = s.opened?.ticks ?? s.firstEvent.ticks;
 	const endTicks = Math.max(openedTicks, s.closed?.ticks ?? s.lastEvent.ticks);
 	const connectMs = s.connect ? (s.connect.ms ?? s.connect.failedAfterMs) : null;
-	const state =
-		s.connect?.outcome === 'failed' && s.state !== 'open at end of trace'
-			? `${s.state} (connect failed)`
-			: s.listening && s.state === 'open at end of trace'
-				? 'listening'
-				: s.state;
+	const connectFailed = s.connect?.outcome === 'failed' && s.state !== 'open at end of trace';
+	const word: StateWord =
+		s.listening && s.state === 'open at end of trace' ? 'listening' : STATE_WORD[s.state];
+	const english = connectFailed
+		? `${s.state} (connect failed)`
+		: word === 'listening'
+			? 'listening'
+			: s.state;
+	const state = words ? words.state(word, connectFailed) : english;
+	const endedByEnglish = s.endedBy ?? '';
+	const endedBy = words && s.endedBy ? words.endedBy(s.endedBy) : endedByEnglish;
 	const row = {
 		socket: s,
 		key: s.key,
@@ -67,7 +90,8 @@ export function rowOf(s: SocketSummary): SocketRow {
 		bytesSent: s.bytesSent,
 		bytesReceived: s.bytesReceived,
 		error: s.error ?? '',
-		endedBy: s.endedBy ?? '',
+		endedBy,
+		english: { state: english, endedBy: endedByEnglish },
 		openedTicks,
 		endTicks,
 		durationMs: ticksToMs(endTicks - openedTicks),
@@ -81,6 +105,8 @@ export function rowOf(s: SocketSummary): SocketRow {
 		row.state,
 		row.error,
 		row.endedBy,
+		// The English words too: the filter takes them whatever the language shown.
+		...(words ? [english, endedByEnglish] : []),
 		s.abort?.reasonName ?? '',
 	]
 		.join(' ')
@@ -95,11 +121,11 @@ const TEXT_FIELDS: Record<string, (r: SocketRow) => string> = {
 	endpoint: (r) => r.endpoint,
 	local: (r) => r.local,
 	remote: (r) => r.remote,
-	state: (r) => r.state,
+	state: (r) => `${r.state}\n${r.english.state}`,
 	error: (r) => r.error,
 	status: (r) => r.error,
-	endedby: (r) => r.endedBy,
-	ended: (r) => r.endedBy,
+	endedby: (r) => `${r.endedBy}\n${r.english.endedBy}`,
+	ended: (r) => `${r.endedBy}\n${r.english.endedBy}`,
 };
 
 /** Numeric fields of `field>N`, `field<N`, `field=N` (milliseconds, bytes, counts). */

@@ -4,7 +4,7 @@ import { conversationsOf } from '../../sockets/conversations.ts';
 import type { Finding } from '../../sockets/findings.ts';
 import { storyMessageOf } from '../../sockets/story.ts';
 import type { TrackedTrace } from '../../sockets/tracker.ts';
-import { tm } from '../../i18n/locale.svelte.ts';
+import { locale, t, tm } from '../../i18n/locale.svelte.ts';
 import { lanesOf } from './lanes.ts';
 import {
 	axisOf,
@@ -13,10 +13,20 @@ import {
 	pickFinding,
 	rowOf,
 	shownRows,
+	type RowWords,
 	sortDirection,
 	type SortDirection,
 	type SortKey,
 } from './socket-list.ts';
+
+/** States and "ended by" in the reader's words (English rows keep the tracker's names). */
+const ROW_WORDS: RowWords = {
+	state: (state, connectFailed) =>
+		connectFailed
+			? t('sockets.state.connect-failed', { state: t(`sockets.state.${state}`) })
+			: t(`sockets.state.${state}`),
+	endedBy: (e) => t(`sockets.ended.${e}`),
+};
 
 /** The panel's props, read through getters: the sockets come after the panel is first shown. */
 export interface SocketsSource {
@@ -34,7 +44,11 @@ export class SocketsView {
 
 	readonly #source: SocketsSource;
 
-	rows = $derived.by(() => (this.#source.tracked?.sockets ?? []).map(rowOf));
+	rows = $derived.by(() => {
+		// Read here so the rows are made again when the reader changes language.
+		const words = locale.lang === 'en' ? undefined : ROW_WORDS;
+		return (this.#source.tracked?.sockets ?? []).map((s) => rowOf(s, words));
+	});
 	/** The filter's test, or its error message. */
 	compiled = $derived(compileSocketFilter(this.filter));
 	#findingKeys = $derived(this.finding ? new Set(this.finding.sockets) : null);

@@ -1,0 +1,41 @@
+// The Chinese events table shows the title the filter accepts: both come from the same schema.
+import { describe, expect, it } from 'vitest';
+import { AFD_EVENT_TEXT_ZH, EVENT_SCHEMAS } from '../../web/src/generated/schemas.ts';
+import { afdTitleZh } from '../../web/src/decoder/afd-titles.ts';
+import { eventTitle } from '../../web/src/i18n/event-text.ts';
+import { COLUMNS, type CellContext } from '../../web/src/views/events/columns.ts';
+import type { RowView } from '../../web/src/query/engine.ts';
+
+const afd = EVENT_SCHEMAS.filter((e) => e.provider === 1);
+
+describe('event titles', () => {
+	it('every event on the page has a title, shown in Chinese and taken by the filter', () => {
+		const titled = afd.filter((e) => AFD_EVENT_TEXT_ZH[e.id]?.title);
+		expect(titled.length).toBe(41);
+		for (const e of titled) {
+			const title = AFD_EVENT_TEXT_ZH[e.id]!.title!;
+			expect(eventTitle(e.name, 'zh')).toBe(title);
+			expect(afdTitleZh(e.name)).toBe(title);
+			expect(eventTitle(e.name, 'en')).toBe(e.name);
+		}
+	});
+	it('the event and level cells use the words given, and the names without them', () => {
+		const row = { event: 'ConnectIPv4', phase: 'enter', level: 4 } as unknown as RowView;
+		const base: CellContext = { processNames: new Map(), timeMode: 'relative', startFiletime: '0' };
+		const words = {
+			event: (n: string) => eventTitle(n, 'zh'),
+			level: (n: string) => `L:${n}`,
+			phase: (p: string) => `P:${p}`,
+		};
+		const event = COLUMNS.find((c) => c.id === 'event')!;
+		const level = COLUMNS.find((c) => c.id === 'level')!;
+		expect(event.text(row, base)).toBe('ConnectIPv4 (enter)');
+		expect(event.text(row, { ...base, words })).toBe(
+			`${AFD_EVENT_TEXT_ZH[afd.find((e) => e.name === 'ConnectIPv4')!.id]!.title} (P:enter)`,
+		);
+		expect(level.text(row, base)).toBe('info');
+		expect(level.text(row, { ...base, words })).toBe('L:info');
+		// The filter term stays the manifest name whatever the table shows.
+		expect(event.term(row, { ...base, words })).toBe('event:ConnectIPv4');
+	});
+});
