@@ -1,0 +1,44 @@
+// Frames the fuzzer made (tests/fuzz): what they lie about stays inside the frame and its
+// numbers stay sane. An IPv6 fragment header past the payload length once gave a negative payload
+// (payload_bytes -8 in `sockscope packets`) instead of a malformed frame.
+import { describe, expect, it } from 'vitest';
+import { dissect } from '../../web/src/packets/dissect.ts';
+import { ethernet, ipv6, udp } from '../builders/frames.ts';
+
+/** IPv6 whose payload length is `plen`, with a fragment header (offset `offset`) then `next`. */
+function fragmented(plen: number, offset: number, next: number): Uint8Array {
+	const frag = [next, 0, (offset >> 8) & 0xff, offset & 0xf8, 0, 0, 0, 1];
+	const b = ethernet(
+		0x86dd,
+		ipv6('2001:db8::1', '2001:db8::2', 44, [...frag, ...udp(5000, 6000, [])]),
+	);
+	b[14 + 4] = plen >> 8;
+	b[14 + 5] = plen & 0xff;
+	return b;
+}
+
+describe('dissect: an IPv6 fragment header past the payload length', () => {
+	for (const [plen, offset, next] of [
+		[0, 0, 99],
+		[0, 8, 17],
+		[4, 0, 17],
+	] as const)
+		it(`payload length ${plen}, fragment offset ${offset}, next header ${next}`, () => {
+			const d = dissect(fragmented(plen, offset, next), 'ethernet');
+			expect(d.payloadBytes).toBeGreaterThanOrEqual(0);
+			expect(d.malformed).toEqual({
+				at: 14 + 40,
+				what: 'IPv6 fragment header runs past the payload',
+			});
+		});
+
+	it('a fragment header inside the payload is read as before', () => {
+		const whole = fragmented(8 + 8, 0, 17);
+		const d = dissect(whole, 'ethernet');
+		expect(d.malformed).toBeNull();
+		expect(d.layers.map((l) => l.name)).toEqual(['Ethernet', 'IPv6', 'IPv6 fragment', 'UDP']);
+		const later = dissect(fragmented(8 + 100, 8, 17), 'ethernet');
+		expect(later.malformed).toBeNull();
+		expect(later.payloadBytes).toBe(100);
+	});
+});
