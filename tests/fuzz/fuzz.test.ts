@@ -244,7 +244,8 @@ describe.runIf(kept.length > 0)('fuzz: the kept corpus is judged fine', () => {
 	});
 });
 
-// Inputs the fuzz runner saved as findings (tests/fixtures/hostile/found, with their provenance):
+// Inputs the fuzz runner saved as findings (tests/fixtures/hostile/found, with their provenance
+// and, for the compare's, the trace they were compared with):
 // each must now be judged fine in process and end by itself under the CLI's watchdog, with exit
 // code 0, 1 or (a mutation that left no buffer header at offset 0: not an ETL trace) 2, and no stack trace.
 const found = existsSync(FOUND_DIR) ? readdirSync(FOUND_DIR).filter((f) => f.endsWith('.etl')) : [];
@@ -254,7 +255,10 @@ describe.runIf(found.length > 0)('fuzz findings are fixed', () => {
 			f,
 			async () => {
 				const bytes = new Uint8Array(readFileSync(join(FOUND_DIR, f)));
-				expect(fault(await judge(decoderModule(), bytes, all))).toBe(null);
+				// A finding of the compare is judged again against the trace it was compared with.
+				const at = join(FOUND_DIR, f.replace(/\.etl$/, '.neighbour'));
+				const neighbour = existsSync(at) ? new Uint8Array(readFileSync(at)) : null;
+				expect(fault(await judge(decoderModule(), bytes, all, neighbour))).toBe(null);
 				const run = await watched(join(FOUND_DIR, f), ['decode', 'stats']);
 				expect(run.killed).toBe(false);
 				expect(run.outcomes).not.toBe(null);
