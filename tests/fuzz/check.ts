@@ -123,6 +123,8 @@ export async function decodeAll(module: WebAssembly.Module, bytes: Uint8Array): 
 
 export interface PageReport {
 	readonly records: number;
+	/** Rows of the column chunks it would store (the part of the page's path the CLI has not). */
+	readonly rows: number;
 	readonly damage: readonly Damage[];
 	readonly sockets: number;
 	readonly wasmBytes: number;
@@ -137,7 +139,8 @@ export async function pageReport(
 	if (!opened.ok) return null;
 	const trace = opened.value;
 	const tracker = importTracker(trace);
-	const result = await ingestTrace(trace, async () => {}, {
+	let rows = 0;
+	const result = await ingestTrace(trace, async (chunk) => void (rows += chunk.rows), {
 		tables: new TraceTables(),
 		observe: tracker.observe,
 		beforeCommit: tracker.learnNames,
@@ -145,6 +148,7 @@ export async function pageReport(
 	const snapshot = tracker.snapshot();
 	return {
 		records: result.records,
+		rows,
 		damage: result.damage,
 		sockets: snapshot.sockets.length,
 		wasmBytes: trace.decoder.memory.byteLength,
@@ -175,6 +179,8 @@ export function agreementProblems(cli: DecodeReport, page: PageReport | null): s
 	const out: string[] = [];
 	if (page.records !== cli.records)
 		out.push(`records: the page path has ${page.records}, the CLI ${cli.records}`);
+	if (page.rows !== page.records)
+		out.push(`rows: the page path stores ${page.rows} for ${page.records} records`);
 	const a = page.damage.map((d) => `${d.offset} ${d.message}`).join('\n');
 	const b = cli.entries.map((d) => `${d.offset} ${d.message}`).join('\n');
 	if (a !== b)

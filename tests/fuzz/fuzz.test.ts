@@ -66,6 +66,10 @@ describe('fuzz: the checks', { timeout: WHOLE_FIXTURES_MS }, () => {
 			/^records: the page path has/,
 		);
 		expect(agreementProblems(cli, { ...page!, damage: [] })[0]).toMatch(/^damage:/);
+		expect(page!.rows).toBe(cli.records);
+		expect(agreementProblems(cli, { ...page!, rows: page!.rows - 1 })).toEqual([
+			`rows: the page path stores ${page!.rows - 1} for ${page!.records} records`,
+		]);
 		expect(agreementProblems(cli, null)).toEqual(['the page path rejected a file the CLI opened']);
 	});
 
@@ -102,7 +106,12 @@ describe(
 			expect(cli).toMatchObject({ opened: true, records: file.records.length, damage: [] });
 			expect(cli.captureEvents).toBe(P.ndisEvents + P.pktmonPackets + P.pktmonOther);
 			const page = await pageReport(module, file.bytes);
-			expect(page).toMatchObject({ records: file.records.length, damage: [], sockets: P.sockets });
+			expect(page).toMatchObject({
+				records: file.records.length,
+				rows: file.records.length,
+				damage: [],
+				sockets: P.sockets,
+			});
 			const packets = (await packetsReport(module, file.bytes))!;
 			expect(packets.problems).toEqual([]);
 			expect([packets.frames, packets.owned]).toEqual([P.frames, P.owned]);
