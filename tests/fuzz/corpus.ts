@@ -100,14 +100,35 @@ export function loadKept(): Entry[] {
 		}));
 }
 
+/** Features of the packet room (dissector paths, capture problems, join reasons). */
+const PACKET_FEATURE = /^path\|(packet|join|capture)\|/;
+
 /**
  * Corpus minimisation: for each feature, the smallest entry that reaches it; then those entries,
- * smallest first, until the bound (the cheapest inputs reach the most per second).
+ * smallest first, until the bound (the cheapest inputs reach the most per second). The packet
+ * room's features have half the bound of their own: traces with frames are larger than most
+ * entries, and smallest first would leave none of them.
  */
 export function minimise(entries: readonly Entry[], bound = CORPUS_BYTES): Entry[] {
+	const packets = smallestFirst(entries, (f) => PACKET_FEATURE.test(f), new Set(), bound / 2);
+	const covered = new Set(packets.flatMap((e) => e.features ?? []));
+	const used = packets.reduce((n, e) => n + e.bytes.length, 0);
+	return [
+		...packets,
+		...smallestFirst(entries, (f) => !covered.has(f), new Set(packets), bound - used),
+	];
+}
+
+function smallestFirst(
+	entries: readonly Entry[],
+	wanted: (feature: string) => boolean,
+	taken: ReadonlySet<Entry>,
+	bound: number,
+): Entry[] {
 	const best = new Map<string, Entry>();
 	for (const e of entries)
 		for (const f of e.features ?? []) {
+			if (taken.has(e) || !wanted(f)) continue;
 			const had = best.get(f);
 			if (!had || e.bytes.length < had.bytes.length) best.set(f, e);
 		}

@@ -12,7 +12,7 @@ import { decoderModule, realFixture } from '../decoder/load.ts';
 import { agreementProblems, decodeProblems, decodeReport, kindOf, pageReport } from './check.ts';
 import { compareReport } from './check-compare.ts';
 import { frameProblems, packetsReport } from './check-packets.ts';
-import { firstBuffers, loadKept, netTraceFile, seeds } from './corpus.ts';
+import { firstBuffers, loadKept, minimise, netTraceFile, seeds } from './corpus.ts';
 import { PACKET_TRACE, packetTraceFile } from './packet-trace.ts';
 import { freshInstances, keepInstances } from './instance-cache.ts';
 import { isFault, judge, type Verdict } from './judge.ts';
@@ -223,6 +223,25 @@ describe(
 		});
 	},
 );
+
+describe('fuzz: the kept corpus is minimised', () => {
+	it('within its bound, half of it for the packet features', () => {
+		const e = (n: number, features: string[]) => ({
+			bytes: new Uint8Array(n),
+			origin: `${n}`,
+			features,
+		});
+		const [p, b, q, r] = [
+			e(1000, ['path|packet|ethernet:Ethernet>IPv4>TCP', 'x']),
+			e(5, ['x', 'y']),
+			e(100, ['z']),
+			e(900, ['w']),
+		];
+		// Smallest first alone would keep b, q and r, and no trace with frames.
+		expect(minimise([p!, b!, q!, r!], 2000).map((x) => x.origin)).toEqual(['1000', '5', '100']);
+		expect(minimise([p!, b!, q!, r!], 1900).map((x) => x.origin)).toEqual(['5', '100', '900']);
+	});
+});
 
 describe('fuzz: the in-process pool', { timeout: CLI_PROCESS_MS }, () => {
 	const pool = new Pool(1, { pageEvery: 1 }, 1);

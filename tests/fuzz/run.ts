@@ -26,7 +26,7 @@ import {
 } from './corpus.ts';
 import { FOUND_DIR } from './found.ts';
 import { dropInstance, freshInstances, keepInstances } from './instance-cache.ts';
-import { features, isFault } from './judge.ts';
+import { features, isFault, judge } from './judge.ts';
 import { mutate, mutateStructure, rng } from './mutate.ts';
 import { Pool } from './pool.ts';
 import { bufferMap, structureMap, type StructureMap } from './structure.ts';
@@ -76,10 +76,17 @@ const PACKET_SHARE = 0.25;
 for (const e of [...seeds(), ...loadKept()]) {
 	if (only && !e.origin.includes(only)) continue;
 	try {
-		const r = await decodeReport(module, e.bytes);
-		if (cheap(r.records, r.wasmBytes)) corpus.push(e);
-		if (cheap(r.records, r.wasmBytes) && r.captureEvents > 0) withPackets.push(e);
-		dropInstance(false);
+		// Judged again: a kept entry's features are what this harness finds in it now (an older
+		// run's may name kinds no input reaches any more, and would hold a place in the bound).
+		const v = await judge(module, e.bytes, () => true);
+		dropInstance(isFault(v.outcome));
+		if (!cheap(v.records, v.wasmBytes)) continue;
+		const entry =
+			e.features === null
+				? e
+				: { ...e, features: features(v.outcome, v.kinds, v.records, v.paths) };
+		corpus.push(entry);
+		if (v.frames > 0) withPackets.push(entry);
 	} catch {
 		// A seed that throws is a finding the workers will report at once.
 		dropInstance(true);
