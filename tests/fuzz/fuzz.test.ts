@@ -243,6 +243,29 @@ describe('fuzz: the kept corpus is minimised', () => {
 	});
 });
 
+describe('fuzz: a compare does not change the verdict of its input on a kept instance', () => {
+	it('kept-instance-after-neighbour', { timeout: WHOLE_FIXTURES_MS }, async () => {
+		const at = (f: string) =>
+			new Uint8Array(readFileSync(join(import.meta.dirname, 'regressions', f)));
+		const bytes = at('kept-instance-after-neighbour.etl');
+		const neighbour = at('kept-instance-after-neighbour.neighbour.etl');
+		const module = decoderModule();
+		const fresh = await judge(module, bytes, all, neighbour);
+		expect(fresh).toMatchObject({ outcome: 'damaged', compared: true });
+		keepInstances();
+		try {
+			const kept = await judge(module, bytes, all, neighbour);
+			expect([kept.outcome, kept.records, kept.kinds]).toEqual([
+				fresh.outcome,
+				fresh.records,
+				fresh.kinds,
+			]);
+		} finally {
+			freshInstances();
+		}
+	});
+});
+
 describe('fuzz: the in-process pool', { timeout: CLI_PROCESS_MS }, () => {
 	const pool = new Pool(1, { pageEvery: 1 }, 1);
 	afterAll(() => pool.stop());

@@ -11,7 +11,7 @@ import {
 	pageReport,
 	type DecodeReport,
 } from './check.ts';
-import { compareReport } from './check-compare.ts';
+import { compareReport, type CompareReport } from './check-compare.ts';
 import { packetsReport } from './check-packets.ts';
 
 /** Outcomes of an input that are fine: the decoder told what the file is. */
@@ -115,18 +115,21 @@ export async function judge(
 			if (packets.problems.length) return v('invariant', false, packets.problems.join('\n'));
 		}
 	}
-	let compare = null;
-	if (neighbour && cli.opened) {
+	// The compare last: it decodes another trace, and a kept decoder instance (instance-cache.ts)
+	// is not reset exactly by the next open (the child process, with fresh ones, is the final word).
+	let compare: CompareReport | null = null;
+	const compareProblem = async (page: boolean): Promise<Verdict | null> => {
+		if (!neighbour || !cli.opened) return null;
 		try {
 			compare = await compareReport(module, bytes, neighbour);
 		} catch (e) {
-			return v('compare-threw', false, stack(e));
+			return v('compare-threw', page, stack(e));
 		}
 		compared = compare !== null;
-		if (compare?.problems.length) return v('invariant', false, compare.problems.join('\n'));
-	}
+		return compare?.problems.length ? v('invariant', page, compare.problems.join('\n')) : null;
+	};
 	if (!cli.opened || !withPage(features(fine, kinds, cli.records, paths)))
-		return v(fine, false, '');
+		return (await compareProblem(false)) ?? v(fine, false, '');
 	let page;
 	try {
 		page = await pageReport(module, bytes);
@@ -135,10 +138,13 @@ export async function judge(
 	}
 	if (page && page.wasmBytes > WASM_LIMIT)
 		return v('memory', true, `the page path's WASM memory grew to ${page.wasmBytes} bytes`);
+	const bad = await compareProblem(true);
+	if (bad) return bad;
 	const disagree = agreementProblems(cli, page);
 	// The page's tracker and the one `sockscope diff` streams are built apart: the same sockets.
-	if (page && compare && page.sockets !== compare.sockets)
-		disagree.push(`sockets: the page path has ${page.sockets}, sockscope diff ${compare.sockets}`);
+	const c = compare as CompareReport | null;
+	if (page && c && page.sockets !== c.sockets)
+		disagree.push(`sockets: the page path has ${page.sockets}, sockscope diff ${c.sockets}`);
 	if (disagree.length) return v('disagree', true, disagree.join('\n'));
 	return v(fine, true, '');
 }

@@ -44,7 +44,8 @@ parentPort!.on('message', async (msg: ThreadRequest) => {
 		},
 		msg.neighbour,
 	);
-	dropInstance(isFault(verdict.outcome));
+	// After a compare the instance last held another trace: the next input starts on a fresh one.
+	dropInstance(isFault(verdict.outcome) || verdict.compared);
 	parentPort!.postMessage({
 		id: msg.id,
 		verdict,
