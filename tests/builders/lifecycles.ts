@@ -147,9 +147,14 @@ export class Lifecycles {
 	#nextEndpoint32 = 0x8b2d7e08n;
 	#buffer = 0x1d4c8e20000n;
 
-	constructor(opts: { families: Families; cpus?: number }) {
+	constructor(opts: { families: Families; cpus?: number; bufferSize?: number }) {
 		this.families = opts.families;
-		this.w = new EtlWriter({ pointerSize: 8, cpus: opts.cpus ?? 2, startTime: START });
+		this.w = new EtlWriter({
+			pointerSize: 8,
+			cpus: opts.cpus ?? 2,
+			startTime: START,
+			...(opts.bufferSize === undefined ? {} : { bufferSize: opts.bufferSize }),
+		});
 	}
 
 	get modern(): boolean {

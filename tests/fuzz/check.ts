@@ -11,6 +11,7 @@ import { memorySource } from '../../web/src/decoder/source.ts';
 import { TraceChecks } from '../../web/src/decoder/trace-checks.ts';
 import { ingestTrace } from '../../web/src/ingest/ingest.ts';
 import { TraceTables } from '../../web/src/ingest/trace-tables.ts';
+import { CaptureEvent } from '../../web/src/packets/capture-fields.ts';
 import { importTracker } from '../../web/src/sockets/import-tracker.ts';
 
 export interface Damage {
@@ -32,6 +33,8 @@ export interface DecodeReport {
 	readonly paths: readonly string[];
 	/** Byte ranges of the input that no buffer of the index holds ([start, end), file order). */
 	readonly uncovered: readonly (readonly [number, number])[];
+	/** Records of the packet providers (NDIS-PacketCapture, PktMon) among them. */
+	readonly captureEvents: number;
 }
 
 /** The CLI's decode path (`sockscope decode`), without the writing. */
@@ -53,6 +56,7 @@ export async function decodeReport(
 			wasmBytes: 0,
 			paths: [],
 			uncovered: [],
+			captureEvents: 0,
 		};
 	}
 	const trace = opened.value;
@@ -60,6 +64,8 @@ export async function decodeReport(
 	const providers = new ProviderTable(trace);
 	const checks = new TraceChecks(trace);
 	let n = 0;
+	let captureEvents = 0;
+	const capture = new CaptureEvent();
 	const paths = new Set<number>();
 	await mergeRecords(
 		trace,
@@ -71,6 +77,7 @@ export async function decodeReport(
 					(b.u8(i, RecordOut.layout) << 16) |
 					b.u16(i, RecordOut.damage),
 			);
+			if (capture.set(b, i)) captureEvents++;
 			n++;
 		},
 		checks.buffer,
@@ -87,6 +94,7 @@ export async function decodeReport(
 		buffers: index.buffers.length,
 		wasmBytes: trace.decoder.memory.byteLength,
 		uncovered: uncovered(index.buffers, bytes.length),
+		captureEvents,
 		paths: [...paths]
 			.sort()
 			.map((p) => `kind ${p >>> 24} layout ${(p >> 16) & 0xff} damage ${p & 0xffff}`),
@@ -115,6 +123,8 @@ export async function decodeAll(module: WebAssembly.Module, bytes: Uint8Array): 
 
 export interface PageReport {
 	readonly records: number;
+	/** Rows of the column chunks it would store (the part of the page's path the CLI has not). */
+	readonly rows: number;
 	readonly damage: readonly Damage[];
 	readonly sockets: number;
 	readonly wasmBytes: number;
@@ -129,7 +139,8 @@ export async function pageReport(
 	if (!opened.ok) return null;
 	const trace = opened.value;
 	const tracker = importTracker(trace);
-	const result = await ingestTrace(trace, async () => {}, {
+	let rows = 0;
+	const result = await ingestTrace(trace, async (chunk) => void (rows += chunk.rows), {
 		tables: new TraceTables(),
 		observe: tracker.observe,
 		beforeCommit: tracker.learnNames,
@@ -137,6 +148,7 @@ export async function pageReport(
 	const snapshot = tracker.snapshot();
 	return {
 		records: result.records,
+		rows,
 		damage: result.damage,
 		sockets: snapshot.sockets.length,
 		wasmBytes: trace.decoder.memory.byteLength,
@@ -167,6 +179,8 @@ export function agreementProblems(cli: DecodeReport, page: PageReport | null): s
 	const out: string[] = [];
 	if (page.records !== cli.records)
 		out.push(`records: the page path has ${page.records}, the CLI ${cli.records}`);
+	if (page.rows !== page.records)
+		out.push(`rows: the page path stores ${page.rows} for ${page.records} records`);
 	const a = page.damage.map((d) => `${d.offset} ${d.message}`).join('\n');
 	const b = cli.entries.map((d) => `${d.offset} ${d.message}`).join('\n');
 	if (a !== b)
@@ -184,10 +198,24 @@ function firstLineDiff(a: string, b: string): string {
 	return '(none)';
 }
 
-/** A damage message with its numbers and names blanked: the kind of damage, for guidance. */
-export const kindOf = (m: string): string =>
-	m
+/**
+ * A damage message with what it quotes of the file blanked (its first bytes, names read from
+ * metadata, any byte a mutation wrote into them, nested parentheses) and its numbers: the kind
+ * of damage, for guidance. Left in, each mutated name would be a kind of its own and fill the
+ * corpus with inputs that differ only in a quoted byte.
+ */
+export function kindOf(m: string): string {
+	let k = m
+		.replace(/the bytes( [0-9a-f]{2})+( …)?/g, 'the bytes B')
+		.replace(/"(?:[^"\\]|\\.)*"/g, 'S')
+		.replace(/[^\x20-\x7e]/g, '');
+	for (let was = ''; was !== k;) {
+		was = k;
+		k = k.replace(/\([^()]*\)/g, '\u2026');
+	}
+	return k
+		.replace(/\([^)]*$/, '\u2026')
 		.replace(/0x[0-9a-f]+/g, 'N')
 		.replace(/\d+/g, 'N')
-		.replace(/"[^"]*"/g, 'S')
-		.replace(/\([^)]*\)/g, '(…)');
+		.replace(/\u2026/g, '(…)');
+}

@@ -14,7 +14,10 @@ const KILL_AFTER_MS = 30_000;
 export type ChildResult =
 	FuzzReply | { readonly died: string; readonly outcome: 'timeout' | 'crash' };
 
-export function confirmInChild(bytes: Uint8Array): Promise<ChildResult> {
+export function confirmInChild(
+	bytes: Uint8Array,
+	neighbour: Uint8Array | null = null,
+): Promise<ChildResult> {
 	const proc: ChildProcess = fork(join(import.meta.dirname, 'worker.ts'), [], {
 		execArgv: [`--max-old-space-size=${HEAP_LIMIT_MB}`, '--import', 'tsx'],
 		serialization: 'advanced',
@@ -36,7 +39,7 @@ export function confirmInChild(bytes: Uint8Array): Promise<ChildResult> {
 			KILL_AFTER_MS,
 		);
 		proc.on('message', (m: FuzzReply | { ready: true }) => {
-			if ('ready' in m) proc.send({ id: 0, bytes });
+			if ('ready' in m) proc.send({ id: 0, bytes, neighbour });
 			else finish(m);
 		});
 		proc.on('exit', (code, signal) =>

@@ -1,5 +1,6 @@
-// The fuzz corpus: small seeds (the real fixtures cut to a few buffers, small made traces with
-// sockets, DNS and TCP/IP events, compressed buffers and TraceLogging, the hand-made hostile
+// The fuzz corpus: small seeds (the real fixtures cut to a few buffers, the PktMon capture among
+// them, small made traces with sockets, DNS and TCP/IP events, captured frames (packet-trace.ts),
+// compressed buffers and TraceLogging, the hand-made hostile
 // cases) and the inputs earlier campaigns kept (tests/fuzz/corpus/), which reached an outcome or
 // kind of damage nothing else had. The kept part is minimised (the smallest input of each
 // signature) and bounded in size, and lives in the repository so a run starts where the last ended.
@@ -9,13 +10,14 @@ import { join } from 'node:path';
 import { format, resolveConfig } from 'prettier';
 import { filetimeFromIso } from '../builders/bytes.ts';
 import { busyEvent } from '../builders/busy-event.ts';
-import { EtlWriter } from '../builders/etl-writer.ts';
+import { EtlWriter, type EtlFile } from '../builders/etl-writer.ts';
 import { addSampleNetEvents } from '../builders/sample-net.ts';
 import { realFixture } from '../decoder/load.ts';
 import { HOSTILE_CASES } from '../fixtures/hostile/cases.ts';
 import { realFixturesDir } from '../fixtures/real/sources-table.ts';
 import { FOUND_DIR } from './found.ts';
 import { bufferStarts } from './mutate.ts';
+import { packetTrace } from './packet-trace.ts';
 
 export const CORPUS_DIR = join(import.meta.dirname, 'corpus');
 /** The kept corpus in the repository stays under this many bytes. */
@@ -41,11 +43,15 @@ const START = filetimeFromIso('2026-03-14T09:26:53.5897932Z');
 
 /** A trace of 4 KiB buffers: AFD socket events on 2 CPUs, with DNS and TCP/IP events. */
 export function netTrace(compress: boolean): Uint8Array {
+	return netTraceFile(compress).bytes;
+}
+
+export function netTraceFile(compress: boolean): EtlFile {
 	const w = new EtlWriter({ cpus: 2, bufferSize: 4096, compress });
 	let t = START;
 	for (let n = 0; n < 40; n++) w.addAfd(busyEvent(n, n % 2, (t += 70n), 50));
 	addSampleNetEvents(w, (ms) => START + BigInt(Math.round(ms * 10_000)));
-	return w.finish().bytes;
+	return w.finish();
 }
 
 export function seeds(): Entry[] {
@@ -65,6 +71,7 @@ export function seeds(): Entry[] {
 	}
 	add(netTrace(false), 'made/net-4k');
 	add(netTrace(true), 'made/net-4k-compressed');
+	add(packetTrace(), 'made/packets-4k');
 	for (const c of HOSTILE_CASES)
 		if (!c.large) {
 			const b = c.bytes();
@@ -93,14 +100,35 @@ export function loadKept(): Entry[] {
 		}));
 }
 
+/** Features of the packet room (dissector paths, capture problems, join reasons). */
+const PACKET_FEATURE = /^path\|(packet|join|capture)\|/;
+
 /**
  * Corpus minimisation: for each feature, the smallest entry that reaches it; then those entries,
- * smallest first, until the bound (the cheapest inputs reach the most per second).
+ * smallest first, until the bound (the cheapest inputs reach the most per second). The packet
+ * room's features have half the bound of their own: traces with frames are larger than most
+ * entries, and smallest first would leave none of them.
  */
 export function minimise(entries: readonly Entry[], bound = CORPUS_BYTES): Entry[] {
+	const packets = smallestFirst(entries, (f) => PACKET_FEATURE.test(f), new Set(), bound / 2);
+	const covered = new Set(packets.flatMap((e) => e.features ?? []));
+	const used = packets.reduce((n, e) => n + e.bytes.length, 0);
+	return [
+		...packets,
+		...smallestFirst(entries, (f) => !covered.has(f), new Set(packets), bound - used),
+	];
+}
+
+function smallestFirst(
+	entries: readonly Entry[],
+	wanted: (feature: string) => boolean,
+	taken: ReadonlySet<Entry>,
+	bound: number,
+): Entry[] {
 	const best = new Map<string, Entry>();
 	for (const e of entries)
 		for (const f of e.features ?? []) {
+			if (taken.has(e) || !wanted(f)) continue;
 			const had = best.get(f);
 			if (!had || e.bytes.length < had.bytes.length) best.set(f, e);
 		}

@@ -11,6 +11,7 @@ import {
 	picker,
 	rng,
 	setWord,
+	setWordBE,
 } from './mutate.ts';
 import { bufferMap, type StructureMap } from './structure.ts';
 
@@ -25,10 +26,21 @@ function input(length: number, seed: number): Uint8Array {
 /** A map naming spots of every kind, some of them beyond the input's end. */
 function mapFor(length: number, seed: number): StructureMap {
 	const r = picker(rng(seed ^ 0x9e3779b9));
-	const kinds = ['buffer-header', 'record', 'record-header', 'payload', 'field', 'xpress'] as const;
+	const kinds = [
+		'buffer-header',
+		'record',
+		'record-header',
+		'payload',
+		'field',
+		'xpress',
+		'packet-keyword',
+		'packet-size',
+		'packet-header',
+		'dns',
+	] as const;
 	return {
 		buffers: [0, r(length + 80), r(length + 80)].sort((a, b) => a - b),
-		spots: Array.from({ length: 12 }, (_, k) => ({
+		spots: Array.from({ length: 20 }, (_, k) => ({
 			kind: kinds[k % kinds.length]!,
 			at: r(length + 40),
 			width: [1, 2, 4, 8, 16, 300][r(6)]!,
@@ -85,5 +97,11 @@ describe('mutators are total over inputs of any length', () => {
 		expect([...b]).toEqual([0x02, 0x01, 0xff]);
 		expect(getWord(b, 1, 4)).toBe(0xff01n);
 		expect(getWord(new Uint8Array(0), 0, 8)).toBe(0n);
+		// A frame's words are big-endian.
+		const w = new Uint8Array(3);
+		setWordBE(w, 1, 4, 0x01020304);
+		expect([...w]).toEqual([0, 0x01, 0x02]);
+		setWordBE(w, -1, 2, 0xabcd);
+		expect([...w]).toEqual([0xcd, 0x01, 0x02]);
 	});
 });

@@ -1,10 +1,14 @@
 // Mutations of traces for the fuzzer: byte-level ones (flips, overwritten words, truncation,
 // duplicated, dropped and inserted ranges) and structural ones that aim at the places a
 // structure map (structure.ts) names: buffer and record header fields, payload sizes, event
-// fields, TraceLogging metadata, XPRESS streams. Every mutator is total: any input, 0 bytes
+// fields, TraceLogging metadata, XPRESS streams, and inside packet events the fragment flags and
+// sizes, each protocol header's words (Ethernet, 802.1Q, ARP, IPv4, IPv6 and its extension
+// headers, TCP and its options, UDP, ICMP) and DNS counts and name compression pointers (loops
+// included). Every mutator is total: any input, 0 bytes
 // included, gives an output and never throws (mutate.test.ts checks it). Deterministic for a seed.
+import { NDIS_KEYWORDS } from '../../web/src/generated/packet-capture.ts';
 import { concat } from '../builders/bytes.ts';
-import type { Spot, StructureMap } from './structure.ts';
+import { PACKET_SPOTS, type Spot, type StructureMap } from './structure.ts';
 
 export type Rng = () => number;
 
@@ -123,13 +127,123 @@ function mutateInside(b: Uint8Array, spot: Spot, pick: (n: number) => number): U
 	return concat([b.subarray(0, lo), inner, b.subarray(hi)]);
 }
 
+/** Writes `value` big-endian (truncated to `width` bytes) at `at`, as the wire has it; nothing outside `b`. */
+export function setWordBE(b: Uint8Array, at: number, width: number, value: number | bigint): void {
+	let v = BigInt.asUintN(64, BigInt(value));
+	for (let k = width - 1; k >= 0; k--, v >>= 8n)
+		if (at + k >= 0 && at + k < b.length) b[at + k] = Number(v & 0xffn);
+}
+
+function getWordBE(b: Uint8Array, at: number, width: number): bigint {
+	let v = 0n;
+	for (let k = 0; k < Math.min(width, 8); k++)
+		v = (v << 8n) | BigInt(at + k >= 0 && at + k < b.length ? b[at + k]! : 0);
+	return v;
+}
+
+/** RFC 1035: a 12-byte header, the question and answer counts at 4 and 6; a pointer is 0b11 and 14 bits. */
+const DNS_HEADER = 12;
+const DNS_COUNTS = [4, 6, 8, 10];
+const DNS_POINTER = 0xc0;
+
+/** A compression pointer at `at` to `offset` in the message (14 bits, so past the end too). */
+function dnsPointer(b: Uint8Array, at: number, offset: number): void {
+	setWordBE(b, at, 2, ((DNS_POINTER << 8) | (offset & 0x3fff)) & 0xffff);
+}
+
+/** A DNS message's counts, label types or compression pointers made to lie or loop. */
+function mutateDns(b: Uint8Array, s: Spot, pick: (n: number) => number): Uint8Array {
+	const lo = s.at;
+	const hi = Math.min(s.at + s.width, b.length);
+	if (hi - lo < DNS_HEADER + 2) return b;
+	// Where a name's labels start (the first question's) and where pointers already are.
+	const places: number[] = [];
+	for (let p = lo + DNS_HEADER; p < hi && places.length < 64;) {
+		places.push(p);
+		const len = b[p]!;
+		if (len === 0 || len & DNS_POINTER) break;
+		p += 1 + len;
+	}
+	for (let p = lo + DNS_HEADER; p + 1 < hi; p++)
+		if ((b[p]! & DNS_POINTER) === DNS_POINTER) places.push(p);
+	const at = places[pick(places.length)]!;
+	const other = places[pick(places.length)]!;
+	switch (pick(6)) {
+		case 0: // a pointer to itself
+			dnsPointer(b, at, at - lo);
+			break;
+		case 1: // two names pointing at each other
+			dnsPointer(b, at, other - lo);
+			dnsPointer(b, other, at - lo);
+			break;
+		case 2: // a pointer to another name, before or after
+			dnsPointer(b, at, other - lo);
+			break;
+		case 3: // a pointer past the message
+			dnsPointer(b, at, hi - lo + pick(3) * pick(0x4000));
+			break;
+		case 4: // the reserved label types 0b01 and 0b10
+			b[at] = (pick(2) ? 0x40 : 0x80) | (b[at]! & 0x3f);
+			break;
+		default: // a count that says more (or fewer) records than there are
+			setWordBE(b, lo + DNS_COUNTS[pick(DNS_COUNTS.length)]!, 2, [0, 1, 2, 0x7f, 0xffff][pick(5)]!);
+	}
+	return b;
+}
+
+/** The keyword bits NDIS-PacketCapture says fragments and direction with. */
+const NDIS_BITS = Object.values(NDIS_KEYWORDS);
+
+/** A mutation inside a packet event: its flags, a size, a header word, or its DNS message. */
+function mutatePacket(b: Uint8Array, s: Spot, pick: (n: number) => number): Uint8Array {
+	switch (s.kind) {
+		case 'packet-keyword': {
+			// A fragment that loses its start or end, a direction or medium changed.
+			const old = getWord(b, s.at, 8);
+			setWord(b, s.at, 8, old ^ NDIS_BITS[pick(NDIS_BITS.length)]!);
+			return b;
+		}
+		case 'packet-size': {
+			const old = getWord(b, s.at, s.width);
+			const how = pick(3);
+			const value =
+				how === 0
+					? old + BigInt(pick(33) - 16)
+					: how === 1
+						? old * 2n
+						: BigInt(EDGES[pick(EDGES.length)]!);
+			setWord(b, s.at, s.width, value);
+			return b;
+		}
+		case 'dns':
+			return mutateDns(b, s, pick);
+		default: {
+			// A word of a protocol header: a length, offset, flag, type or count, big-endian.
+			const width = [1, 2, 4][pick(3)]!;
+			const at = s.at + pick(Math.max(1, s.width - width + 1));
+			const old = getWordBE(b, at, width);
+			const how = pick(4);
+			const value =
+				how === 0
+					? old + BigInt(pick(17) - 8)
+					: how === 1
+						? old ^ (1n << BigInt(pick(width * 8)))
+						: how === 2
+							? old & ~0xfn // a nibble (IHL, data offset) zeroed
+							: BigInt(EDGES[pick(EDGES.length)]!);
+			setWordBE(b, at, width, value);
+			return b;
+		}
+	}
+}
+
 /** The structural mutations, by name (the outcome table and the property test list them). */
 export const STRUCTURE_MUTATORS: Readonly<
 	Record<string, (b: Uint8Array, map: StructureMap, pick: (n: number) => number) => Uint8Array>
 > = {
 	/** A header, size, count or field word set to an edge value, nudged, or copied from a sibling. */
 	field(b, map, pick) {
-		const words = map.spots.filter((s) => s.width <= 8);
+		const words = map.spots.filter((s) => s.width <= 8 && !PACKET_SPOTS.has(s.kind));
 		if (words.length === 0) return BYTE_MUTATORS.word!(b, pick);
 		const s = words[pick(words.length)]!;
 		const old = getWord(b, s.at, s.width);
@@ -173,6 +287,12 @@ export const STRUCTURE_MUTATORS: Readonly<
 				pieces[k] = pieces[k]!.slice(0, pick(pieces[k]!.length + 1));
 		}
 		return concat(pieces);
+	},
+	/** Inside a packet event: fragment flags and sizes, a header word, DNS counts and pointers. */
+	packet(b, map, pick) {
+		const spots = map.spots.filter((s) => PACKET_SPOTS.has(s.kind));
+		if (spots.length === 0) return STRUCTURE_MUTATORS.field!(b, map, pick);
+		return mutatePacket(b, spots[pick(spots.length)]!, pick);
 	},
 	/** A record repeated or dropped inside its buffer (the buffer keeps its size). */
 	records(b, map, pick) {

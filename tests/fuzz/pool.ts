@@ -3,7 +3,7 @@
 // (terminate stops JavaScript and WASM alike); a thread that runs out of heap or dies otherwise
 // is reported for the input it held. Either way a fresh thread takes its place.
 import { Worker } from 'node:worker_threads';
-import type { ThreadData, ThreadReply } from './thread.ts';
+import type { ThreadData, ThreadReply, ThreadRequest } from './thread.ts';
 
 /** Per input, generous: a hang, not a slow or shared machine. */
 export const KILL_AFTER_MS = 20_000;
@@ -70,7 +70,11 @@ class Slot {
 		p?.(r);
 	}
 
-	async run(id: number, bytes: Uint8Array): Promise<PoolResult> {
+	async run(
+		id: number,
+		bytes: Uint8Array,
+		neighbour: Uint8Array | null = null,
+	): Promise<PoolResult> {
 		try {
 			if (!this.#worker) {
 				this.restarts++;
@@ -94,7 +98,7 @@ class Slot {
 				clearTimeout(timer);
 				resolve(r);
 			};
-			worker.postMessage({ id, bytes });
+			worker.postMessage({ id, bytes, neighbour } satisfies ThreadRequest);
 		});
 	}
 

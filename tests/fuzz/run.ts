@@ -1,9 +1,10 @@
-// npm run fuzz [-- --inputs N | --minutes N | --seconds N] [--workers N] [--page-every N]
+// npm run fuzz [-- --inputs N | --minutes N | --seconds N] [--workers N] [--page-every N] [--compare-every N]
 //              [--file NAME] [--no-save] [--smoke]
-// A corpus-driven, outcome-guided fuzzer of the decoder, the page's import path and the socket
-// tracker. Each input is a byte-level or structural mutation of a corpus entry (corpus.ts),
+// A corpus-driven, outcome-guided fuzzer of the decoder, the page's import path, the socket
+// tracker, the packet room (capture, dissectors, join, pcapng) and the compare of two traces. Each input is a byte-level or structural mutation of a corpus entry (corpus.ts),
 // judged in process by one worker thread per core (pool.ts, thread.ts, judge.ts) under a
-// watchdog. An input whose outcome and kinds of damage were not seen before joins the corpus;
+// watchdog. An input whose outcome, kinds of damage, decoder or dissector path were not seen
+// before joins the corpus; every `compare-every`-th input is diffed against the other entry drawn;
 // at the end the corpus is minimised and kept in tests/fuzz/corpus/ (bounded), so the next run
 // starts there. A finding (an exception, a disagreement, a broken rule, a hang, too much memory)
 // is confirmed in a child process and saved with its provenance in tests/fixtures/hostile/found/,
@@ -25,7 +26,7 @@ import {
 } from './corpus.ts';
 import { FOUND_DIR } from './found.ts';
 import { dropInstance, freshInstances, keepInstances } from './instance-cache.ts';
-import { features, isFault } from './judge.ts';
+import { features, isFault, judge } from './judge.ts';
 import { mutate, mutateStructure, rng } from './mutate.ts';
 import { Pool } from './pool.ts';
 import { bufferMap, structureMap, type StructureMap } from './structure.ts';
@@ -48,6 +49,7 @@ const seconds = arg('--minutes')
 			: 60;
 const workers = Number(arg('--workers') ?? availableParallelism());
 const pageEvery = Number(arg('--page-every') ?? 4);
+const compareEvery = Number(arg('--compare-every') ?? 8);
 const only = arg('--file');
 // The smoke run (CI) never writes into the checkout.
 const save = !args.includes('--no-save') && !smoke;
@@ -65,12 +67,26 @@ const MAX_ENTRY_WASM = 24 << 20;
 const cheap = (records: number, wasmBytes: number) =>
 	records <= MAX_ENTRY_RECORDS && wasmBytes <= MAX_ENTRY_WASM;
 const corpus: Entry[] = [];
+/**
+ * The entries that hold capture events: a share of the inputs is drawn from them, or the few
+ * packet traces among hundreds of entries would hardly ever be mutated.
+ */
+const withPackets: Entry[] = [];
+const PACKET_SHARE = 0.25;
 for (const e of [...seeds(), ...loadKept()]) {
 	if (only && !e.origin.includes(only)) continue;
 	try {
-		const r = await decodeReport(module, e.bytes);
-		if (cheap(r.records, r.wasmBytes)) corpus.push(e);
-		dropInstance(false);
+		// Judged again: a kept entry's features are what this harness finds in it now (an older
+		// run's may name kinds no input reaches any more, and would hold a place in the bound).
+		const v = await judge(module, e.bytes, () => true);
+		dropInstance(isFault(v.outcome));
+		if (!cheap(v.records, v.wasmBytes)) continue;
+		const entry =
+			e.features === null
+				? e
+				: { ...e, features: features(v.outcome, v.kinds, v.records, v.paths) };
+		corpus.push(entry);
+		if (v.frames > 0) withPackets.push(entry);
 	} catch {
 		// A seed that throws is a finding the workers will report at once.
 		dropInstance(true);
@@ -108,16 +124,24 @@ const findings: { name: string; outcome: string; origin: string; confirmed: stri
 const findingKeys = new Set<string>();
 let harnessFaults = 0;
 let pageRuns = 0;
+let packetInputs = 0;
+let compareRuns = 0;
 let maxWasm = 0;
 let maxHeap = 0;
 
-async function finding(bytes: Uint8Array, origin: string, outcome: string, detail: string) {
+async function finding(
+	bytes: Uint8Array,
+	origin: string,
+	outcome: string,
+	detail: string,
+	neighbour: Uint8Array | null,
+) {
 	const key = `${outcome}:${detail.split('\n')[0]!.replace(/\d+/g, 'N')}`;
 	if (findingKeys.has(key)) return;
 	findingKeys.add(key);
 	const name = entryName(bytes);
 	// The child process is the final word: the same judge, the CLI's process bounds.
-	const child = await confirmInChild(bytes);
+	const child = await confirmInChild(bytes, neighbour);
 	const confirmed =
 		'died' in child ? child.outcome : child.rss > RSS_LIMIT ? 'memory' : child.verdict.outcome;
 	findings.push({ name, outcome, origin, confirmed });
@@ -127,6 +151,8 @@ async function finding(bytes: Uint8Array, origin: string, outcome: string, detai
 	if (!save || bytes.length > MAX_FINDING_BYTES) return;
 	mkdirSync(FOUND_DIR, { recursive: true });
 	writeFileSync(join(FOUND_DIR, `${name}.etl`), bytes);
+	// The trace it was compared with, when the compare found it (fuzz.test.ts compares them again).
+	if (neighbour) writeFileSync(join(FOUND_DIR, `${name}.neighbour`), neighbour);
 	writeFileSync(
 		join(FOUND_DIR, `${name}.json`),
 		JSON.stringify(
@@ -141,11 +167,19 @@ const pickRng = rng(Date.now() & 0x7fffffff || 1);
 const runSeed = Math.floor(pickRng() * 0x7fffffff);
 
 /** The next input: the smaller of two random entries (small inputs reach as far, and are many more per second), mutated. */
-async function nextInput(
-	seed: number,
-): Promise<{ bytes: Uint8Array; origin: string; family: string } | null> {
-	const [a, b] = [0, 0].map(() => corpus[Math.floor(pickRng() * corpus.length)]!);
+async function nextInput(seed: number): Promise<{
+	bytes: Uint8Array;
+	origin: string;
+	family: string;
+	neighbour: Uint8Array | null;
+} | null> {
+	const from = withPackets.length && pickRng() < PACKET_SHARE ? withPackets : corpus;
+	const [a, b] = [0, 0].map(() => from[Math.floor(pickRng() * from.length)]!);
 	const base = a!.bytes.length <= b!.bytes.length ? a! : b!;
+	// The compare's baseline: the other entry drawn (the larger, or the same one mutated).
+	const other = base === a ? b! : a!;
+	const neighbour =
+		compareEvery > 0 && Math.floor(seed / 2) % compareEvery === 0 ? other.bytes : null;
 	picks.set(base, (picks.get(base) ?? 0) + 1);
 	const structural = seed % 2 === 0;
 	try {
@@ -157,7 +191,7 @@ async function nextInput(
 			base.origin.length > MAX_ORIGIN
 				? `${base.origin.slice(0, MAX_ORIGIN / 2)} … → ${step}`
 				: `${base.origin} → ${step}`;
-		return { bytes, origin, family: structural ? 'structure' : 'bytes' };
+		return { bytes, origin, family: structural ? 'structure' : 'bytes', neighbour };
 	} catch (e) {
 		// A fault of the harness, never the end of the campaign.
 		harnessFaults++;
@@ -193,21 +227,24 @@ async function step(slot: Pool['slots'][number]): Promise<void> {
 	const seed = runSeed + issued++;
 	const input = await nextInput(seed);
 	if (!input) return;
-	const r = await slot.run(seed, input.bytes);
+	const r = await slot.run(seed, input.bytes, input.neighbour);
 	inputs++;
 	if (!r.ok) {
 		count(r.outcome);
 		countFamily(input.family, r.outcome);
-		await finding(input.bytes, input.origin, r.outcome, r.detail);
+		await finding(input.bytes, input.origin, r.outcome, r.detail, input.neighbour);
 		return;
 	}
 	const v = r.reply.verdict;
 	count(v.outcome);
 	countFamily(input.family, v.outcome);
 	if (v.page) pageRuns++;
+	if (v.frames > 0) packetInputs++;
+	if (v.compared) compareRuns++;
 	maxWasm = Math.max(maxWasm, v.wasmBytes);
 	maxHeap = Math.max(maxHeap, v.heapBytes);
-	if (isFault(v.outcome)) await finding(input.bytes, input.origin, v.outcome, v.detail);
+	if (isFault(v.outcome))
+		await finding(input.bytes, input.origin, v.outcome, v.detail, input.neighbour);
 	const reached = features(v.outcome, v.kinds, v.records, v.paths).filter((f) => !seen.has(f));
 	if (reached.length > 0) {
 		for (const f of reached) seen.add(f);
@@ -215,8 +252,11 @@ async function step(slot: Pool['slots'][number]): Promise<void> {
 			input.bytes.length <= MAX_ENTRY_BYTES &&
 			cheap(v.records, v.wasmBytes) &&
 			corpus.length < MAX_CORPUS
-		)
-			corpus.push({ bytes: input.bytes, origin: input.origin, features: reached });
+		) {
+			const e = { bytes: input.bytes, origin: input.origin, features: reached };
+			corpus.push(e);
+			if (v.frames > 0) withPackets.push(e);
+		}
 	}
 	if (Date.now() - lastReport > 10_000) {
 		lastReport = Date.now();
@@ -272,7 +312,7 @@ console.log(
 	`(${cliPerInput.toFixed(2)} ms to decode it as the CLI does, a fresh decoder instance per file: ratio ${(cliPerInput ? perInput / cliPerInput : 0).toFixed(2)})`,
 );
 console.log(
-	`page path on ${pageRuns} inputs; peak WASM memory ${(maxWasm / 2 ** 20).toFixed(1)} MiB, peak thread heap ${(maxHeap / 2 ** 20).toFixed(1)} MiB; threads restarted ${pool.restarts}`,
+	`page path on ${pageRuns} inputs, frames dissected and joined in ${packetInputs}, compare on ${compareRuns}; peak WASM memory ${(maxWasm / 2 ** 20).toFixed(1)} MiB, peak thread heap ${(maxHeap / 2 ** 20).toFixed(1)} MiB; threads restarted ${pool.restarts}`,
 );
 console.log('\noutcome        inputs      share      bytes  structure');
 for (const [o, n] of rows)
@@ -290,6 +330,9 @@ console.log(
 		features: seen.size,
 		corpus: corpus.length,
 		harnessFaults,
+		pageRuns,
+		packetInputs,
+		compareRuns,
 		findings,
 	}),
 );

@@ -1,8 +1,10 @@
 // A structure map of a trace: where its buffer headers, trace header, records, record header
-// fields, payloads, event fields, extended items (TraceLogging metadata) and XPRESS streams lie,
-// as file offsets. Found by decoding the trace once (the decoder's own record and field tables
-// say where each record and field is) and read against the generated layouts, so the structural
-// mutations aim where the format has meaning without repeating its offsets here.
+// fields, payloads, event fields, extended items (TraceLogging metadata), XPRESS streams and, in
+// the packet providers' events, the NDIS keywords (fragment and direction flags), the fragment and
+// payload sizes, each protocol header of a frame and its DNS messages lie, as file offsets. Found
+// by decoding the trace once (the decoder's own record and field tables say where each record and
+// field is, the dissectors where each header is) and read against the generated layouts, so the
+// structural mutations aim where the format has meaning without repeating its offsets here.
 import {
 	COMPACT_TRACE_HEADER,
 	EVENT_HEADER,
@@ -22,6 +24,9 @@ import {
 import { indexBuffers, openTrace } from '../../web/src/decoder/etl-file.ts';
 import { mergeRecords } from '../../web/src/decoder/merge.ts';
 import { memorySource } from '../../web/src/decoder/source.ts';
+import { NDIS_MEDIA, PKTMON_PACKET_TYPES } from '../../web/src/generated/packet-capture.ts';
+import { CaptureEvent, NDISCAP_CODE } from '../../web/src/packets/capture-fields.ts';
+import { dissect } from '../../web/src/packets/dissect.ts';
 import { bufferStarts } from './mutate.ts';
 
 export type SpotKind =
@@ -32,7 +37,23 @@ export type SpotKind =
 	| 'payload'
 	| 'field'
 	| 'extended-item'
-	| 'xpress';
+	| 'xpress'
+	/** An NDIS-PacketCapture event's keyword (8 bytes, little-endian): fragment start/end, direction, medium. */
+	| 'packet-keyword'
+	/** A packet event's size field (FragmentSize, LoggedPayloadSize, OriginalPayloadSize). */
+	| 'packet-size'
+	/** One protocol header of a frame (big-endian words). */
+	| 'packet-header'
+	/** A DNS message in a frame. */
+	| 'dns';
+
+/** The kinds the packet mutations aim at; the other structural mutations leave them alone. */
+export const PACKET_SPOTS: ReadonlySet<SpotKind> = new Set([
+	'packet-keyword',
+	'packet-size',
+	'packet-header',
+	'dns',
+]);
 
 export interface Spot {
 	readonly kind: SpotKind;
@@ -73,6 +94,43 @@ const RECORD_HEADERS: Partial<Record<number, StructDef>> = {
 	[RecordKind.wpp]: MESSAGE_TRACE_HEADER,
 };
 
+const FRAME_FIELDS = ['Fragment', 'Payload'];
+const SIZE_FIELDS = ['FragmentSize', 'LoggedPayloadSize', 'OriginalPayloadSize'];
+const KEYWORD = EVENT_HEADER.fields.find((f) => f.name === 'Keyword')!;
+
+/** The spots of one packet-provider event whose record header is at `record` and image at `base`. */
+function packetSpots(
+	ev: CaptureEvent,
+	base: number,
+	record: number,
+	header: StructDef | undefined,
+): Spot[] {
+	const out: Spot[] = [];
+	if (ev.provider === NDISCAP_CODE && header === EVENT_HEADER)
+		out.push({ kind: 'packet-keyword', at: record + KEYWORD.offset, width: 8 });
+	for (const name of SIZE_FIELDS) {
+		const at = ev.offset(name);
+		if (at !== null)
+			out.push({ kind: 'packet-size', at: base + at, width: ev.bytes(name)!.length });
+	}
+	const field = FRAME_FIELDS.find((f) => ev.bytes(f) !== null);
+	if (!field) return out;
+	const frame = ev.bytes(field)!.slice();
+	const at = base + ev.offset(field)!;
+	const link =
+		ev.provider === NDISCAP_CODE
+			? NDIS_MEDIA.find((m) => m.keyword === null || (ev.keyword & m.keyword) !== 0n)!.link
+			: (PKTMON_PACKET_TYPES[ev.num('PacketType') ?? 0] ?? 'ethernet');
+	for (const l of dissect(frame, link).layers)
+		if (l.length > 0)
+			out.push({
+				kind: l.name === 'DNS' ? 'dns' : 'packet-header',
+				at: at + l.at,
+				width: l.length,
+			});
+	return out;
+}
+
 /** The map of the buffers found by stepping BufferSize alone (for bytes that do not open). */
 export function bufferMap(bytes: Uint8Array): StructureMap {
 	const buffers = bufferStarts(bytes);
@@ -102,6 +160,7 @@ export async function structureMap(
 			});
 	}
 	const wide = trace.pointerSize === 8;
+	const capture = new CaptureEvent();
 	spots.push(
 		...structSpots(
 			TRACE_LOGFILE_HEADER,
@@ -120,6 +179,7 @@ export async function structureMap(
 		const header = RECORD_HEADERS[b.u8(i, RecordOut.kind)];
 		const recordWide = b.u8(i, RecordOut.pointerSize) !== 4;
 		if (header) spots.push(...structSpots(header, base + record, 'record-header', recordWide));
+		if (capture.set(b, i)) spots.push(...packetSpots(capture, base, base + record, header));
 		const payload = b.u32(i, RecordOut.payloadSize);
 		if (payload > 0)
 			spots.push({

@@ -8,6 +8,8 @@ import { judge, type Verdict } from './judge.ts';
 export interface FuzzRequest {
 	readonly id: number;
 	readonly bytes: Uint8Array;
+	/** A corpus neighbour to compare the input with, or null. */
+	readonly neighbour: Uint8Array | null;
 }
 
 export interface FuzzReply {
@@ -19,7 +21,8 @@ export interface FuzzReply {
 const module = decoderModule();
 
 process.on('message', async (msg: FuzzRequest) => {
-	const verdict = await judge(module, new Uint8Array(msg.bytes), () => true);
+	const neighbour = msg.neighbour ? new Uint8Array(msg.neighbour) : null;
+	const verdict = await judge(module, new Uint8Array(msg.bytes), () => true, neighbour);
 	process.send!({ id: msg.id, verdict, rss: process.memoryUsage().rss } satisfies FuzzReply);
 });
 process.send!({ ready: true });

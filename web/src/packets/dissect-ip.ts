@@ -83,6 +83,7 @@ export function dissectIpv6(r: FrameReader, s: DissectState, at: number): void {
 			continue;
 		}
 		if (next === IPV6_FRAGMENT) {
+			if (pos + 8 > end) throw new Short(pos, 'IPv6 fragment header runs past the payload');
 			const off = r.u16(pos + 2, 'IPv6 fragment offset') & 0xfff8;
 			s.layers.push({ name: 'IPv6 fragment', at: pos, length: 8, fields: { frag_offset: off } });
 			next = r.u8(pos, 'IPv6 fragment next header');

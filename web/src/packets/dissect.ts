@@ -69,7 +69,8 @@ export function dissect(bytes: Uint8Array, link: LinkName): Dissection {
 		} else s.layer('802.11', 0, 0, {});
 	} catch (e) {
 		if (!(e instanceof Short)) throw e;
-		malformed = { at: e.at, what: e.what };
+		// A read past the captured bytes went wrong where they end.
+		malformed = { at: Math.min(e.at, bytes.length), what: e.what };
 	}
 	return {
 		layers: s.layers,
