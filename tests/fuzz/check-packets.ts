@@ -6,7 +6,7 @@
 // guides the corpus.
 import { indexBuffers, openTrace } from '../../web/src/decoder/etl-file.ts';
 import { memorySource } from '../../web/src/decoder/source.ts';
-import { packetComment } from '../../web/src/cli/packet-commands.ts';
+import { packetComment } from '../../web/src/packets/pcapng-file.ts';
 import { packetRow } from '../../web/src/packets/packet-row.ts';
 import { interfaceBlock, packetBlock } from '../../web/src/packets/pcapng.ts';
 import { trackPackets, type TracePackets } from '../../web/src/packets/track-packets.ts';
