@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { SAMPLE_NET_ERROR_EVENTS } from '../builders/sample-net.ts';
 import { launchBrowser, type Browser } from './browser.ts';
 import { busyTrace, type GeneratedTrace } from './generated-traces.ts';
-import { openSite, pickFile, readAlert } from './page.ts';
+import { openSite, pickFile, pickFileAnew, readAlert } from './page.ts';
 import { projectRoot } from './server.ts';
 import { TWO_HUGE_IMPORTS_MS } from '../timeouts.ts';
 
@@ -142,7 +142,7 @@ describe('trace library', () => {
 
 	it('reads chunks stored one record per column, as they were before their columns went into one Blob', async () => {
 		const { page, errors } = await openSite(browser, inject('baseUrl'));
-		await pickFile(page, sample);
+		await pickFileAnew(page, sample);
 		expect(await totalShown(page)).toBe(truth.totalRecords);
 		const counts = async () => {
 			const shown: string[] = [];
@@ -202,7 +202,7 @@ describe('trace library', () => {
 
 	it('sweeps copies left without their trace, but not one of a trace added since the listing', async () => {
 		const { page, errors } = await openSite(browser, inject('baseUrl'));
-		await pickFile(page, sample);
+		await pickFileAnew(page, sample);
 		expect(await totalShown(page)).toBe(truth.totalRecords);
 		const copies = () =>
 			page.evaluate(async () => {
@@ -401,7 +401,7 @@ describe('trace library', () => {
 		await page.goto(inject('baseUrl'));
 		await page.getByRole('heading', { level: 1, name: 'Sockscope' }).waitFor();
 		// The app works on: an import after the upgrade is listed alone.
-		await pickFile(page, sample);
+		await pickFileAnew(page, sample);
 		expect(await totalShown(page)).toBe(truth.totalRecords);
 		await page.getByRole('button', { name: '← All traces' }).click();
 		await libraryRow(page, 'sample.etl');

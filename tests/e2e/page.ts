@@ -44,6 +44,18 @@ export async function openSample(page: Page): Promise<void> {
 	await page.getByRole('button', { name: 'Open the sample trace' }).click();
 }
 
+/**
+ * Picks a file the library may hold already (an earlier test imported it) on a page showing no
+ * trace, and imports it anew: "Import again" when the page asks. Either the question comes or the
+ * trace is shown, whichever the library's listing allows first.
+ */
+export async function pickFileAnew(page: Page, path: string): Promise<void> {
+	await pickFile(page, path);
+	const kept = page.getByTestId('duplicate-prompt');
+	await kept.or(page.getByTestId('filter-status')).first().waitFor({ timeout: 30_000 });
+	if (await kept.isVisible()) await kept.getByRole('button', { name: 'Import again' }).click();
+}
+
 /** Picks a file through the labelled file input, as a user would. */
 export async function pickFile(page: Page, path: string): Promise<void> {
 	await page.getByLabel('Choose a trace').setInputFiles(path);
