@@ -102,7 +102,10 @@ describe('hosting', () => {
 
 			await browser.context.setOffline(true);
 			try {
+				// The link still names the trace on screen: it comes back from IndexedDB offline, and
+				// only then is the landing page one click away (clicking before it is back races it).
 				await tab.page.reload();
+				await expectImported(tab, 'krabsetw-powershell-manifest.etl');
 				await openSample(tab.page);
 				await expectImported(tab, 'sample.etl');
 			} finally {
