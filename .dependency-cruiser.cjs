@@ -85,7 +85,7 @@ module.exports = {
 			from: { path: page },
 			to: {
 				path: '^web/src/(worker|store|ingest|export|cli)/',
-				pathNot: '^web/src/worker/(api|trust)\\.ts$',
+				pathNot: '^web/src/worker/(api|trust|side-workers)\\.ts$',
 			},
 		},
 		{

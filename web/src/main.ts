@@ -1,10 +1,11 @@
 // Entry point: starts the page, the service worker that makes it work offline, and, on first use,
 // the decoder worker it talks to over Comlink.
-import { wrap } from 'comlink';
+import { proxy, wrap } from 'comlink';
 import { mount } from 'svelte';
 import App from './App.svelte';
 import { startPwa } from './pwa/services.ts';
 import type { DecoderApi } from './worker/api.ts';
+import { startSideWorker } from './worker/side-workers.ts';
 import { TraceSession, type DecoderHandle } from './views/trace-session.svelte.ts';
 import { htmlLang, locale } from './i18n/locale.svelte.ts';
 import './app.css';
@@ -15,7 +16,11 @@ function startDecoder(): DecoderHandle {
 		type: 'module',
 		name: 'sockscope-decoder',
 	});
-	return { worker, api: wrap<DecoderApi>(worker) };
+	const api = wrap<DecoderApi>(worker);
+	// Before any import (Comlink keeps the calls in order): the page starts the workers an import
+	// hands its copy and its sockets to.
+	void api.useSideWorkers(proxy(startSideWorker));
+	return { worker, api };
 }
 
 const target = document.getElementById('app');

@@ -29,49 +29,116 @@ export interface Job<R> {
 	cancel(): void;
 }
 
-/** Runs one request in `worker` (created by the caller, so that the bundler sees its URL). */
-export function startJob<R>(worker: Worker, what: string, request: unknown): Job<R> {
+/** Where a job's messages go: the ports of a worker the page started for this one. */
+export interface JobChannel {
+	send(request: unknown): void;
+	/** `onMessage` hears the worker's answers; `onError`, its failing without one. */
+	listen(onMessage: (m: JobMessage<unknown>) => void, onError: (message: string) => void): void;
+	/** Stops the worker (cancelled or failed: it will not answer). */
+	stop(): void;
+	/** Lets go of the channel once the worker has answered (it ends itself: serveJob). */
+	release(): void;
+}
+
+/** The ports of a worker the page started for this one (worker/side-workers.ts). */
+export interface JobPorts {
+	/** The job's requests and answers. */
+	readonly job: MessagePort;
+	/** The page's: it says here when the worker failed, and stops it when told `stop`. */
+	readonly control: MessagePort;
+}
+
+export const STOP_WORKER = 'stop';
+
+export function portChannel(ports: JobPorts): JobChannel {
+	const close = () => {
+		ports.job.close();
+		ports.control.close();
+	};
+	return {
+		send: (request) => ports.job.postMessage(request),
+		listen(onMessage, onError) {
+			ports.job.onmessage = (e: MessageEvent<JobMessage<unknown>>) => onMessage(e.data);
+			ports.control.onmessage = (e: MessageEvent<string>) => onError(e.data);
+		},
+		stop() {
+			ports.control.postMessage(STOP_WORKER);
+			close();
+		},
+		release: close,
+	};
+}
+
+/** Runs one request in the worker behind `channel`. */
+export function startJob<R>(channel: JobChannel, what: string, request: unknown): Job<R> {
 	let progress: number | null = null;
 	let settle: ((r: { ok: true; value: R } | { ok: false; error: Error }) => void) | null = null;
 	const done = new Promise<R>((resolve, reject) => {
 		settle = (r) => {
 			settle = null;
-			worker.terminate();
 			if (r.ok) resolve(r.value);
 			else reject(r.error);
 		};
 	});
-	worker.onmessage = (e: MessageEvent<JobMessage<R>>) => {
-		const m = e.data;
-		if (m.kind === 'progress') progress = m.done;
-		else if (m.kind === 'done') settle?.({ ok: true, value: m.result });
-		else settle?.({ ok: false, error: new JobFailed(`${what} failed: ${m.message}`, m.quota) });
+	// Answered, the worker ends itself; only one that will not answer is stopped from here.
+	const answered = (r: { ok: true; value: R } | { ok: false; error: Error }) => {
+		if (!settle) return;
+		channel.release();
+		settle(r);
 	};
-	worker.onerror = (e) =>
-		settle?.({
-			ok: false,
-			error: new JobFailed(`${what} stopped: ${e.message || 'worker error'}`),
-		});
-	worker.postMessage(request);
+	const stop = (error: Error) => {
+		if (!settle) return;
+		channel.stop();
+		settle({ ok: false, error });
+	};
+	channel.listen(
+		(m) => {
+			if (m.kind === 'progress') progress = m.done;
+			else if (m.kind === 'done') answered({ ok: true, value: m.result as R });
+			else answered({ ok: false, error: new JobFailed(`${what} failed: ${m.message}`, m.quota) });
+		},
+		(message) => stop(new JobFailed(`${what} stopped: ${message}`)),
+	);
+	channel.send(request);
 	return {
 		done,
 		progress: () => progress,
-		cancel: () => settle?.({ ok: false, error: new JobFailed(`${what} cancelled`) }),
+		cancel: () => stop(new JobFailed(`${what} cancelled`)),
 	};
 }
 
-/** Inside a job's worker: answers its one request. */
+/**
+ * Inside a job's worker: answers its one request, then ends. The request comes to the worker
+ * itself, or through the port the page's first message hands over (side-workers.ts).
+ */
 export function serveJob<Q, R>(
 	run: (request: Q, progress: (done: number) => void) => Promise<R>,
 ): void {
-	const post = (m: JobMessage<R>) => postMessage(m);
-	self.onmessage = async (e: MessageEvent<Q>) => {
+	const answer = async (request: Q, post: (m: JobMessage<R>) => void) => {
 		try {
-			post({ kind: 'done', result: await run(e.data, (done) => post({ kind: 'progress', done })) });
+			post({
+				kind: 'done',
+				result: await run(request, (done) => post({ kind: 'progress', done })),
+			});
 		} catch (err) {
 			const message = err instanceof Error ? err.message : String(err);
 			post({ kind: 'error', message, quota: isQuotaError(err) });
 		}
+		self.close();
+	};
+	self.onmessage = (e: MessageEvent<Q | MessagePort>) => {
+		const first = e.data;
+		if (first instanceof MessagePort) {
+			const post = (m: JobMessage<R>) => first.postMessage(m);
+			first.onmessage = (r: MessageEvent<Q>) => void answer(r.data, post);
+			// A request this browser cannot pass between workers would otherwise never be answered.
+			first.onmessageerror = () => {
+				post({ kind: 'error', message: 'its request could not be passed to it', quota: false });
+				self.close();
+			};
+			return;
+		}
+		void answer(first, (m) => postMessage(m));
 	};
 }
 

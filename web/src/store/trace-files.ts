@@ -3,7 +3,6 @@
 // the copy is written by its own worker (copy.worker.ts) while the import decodes the original.
 import type { CopyRequest } from './copy.worker.ts';
 import type { ByteSource } from '../decoder/source.ts';
-import { startJob, type Job } from '../lib/job.ts';
 
 const DIR = 'traces';
 
@@ -84,12 +83,7 @@ export async function openTraceFileSync(
 	}
 }
 
-/** Copies `file` into the library as the copy of trace `id`, in a worker of its own. */
-export function copyTraceFile(file: File, id: number): Job<null> {
-	const worker = new Worker(new URL('./copy.worker.ts', import.meta.url), {
-		type: 'module',
-		name: 'trace-copy',
-	});
-	const request: CopyRequest = { file, name: fileName(id), directory: DIR };
-	return startJob<null>(worker, 'copying the file into the library', request);
+/** The request that copies `file` into the library as the copy of trace `id` (copy.worker.ts). */
+export function copyRequest(file: File, id: number): CopyRequest {
+	return { file, name: fileName(id), directory: DIR };
 }

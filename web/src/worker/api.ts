@@ -15,6 +15,7 @@ import type { TrustCounter } from './trust.ts';
 import type { PacketRow } from '../packets/packet-row.ts';
 import type { Layer } from '../packets/types.ts';
 import type { WireFacts } from '../packets/join.ts';
+import type { SideWorkerStarter } from './side-jobs.ts';
 
 export type { ExportProgress, SocketTableName, TableFormat, TraceStatistics, Vocabulary };
 
@@ -155,6 +156,11 @@ export interface OpenedTrace {
  * expected failures and thrown errors alike arrive as a failure with a code (lib/result.ts).
  */
 export interface DecoderApi {
+	/**
+	 * How the page starts the workers an import hands work to (worker/side-workers.ts): told once,
+	 * before the first import.
+	 */
+	useSideWorkers(start: SideWorkerStarter): Promise<Result<void>>;
 	/** Reads the trace header of a dropped or picked file; the File is passed, never its bytes. */
 	readFacts(file: File): Promise<Result<TraceFacts>>;
 	listTraces(): Promise<Result<TraceSummary[]>>;

@@ -15,7 +15,7 @@ import { ImportRun, type ImportDeps } from './import-run.ts';
 import { OpenTraces } from './open-traces.ts';
 import { PacketService } from './packet-service.ts';
 import { QueryService } from './query-service.ts';
-import { browserSideJobs, type SideJobs } from './side-jobs.ts';
+import { browserSideJobs, useSideWorkers, type SideJobs } from './side-jobs.ts';
 import { openStore } from '../store/db.ts';
 
 export interface DecoderParts {
@@ -64,6 +64,10 @@ export function decoderApi(parts: DecoderParts): Decoder {
 			}
 		};
 	const methods: DecoderApi = {
+		async useSideWorkers(start) {
+			useSideWorkers(start);
+			return ok(undefined);
+		},
 		async readFacts(file) {
 			const opened = await openTrace(blobSource(file), await parts.module(), file.name);
 			return opened.ok ? ok(opened.value.facts) : opened;
@@ -106,6 +110,7 @@ export function decoderApi(parts: DecoderParts): Decoder {
 		readFacts: (file) => `cannot read ${file.name}`,
 		listTraces: () => 'cannot list the trace library',
 		fingerprintOf: (file) => `cannot read ${file.name}`,
+		useSideWorkers: () => 'cannot start the side workers',
 		importFile: (file) => `cannot import ${file.name}`,
 		resumeImport: (_id, file) => `cannot resume ${file.name}`,
 		cancelImport: () => 'cannot cancel the import',

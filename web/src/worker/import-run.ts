@@ -292,13 +292,11 @@ export class ImportRun implements ActiveImport {
 		// The sockets read the copy once it is whole (far cheaper than the File a second time),
 		// finding its buffers themselves: they need not wait for the index pass, which keeps pace
 		// with the decoding. Where there is no copy, they read the File through the pass's index.
-		const module = this.#trace.decoder.module;
 		const feed = this.#feed!;
 		this.#rebuild = laterJob(
 			this.#copied.then(async (whole) =>
 				side.sockets({
 					file,
-					module,
 					buffers: whole ? null : (await feed.complete).buffers,
 					copyOf: whole ? id : null,
 					traceId: id,

@@ -15,10 +15,16 @@ import type { TrackedTrace } from '../sockets/tracker.ts';
 import { openStore } from '../store/db.ts';
 import { putSockets } from '../store/trace-store.ts';
 import { serveJob } from '../lib/job.ts';
+import wasmUrl from '../../../build/release/decoder.wasm?url';
+import { compileDecoderFromUrl } from '../decoder/wasm.ts';
+
+// Compiled here rather than sent by the decoder worker: Firefox cannot post a WebAssembly.Module
+// through a MessagePort (the request would never arrive), and the bytes come from the cache.
+let module: Promise<WebAssembly.Module> | null = null;
+const decoderModule = () => (module ??= compileDecoderFromUrl(wasmUrl));
 
 export interface SocketsRequest {
 	readonly file: File;
-	readonly module: WebAssembly.Module;
 	/**
 	 * The import's buffer index (the same buffers, so the same record order); null to index the
 	 * copy here (the same bytes give the same buffers).
@@ -46,13 +52,13 @@ serveJob<SocketsRequest, SocketsStored>(async (request, progress) => {
 });
 
 async function track(
-	{ file, module, buffers, copyOf }: SocketsRequest,
+	{ file, buffers, copyOf }: SocketsRequest,
 	progress: (done: number) => void,
 ): Promise<TrackedTrace> {
 	const copy = copyOf === null ? null : await openTraceFileSync(copyOf);
 	try {
 		const source = copy ?? blockCache(blobSource(file));
-		const opened = await openTrace(source, module, file.name);
+		const opened = await openTrace(source, await decoderModule(), file.name);
 		if (!opened.ok) throw new Error(opened.error);
 		// A local copy reads synchronously, header by header: its index costs little.
 		const index = buffers ?? (await indexBuffers(opened.value)).buffers;
