@@ -191,9 +191,10 @@ export class TraceViewState {
 		this.showEvents(refine(this.query.filter, term));
 	}
 
-	setRange(range: TimeRange | null): void {
+	/** `history`: 'replace' for a step of a run (the wheel's), which Back skips over as one. */
+	setRange(range: TimeRange | null, history: 'push' | 'replace' = 'push'): void {
 		void this.query.run(this.query.filter, range);
-		this.#location.update({ range }, 'push');
+		this.#location.update({ range }, history);
 	}
 
 	zoomOut(): void {
