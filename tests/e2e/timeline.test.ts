@@ -228,7 +228,11 @@ describe('I/O graph', () => {
 		expect(await page.getByTestId('io-tick').count()).toBeGreaterThanOrEqual(2);
 		expect(await page.getByTestId('io-graph').textContent()).toContain('Sent');
 		// For a filter, the filter's bytes.
-		const pid = truth.processes.find((p) => p.name === 'curl.exe')!.pid;
+		// The process that moved the most bytes.
+		const bytesOf = (pid: number) =>
+			sum(truth.sockets.filter((s) => s.pid === pid).map((s) => s.bytesSent + s.bytesReceived));
+		const pid = truth.processes.map((p) => p.pid).sort((a, b) => bytesOf(b) - bytesOf(a))[0]!;
+		expect(bytesOf(pid)).toBeGreaterThan(0);
 		const box = page.locator('#filter-input');
 		await box.fill(`process:${pid}`);
 		await box.press('Enter');
