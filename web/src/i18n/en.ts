@@ -868,6 +868,7 @@ export const en: Record<string, string> = {
 	'table.clear-reference': 'Clear the time reference',
 	'table.reference-key': 'Shift+T',
 	'trace.reference-chip': 'Times from event {{index}}',
+	'shortcut.timeline-keys': 'On the focused timeline: zoom in (W, +), zoom out (S), pan (A, D)',
 	'shortcut.time-reference': 'Set or clear the selected event as the time reference',
 	'iograph.title': 'I/O graph',
 	'iograph.label': 'Bytes per second sent and received',

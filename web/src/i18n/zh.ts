@@ -788,6 +788,7 @@ export const zh: Record<string, string> = {
 	'table.clear-reference': '清除时间参考',
 	'table.reference-key': 'Shift+T',
 	'trace.reference-chip': '时间从事件 {{index}} 起算',
+	'shortcut.timeline-keys': '时间线获得焦点时：放大（W、+）、缩小（S）、平移（A、D）',
 	'shortcut.time-reference': '将所选事件设为时间参考，或清除参考',
 	'iograph.title': 'I/O 图',
 	'iograph.label': '每秒发送和接收的字节数',

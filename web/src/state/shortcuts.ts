@@ -48,6 +48,7 @@ export const SHORTCUT_HELP: readonly ShortcutHelp[] = [
 	{ keys: ['Shift+T'], does: msg('shortcut.time-reference') },
 	{ keys: ['1', '2', '3', '4', '5'], does: msg('shortcut.panels') },
 	{ keys: ['-', '0'], does: msg('shortcut.zoom-the-timeline-out-or-reset-it') },
+	{ keys: ['W', 'S', 'A', 'D', '+'], does: msg('shortcut.timeline-keys') },
 	{ keys: ['d'], does: msg('shortcut.theme-system-light-dark') },
 	{ keys: ['?'], does: msg('shortcut.this-list') },
 ];
