@@ -296,6 +296,20 @@ describe('I/O graph', () => {
 		});
 		await graph.scrollIntoViewIfNeeded();
 		await screenshot(page, 'io-graph-conversation');
+		// A datagram socket's conversation with one of its peers: that peer's bytes only.
+		const dns = truth.sockets.find((s) => s.peers.length === 2)!;
+		for (const peer of dns.peers) {
+			await page
+				.getByTestId('conversations')
+				.locator('tbody tr')
+				.filter({ hasText: peer.remote })
+				.filter({ hasText: dns.process })
+				.getByTestId('conversation-io-graph')
+				.click();
+			await expect
+				.poll(() => ioTotals(graph))
+				.toEqual({ sent: peer.bytesSent, received: peer.bytesReceived });
+		}
 		await page.getByRole('tab', { name: 'Events' }).click();
 	});
 });

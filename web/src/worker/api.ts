@@ -61,7 +61,8 @@ export interface ImportProgress {
 /** What an I/O graph counts: the events of a filter over a range, or those of some sockets. */
 export type IoGraphSource =
 	| { readonly filter: string; readonly range: TimeRange | null }
-	| { readonly sockets: readonly string[] };
+	/** `remote`: of datagram sockets, only their traffic with that remote (a conversation's). */
+	| { readonly sockets: readonly string[]; readonly remote?: string | null };
 
 export interface SelectionHandle {
 	readonly traceId: number;

@@ -199,7 +199,17 @@ export class QueryService {
 			// Their own events when the tracker kept them all; else their endpoints over their span.
 			if (sockets.every((s) => s.events.length === s.eventCount))
 				only = new Set(sockets.flatMap((s) => [...s.events]));
-			filter = [...new Set(sockets.map((s) => `endpoint:${s.endpoint}`))].join(' or ');
+			// A datagram socket's conversation is its traffic with one of its peers.
+			const peer = source.remote ? addressTerms(source.remote) : null;
+			filter = [
+				...new Set(
+					sockets.map((s) =>
+						peer && s.peers.length > 0
+							? `(endpoint:${s.endpoint} ${peer})`
+							: `endpoint:${s.endpoint}`,
+					),
+				),
+			].join(' or ');
 			range = {
 				from: Math.min(
 					...sockets.map((s) => Math.min(s.opened?.ticks ?? Infinity, s.firstEvent.ticks)),
@@ -309,6 +319,12 @@ export class QueryService {
 		const [record, tracked] = await Promise.all([getTrace(db, id), getSockets(db, id)]);
 		return record?.status === 'complete' ? tracked : undefined;
 	}
+}
+
+/** "[fe80::1%12]:53" or "10.0.0.5:53" → the filter's address and port terms, or null. */
+function addressTerms(remote: string): string | null {
+	const m = /^\[(.*)\]:(\d+)$/.exec(remote) ?? /^([^:]*):(\d+)$/.exec(remote);
+	return m ? `raddr:${m[1]!.replace(/%.*$/, '')} rport:${m[2]}` : null;
 }
 
 /** Rows [offset, offset + limit) of a selection's matches. */
