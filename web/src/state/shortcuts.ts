@@ -19,6 +19,7 @@ export type ShortcutAction =
 	| 'panel-packets'
 	| 'zoom-out'
 	| 'zoom-reset'
+	| 'time-reference'
 	| 'theme';
 
 export interface ShortcutHelp {
@@ -44,8 +45,10 @@ export const SHORTCUT_HELP: readonly ShortcutHelp[] = [
 	{ keys: ['Enter', 'Shift+F10'], does: msg('shortcut.filter-on-a-cell-of-the-selected-event') },
 	{ keys: ['e'], does: msg('shortcut.errors-only-on-or-off') },
 	{ keys: ['t'], does: msg('shortcut.time-as-utc-or-since-the-trace-start') },
+	{ keys: ['Shift+T'], does: msg('shortcut.time-reference') },
 	{ keys: ['1', '2', '3', '4', '5'], does: msg('shortcut.panels') },
 	{ keys: ['-', '0'], does: msg('shortcut.zoom-the-timeline-out-or-reset-it') },
+	{ keys: ['W', 'S', 'A', 'D', '+'], does: msg('shortcut.timeline-keys') },
 	{ keys: ['d'], does: msg('shortcut.theme-system-light-dark') },
 	{ keys: ['?'], does: msg('shortcut.this-list') },
 ];
@@ -57,6 +60,8 @@ const BY_CHARACTER: Record<string, ShortcutAction> = {
 	k: 'previous',
 	e: 'errors-only',
 	t: 'time-format',
+	// Wireshark's Ctrl+T, which the browser keeps for a new tab.
+	T: 'time-reference',
 	'1': 'panel-events',
 	'2': 'panel-stats',
 	'3': 'panel-sockets',

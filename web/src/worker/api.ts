@@ -3,6 +3,7 @@ import type { RecordJson } from '../decoder/record-json.ts';
 import type { EventType } from '../columns/layout.ts';
 import type { Result } from '../lib/result.ts';
 import type { GroupKey, Group, Histogram, RowView, TimeRange } from '../query/engine.ts';
+import type { IoGraph } from '../query/io-graph.ts';
 import type { Finding } from '../sockets/findings.ts';
 import type { TrackedTrace } from '../sockets/tracker.ts';
 import type { TraceRecord } from '../store/db.ts';
@@ -17,6 +18,7 @@ import type { Layer } from '../packets/types.ts';
 import type { WireFacts } from '../packets/join.ts';
 
 export type { ExportProgress, SocketTableName, TableFormat, TraceStatistics, Vocabulary };
+export type { IoGraph };
 
 /** Most rows one eventRows request reads (a socket's story may hold millions). */
 export const MAX_EVENT_ROWS = 5000;
@@ -56,6 +58,12 @@ export interface ImportProgress {
  * A query's selection, for the requests about its matches. Only the latest selection of a trace
  * is kept: an older handle's requests fail with `superseded`.
  */
+/** What an I/O graph counts: the events of a filter over a range, or those of some sockets. */
+export type IoGraphSource =
+	| { readonly filter: string; readonly range: TimeRange | null }
+	/** `remote`: of datagram sockets, only their traffic with that remote (a conversation's). */
+	| { readonly sockets: readonly string[]; readonly remote?: string | null };
+
 export interface SelectionHandle {
 	readonly traceId: number;
 	readonly selection: number;
@@ -221,6 +229,11 @@ export interface DecoderApi {
 	trust(id: number): Promise<Result<TrustCounter[]>>;
 	/** The Statistics panel's tables over a selection's matches. */
 	statistics(selection: SelectionHandle): Promise<Result<TraceStatistics>>;
+	/**
+	 * Bytes sent and received per interval (`interval` ticks, null to choose one for the span),
+	 * counted as the sockets count them. A query of its own: the Events panel's stays current.
+	 */
+	ioGraph(id: number, source: IoGraphSource, interval: number | null): Promise<Result<IoGraph>>;
 	/**
 	 * A selection's matches as `sockscope decode` would print them, in pieces of about 1 MiB.
 	 * The next piece is made only after `write` returns; returning false stops the export.

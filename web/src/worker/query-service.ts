@@ -22,8 +22,10 @@ import type {
 	OpenedTrace,
 	QueryAnswer,
 	RecordDetails,
+	IoGraphSource,
 	SelectionHandle,
 } from './api.ts';
+import { ioGraph, type IoGraph } from '../query/io-graph.ts';
 import { MAX_EVENT_ROWS } from './api.ts';
 import type { Catalog } from './catalog.ts';
 import { recordDetails } from './details.ts';
@@ -168,6 +170,66 @@ export class QueryService {
 		return ok(await this.#traces.insight(live).statistics(selection, importing, uncounted));
 	}
 
+	/** The I/O graph of a filter, or of some sockets' own events. */
+	async ioGraph(
+		id: number,
+		source: IoGraphSource,
+		interval: number | null,
+	): Promise<Result<IoGraph>> {
+		const live = await this.#traces.live(id);
+		await this.#joinOwners(id, live);
+		const importing = this.#catalog.importing(id);
+		const tracked = importing ? undefined : await this.#trackedOf(id);
+		const uncounted = new Set(tracked?.uncountedSends ?? []);
+		const chunks = live.chunks();
+		const whole = {
+			from: chunks[0]?.tMin ?? 0,
+			to: Math.max(chunks.at(-1)?.tMax ?? 0, chunks[0]?.tMin ?? 0) + 1,
+		};
+		let filter: string;
+		let range: TimeRange | null;
+		let only: Set<number> | null = null;
+		if ('filter' in source) {
+			({ filter, range } = source);
+		} else {
+			if (!tracked) return fail('not-found', NO_SOCKETS);
+			const wanted = new Set(source.sockets);
+			const sockets = tracked.sockets.filter((s) => wanted.has(s.key));
+			if (sockets.length === 0) return fail('not-found', `no socket ${source.sockets.join(', ')}`);
+			// Their own events when the tracker kept them all; else their endpoints over their span.
+			if (sockets.every((s) => s.events.length === s.eventCount))
+				only = new Set(sockets.flatMap((s) => [...s.events]));
+			// A datagram socket's conversation is its traffic with one of its peers.
+			const peer = source.remote ? addressTerms(source.remote) : null;
+			filter = [
+				...new Set(
+					sockets.map((s) =>
+						peer && s.peers.length > 0
+							? `(endpoint:${s.endpoint} ${peer})`
+							: `endpoint:${s.endpoint}`,
+					),
+				),
+			].join(' or ');
+			range = {
+				from: Math.min(
+					...sockets.map((s) => Math.min(s.opened?.ticks ?? Infinity, s.firstEvent.ticks)),
+				),
+				to: Math.max(...sockets.map((s) => Math.max(s.closed?.ticks ?? 0, s.lastEvent.ticks))) + 1,
+			};
+		}
+		let selection: Selection;
+		try {
+			selection = await live.engine.select(filter, range);
+		} catch (e) {
+			if (e instanceof FilterError) return fail('filter', e.message);
+			throw e;
+		}
+		const types = live.context().eventTypes;
+		return ok(
+			await ioGraph(live.engine, types, selection, range ?? whole, interval, uncounted, only),
+		);
+	}
+
 	async exportRows(
 		handle: SelectionHandle,
 		format: ExportFormat,
@@ -257,6 +319,12 @@ export class QueryService {
 		const [record, tracked] = await Promise.all([getTrace(db, id), getSockets(db, id)]);
 		return record?.status === 'complete' ? tracked : undefined;
 	}
+}
+
+/** "[fe80::1%12]:53" or "10.0.0.5:53" → the filter's address and port terms, or null. */
+function addressTerms(remote: string): string | null {
+	const m = /^\[(.*)\]:(\d+)$/.exec(remote) ?? /^([^:]*):(\d+)$/.exec(remote);
+	return m ? `raddr:${m[1]!.replace(/%.*$/, '')} rport:${m[2]}` : null;
 }
 
 /** Rows [offset, offset + limit) of a selection's matches. */

@@ -3,16 +3,20 @@
 import type { RowView } from '../../query/engine.ts';
 import { canonicalAddress } from '../../sockets/names.ts';
 import {
+	formatDelta,
+	formatFromReference,
 	formatOwner,
 	formatProcess,
 	formatTime,
 	LEVEL_NAMES,
 	utcIso,
 	type TimeMode,
+	type TimeReference,
 } from './row-format.ts';
 
 export type ColumnId =
 	| 'time'
+	| 'delta'
 	| 'process'
 	| 'owner'
 	| 'pid'
@@ -35,6 +39,10 @@ export interface CellContext {
 	readonly hostNames?: ReadonlyMap<string, readonly string[]>;
 	/** The reader's words for names the table shows (the Chinese table); absent: the names. */
 	readonly words?: CellWords;
+	/** The event the Time column counts from, if one is set. */
+	readonly reference?: TimeReference | null;
+	/** Each row's previous match's time, by event index (the Δ time column). */
+	readonly previousTime?: ReadonlyMap<number, number>;
 }
 
 /** What the table shows for an event's name, its level and its phase, in the reader's language. */
@@ -118,9 +126,22 @@ export const COLUMNS: readonly Column[] = [
 		min: 6,
 		max: 16,
 		numeric: true,
-		text: (r, c) => formatTime(c.timeMode, c.startFiletime, r.time),
+		text: (r, c) =>
+			c.reference
+				? formatFromReference(r, c.reference)
+				: formatTime(c.timeMode, c.startFiletime, r.time),
 		// The UTC instant is exact (seconds would go through floating point and miss the row).
 		term: (r, c) => `time>=${utcIso(c.startFiletime, r.time)}`,
+	},
+	{
+		id: 'delta',
+		label: 'Δ time',
+		min: 5,
+		max: 10,
+		numeric: true,
+		text: (r, c) => formatDelta(r, c.previousTime),
+		// No filter field holds it: it depends on the filter itself.
+		term: () => null,
 	},
 	{
 		id: 'process',

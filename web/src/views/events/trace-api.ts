@@ -11,6 +11,8 @@ import type {
 	ExportFormat,
 	ChunksCommitted,
 	ExportProgress,
+	IoGraph,
+	IoGraphSource,
 	PacketAnswer,
 	PacketDetails,
 	PacketRowView,
@@ -86,6 +88,11 @@ export class TraceApi {
 		bins: number,
 	): Promise<Result<Histogram>> {
 		return this.#api.histogram(selection, range.from, range.to, bins);
+	}
+
+	/** Bytes each way per interval, for a filter or some sockets (api.ts). */
+	ioGraph(source: IoGraphSource, interval: number | null): Promise<Result<IoGraph>> {
+		return this.#api.ioGraph(this.traceId, source, interval);
 	}
 
 	/** The Statistics panel's tables over a selection's matches. */

@@ -14,7 +14,9 @@ export type TraceCommand =
 	| { readonly do: 'move'; readonly step: 1 | -1 }
 	| { readonly do: 'time-mode' }
 	| { readonly do: 'panel'; readonly panel: Panel }
-	| { readonly do: 'range'; readonly range: TimeRange | null };
+	| { readonly do: 'range'; readonly range: TimeRange | null }
+	/** The selected event as the time reference, or none when it is that already. */
+	| { readonly do: 'time-reference' };
 
 export interface KeyContext {
 	/** The key goes to a text field: it types there. */
@@ -67,6 +69,8 @@ export function keyCommand(action: ShortcutAction, c: KeyContext): TraceCommand 
 			return c.range ? { do: 'range', range: zoomedOut(c.range, c.span) } : null;
 		case 'zoom-reset':
 			return c.range ? { do: 'range', range: null } : null;
+		case 'time-reference':
+			return c.selected ? { do: 'time-reference' } : null;
 		case 'help':
 		case 'theme':
 			// The page's own (App.svelte).

@@ -24,6 +24,7 @@ import { MARK_FIRST_ROWS } from '../marks.ts';
 import { eventsOf } from '../sockets/socket-list.ts';
 import { traceSpan, zoomedOut } from '../timeline/timeline-data.ts';
 import { visibleColumns, type CellContext } from './columns.ts';
+import { previousTimesAt, type TimeReference } from './row-format.ts';
 import { EventQuery, MAX_COPY_ROWS } from './event-query.svelte.ts';
 import { refine } from './filter-edit.ts';
 import { importDone } from './import-done.ts';
@@ -70,6 +71,8 @@ export class TraceViewState {
 	readonly toast = new Toast();
 
 	panel = $state<Panel>('events');
+	/** The event the Time column counts from (for this view's life), or null. */
+	reference = $state.raw<TimeReference | null>(null);
 
 	// Derived with functions: the fields they read are set by the constructor, after these.
 	span = $derived.by<TimeRange>(() => traceSpan(this.#props.trace));
@@ -78,6 +81,11 @@ export class TraceViewState {
 		hostNames: this.panels.hostNames,
 		timeMode: this.prefs.timeMode,
 		startFiletime: this.#props.facts.startFiletime,
+		reference: this.reference,
+		// Only read when the Δ time column is shown: it is worked out for every page of rows.
+		previousTime: this.prefs.columns.includes('delta')
+			? previousTimesAt(this.query.rows)
+			: undefined,
 	}));
 	columns = $derived(visibleColumns(this.prefs.columns));
 	// Closed unless the user opened it: the events are what a trace is opened for.
@@ -191,9 +199,10 @@ export class TraceViewState {
 		this.showEvents(refine(this.query.filter, term));
 	}
 
-	setRange(range: TimeRange | null): void {
+	/** `history`: 'replace' for a step of a run (the wheel's), which Back skips over as one. */
+	setRange(range: TimeRange | null, history: 'push' | 'replace' = 'push'): void {
 		void this.query.run(this.query.filter, range);
-		this.#location.update({ range }, 'push');
+		this.#location.update({ range }, history);
 	}
 
 	zoomOut(): void {
@@ -320,6 +329,15 @@ export class TraceViewState {
 		void this.job.runTable(this.#api, table, format, only, fileName);
 	}
 
+	/** Makes the event at `position` the time reference, or clears it when it is that already. */
+	async toggleReference(position: number | null = this.query.selected): Promise<void> {
+		if (position === null) return;
+		const row = this.query.rows.get(position) ?? (await this.query.rowsAt([position]))[0];
+		if (!row) return;
+		this.reference =
+			this.reference?.index === row.index ? null : { index: row.index, time: row.time };
+	}
+
 	/** A key pressed anywhere on the page. */
 	keydown(e: KeyboardEvent, targets: KeyTargets): void {
 		const action = shortcutOf(e);
@@ -359,6 +377,9 @@ export class TraceViewState {
 				break;
 			case 'range':
 				this.setRange(command.range);
+				break;
+			case 'time-reference':
+				void this.toggleReference();
 				break;
 		}
 	}

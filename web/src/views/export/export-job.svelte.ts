@@ -93,13 +93,15 @@ export class ExportJob {
 		return this.#produce('csv', fileName, async (write) => {
 			if (!write(screenHeader(table), { rows: 0, total })) return ok({ rows: 0, complete: false });
 			let done = 0;
+			let before: number | null = null;
 			while (done < total) {
 				const got = await api.rowsResult(selection, done, SCREEN_ROWS);
 				if (!got.ok) return got;
 				if (got.value.length === 0) break;
+				const lines = screenLines(got.value, table, done, before);
+				before = got.value[got.value.length - 1]!.time;
 				done += got.value.length;
-				if (!write(screenLines(got.value, table), { rows: done, total }))
-					return ok({ rows: done, complete: false });
+				if (!write(lines, { rows: done, total })) return ok({ rows: done, complete: false });
 			}
 			return ok({ rows: done, complete: true });
 		});
