@@ -857,4 +857,12 @@ export const en: Record<string, string> = {
 	'facts.bits-unusual': 'unusual',
 	'facts.frequency-unknown': 'unknown',
 	'facts.ticks-per-second': '{{ticks}} ticks/s',
+	// ---- packet downloads and statistics ----
+	'packets.download-selected': 'Download picked rows ({{rows}})',
+	'packets.download-selected-title':
+		'Click a row to pick it, Ctrl-click to add one, Shift-click to add a run of them',
+	'wire.download': 'Download its packets (pcapng)',
+	'conversations.download': 'pcapng',
+	'conversations.download-title': 'Download the packets of {{process}} with {{remote}} as pcapng',
+	'conversations.col.packets': 'Packets',
 };

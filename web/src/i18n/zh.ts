@@ -777,4 +777,11 @@ export const zh: Record<string, string> = {
 	'facts.bits-unusual': '不常见',
 	'facts.frequency-unknown': '未知',
 	'facts.ticks-per-second': '每秒 {{ticks}} 个时钟周期',
+	// ---- packet downloads and statistics ----
+	'packets.download-selected': '下载选中的行（{{rows}}）',
+	'packets.download-selected-title': '单击选中一行，Ctrl 单击再加一行，Shift 单击选中一段',
+	'wire.download': '下载它的数据包（pcapng）',
+	'conversations.download': 'pcapng',
+	'conversations.download-title': '将 {{process}} 与 {{remote}} 之间的数据包下载为 pcapng',
+	'conversations.col.packets': '数据包',
 };

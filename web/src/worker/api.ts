@@ -15,6 +15,7 @@ import type { TrustCounter } from './trust.ts';
 import type { PacketRow } from '../packets/packet-row.ts';
 import type { Layer } from '../packets/types.ts';
 import type { WireFacts } from '../packets/join.ts';
+import type { PacketPick } from '../packets/packet-pick.ts';
 
 export type { ExportProgress, SocketTableName, TableFormat, TraceStatistics, Vocabulary };
 
@@ -251,10 +252,15 @@ export interface DecoderApi {
 	packetDetails(id: number, number: number): Promise<Result<PacketDetails>>;
 	/** A socket's packets and what the wire says about it (handshake, RST, retransmissions). */
 	socketPackets(id: number, socket: string): Promise<Result<SocketPackets>>;
-	/** The frames a packet filter keeps as pcapng (`sockscope pcapng`), in pieces; false stops. */
+	/** Whether the trace holds a capture provider's events (cheap: no pass over its file). */
+	hasPackets(id: number): Promise<Result<boolean>>;
+	/**
+	 * The frames a pick holds (a filter's, rows picked, a socket's, a conversation's) as pcapng
+	 * (`sockscope pcapng`), in pieces; false stops.
+	 */
 	exportPcapng(
 		id: number,
-		filter: string,
+		pick: PacketPick,
 		write: (piece: Uint8Array) => Promise<boolean> | boolean,
 	): Promise<Result<{ frames: number; complete: boolean }>>;
 	exportTable(

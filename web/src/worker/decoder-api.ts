@@ -100,7 +100,8 @@ export function decoderApi(parts: DecoderParts): Decoder {
 		packetRows: answer((id, filter, offset, limit) => packets.rows(id, filter, offset, limit)),
 		packetDetails: answer((id, number) => packets.details(id, number)),
 		socketPackets: answer((id, socket) => packets.socket(id, socket)),
-		exportPcapng: (id, filter, write) => packets.exportPcapng(id, filter, write),
+		hasPackets: answer((id) => packets.hasPackets(id)),
+		exportPcapng: (id, pick, write) => packets.exportPcapng(id, pick, write),
 	};
 	const api = guardedApi(methods, {
 		readFacts: (file) => `cannot read ${file.name}`,
@@ -132,6 +133,7 @@ export function decoderApi(parts: DecoderParts): Decoder {
 		packetRows: () => 'cannot read the packets',
 		packetDetails: (_id, number) => `cannot read packet ${number}`,
 		socketPackets: () => "cannot read the socket's packets",
+		hasPackets: () => 'cannot tell whether the trace has packets',
 		exportPcapng: () => 'cannot write the pcapng',
 	});
 	return { api, catalog, traces, queries };

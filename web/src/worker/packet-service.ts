@@ -5,7 +5,8 @@
 import { indexBuffers, openTrace as openEtl } from '../decoder/etl-file.ts';
 import { blobSource, blockCache } from '../decoder/source.ts';
 import { CodedError, fail, ok, type Result } from '../lib/result.ts';
-import { compilePacketFilter, PacketFilterError, type Test } from '../packets/packet-filter.ts';
+import { PacketFilterError, type Test } from '../packets/packet-filter.ts';
+import { pickTest, type PacketPick } from '../packets/packet-pick.ts';
 import { packetInfo, packetRow } from '../packets/packet-row.ts';
 import { pcapngBlocks, socketNames } from '../packets/pcapng-file.ts';
 import { trackPackets, type TracePackets } from '../packets/track-packets.ts';
@@ -79,8 +80,7 @@ export class PacketService {
 		const record = await getTrace(db, id);
 		if (!record) throw new CodedError('not-found', `no trace ${id} in the library`);
 		// A trace without a capture provider's event has no packets: no pass over its file.
-		const live = await this.#traces.live(id);
-		if (!live.tables.eventTypes.some((t) => CAPTURE_PROVIDERS.has(t.provider?.toLowerCase() ?? '')))
+		if (!(await this.#captured(id)))
 			return {
 				packets: NO_PACKETS,
 				names: () => [],
@@ -112,10 +112,25 @@ export class PacketService {
 		};
 	}
 
+	async #captured(id: number): Promise<boolean> {
+		const live = await this.#traces.live(id);
+		return live.tables.eventTypes.some((t) =>
+			CAPTURE_PROVIDERS.has(t.provider?.toLowerCase() ?? ''),
+		);
+	}
+
+	/** Whether the trace holds a capture provider's events (what downloads of packets need). */
+	async hasPackets(id: number): Promise<Result<boolean>> {
+		return ok(await this.#captured(id));
+	}
+
 	#compile(filter: string): Result<Test | null> {
-		if (!filter.trim()) return ok(null);
+		return this.#pick({ kind: 'filter', filter });
+	}
+
+	#pick(pick: PacketPick): Result<Test | null> {
 		try {
-			return ok(compilePacketFilter(filter));
+			return ok(pickTest(pick));
 		} catch (e) {
 			if (e instanceof PacketFilterError) return fail('filter', e.message);
 			throw e;
@@ -207,13 +222,13 @@ export class PacketService {
 		});
 	}
 
-	/** The latest filter's frames as pcapng, in pieces of about 1 MiB; false from `write` stops. */
+	/** The frames a pick holds as pcapng, in pieces of about 1 MiB; false from `write` stops. */
 	async exportPcapng(
 		id: number,
-		filter: string,
+		pick: PacketPick,
 		write: (piece: Uint8Array) => Promise<boolean> | boolean,
 	): Promise<Result<{ frames: number; complete: boolean }>> {
-		const test = this.#compile(filter);
+		const test = this.#pick(pick);
 		if (!test.ok) return test;
 		const l = await this.#load(id);
 		let parts: Uint8Array[] = [];

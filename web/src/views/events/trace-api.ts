@@ -6,6 +6,7 @@ import type { Finding } from '../../sockets/findings.ts';
 import type { TrackedTrace } from '../../sockets/tracker.ts';
 import type { Histogram, RowView, TimeRange } from '../../query/engine.ts';
 import type { Result } from '../../lib/result.ts';
+import type { PacketPick } from '../../packets/packet-pick.ts';
 import type {
 	DecoderApi,
 	ExportFormat,
@@ -146,12 +147,16 @@ export class TraceApi {
 		return this.#api.socketPackets(this.traceId, socket);
 	}
 
-	/** The frames a packet filter keeps as pcapng, piece by piece; `write` returning false stops. */
+	hasPackets(): Promise<Result<boolean>> {
+		return this.#api.hasPackets(this.traceId);
+	}
+
+	/** The frames a pick holds as pcapng, piece by piece; `write` returning false stops. */
 	exportPcapng(
-		filter: string,
+		pick: PacketPick,
 		write: (piece: Uint8Array) => boolean,
 	): Promise<Result<{ frames: number; complete: boolean }>> {
-		return this.#api.exportPcapng(this.traceId, filter, proxy(write));
+		return this.#api.exportPcapng(this.traceId, pick, proxy(write));
 	}
 
 	/**
