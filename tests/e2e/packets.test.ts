@@ -3,7 +3,7 @@
 // that process in their row, a frame's details list its layers, and Download pcapng gives a file
 // that tshark reads with the same frames and their owners' comments.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { netshCaptureScenario, type CaptureScript } from '../builders/netsh-capture.ts';
 import { statsOf } from '../decoder/load.ts';
+import { query } from '../export/duckdb.ts';
 import { screenshot, waitForImport } from './analyst-page.ts';
 import { launchBrowser, type Browser } from './browser.ts';
 import { dropFile, openSite, type OpenedPage } from './page.ts';
@@ -147,6 +148,20 @@ describe('the Packets panel', () => {
 			.split('\n')
 			.map((c) => c.split(/\\n|\n/)[0]);
 		expect(comments).toEqual(owned.map(() => `pid=${pid} process=${image}`));
+
+		// The same frames as the export's packets table, for DuckDB.
+		const [table] = await Promise.all([
+			page.waitForEvent('download', { timeout: 60_000 }),
+			page.getByTestId('download-packets-parquet').click(),
+		]);
+		expect(table.suggestedFilename()).toBe('netsh-capture-packets-filtered.parquet');
+		const parquet = join(tmpdir(), `sockscope-e2e-${process.pid}.parquet`);
+		await table.saveAs(parquet);
+		const owners = await query(
+			`select pid, process from read_parquet('${parquet}') order by number`,
+		);
+		rmSync(parquet, { force: true });
+		expect(owners).toEqual(owned.map(() => ({ pid: BigInt(pid), process: image })));
 
 		// Ctrl-click adds a row to the one picked: Download picked rows holds those two.
 		expect(owned.length).toBeGreaterThan(2);

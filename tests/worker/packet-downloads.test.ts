@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pcapngFileName, type PacketPick } from '../../web/src/packets/packet-pick.ts';
 import { conversationsOf } from '../../web/src/sockets/conversations.ts';
 import { netshCaptureScenario, type CaptureScript } from '../builders/netsh-capture.ts';
+import { query } from '../export/duckdb.ts';
 import { library, sampleFile, type Library } from './library-harness.ts';
 
 const TSHARK = '/usr/bin/tshark';
@@ -150,6 +151,34 @@ describe('pcapng downloads of a pick of packets', () => {
 		},
 		SLOW,
 	);
+
+	it("writes a pick as the export's packets table, with the script's owners (DuckDB reads it)", async () => {
+		const web = s.expected[s.roles.web]!;
+		const pick: PacketPick = { kind: 'filter', filter: `pid:${web.pid}` };
+		const parts: Uint8Array[] = [];
+		const r = await lib.api.exportPacketTable(id, pick, 'parquet', (piece) => {
+			parts.push(piece.slice());
+			return true;
+		});
+		if (!r.ok) throw new Error(r.error);
+		const file = join(dir, pcapngFileName('netsh.etl', pick, 'parquet'));
+		writeFileSync(file, Buffer.concat(parts));
+		const want = s.packets.filter(
+			(x) => x.socket !== null && s.expected[x.socket]!.pid === web.pid,
+		);
+		expect(r.value).toEqual({ rows: want.length, complete: true });
+		const rows = await query(
+			`select filetime, pid, process, socket from read_parquet('${file}') order by number`,
+		);
+		expect(rows).toEqual(
+			want.map((x) => ({
+				filetime: x.time,
+				pid: BigInt(web.pid!),
+				process: s.images.get(web.pid!)!,
+				socket: s.expected[x.socket!]!.key,
+			})),
+		);
+	});
 
 	it('names each file for what it holds', () => {
 		expect(pcapngFileName('netsh.etl', { kind: 'filter', filter: '' })).toBe(

@@ -865,4 +865,7 @@ export const en: Record<string, string> = {
 	'conversations.download': 'pcapng',
 	'conversations.download-title': 'Download the packets of {{process}} with {{remote}} as pcapng',
 	'conversations.col.packets': 'Packets',
+	'packets.parquet': 'Parquet',
+	'packets.parquet-title':
+		'Download what the filter keeps as the packets table of sockscope export (Parquet, for DuckDB)',
 };

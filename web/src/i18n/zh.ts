@@ -784,4 +784,7 @@ export const zh: Record<string, string> = {
 	'conversations.download': 'pcapng',
 	'conversations.download-title': '将 {{process}} 与 {{remote}} 之间的数据包下载为 pcapng',
 	'conversations.col.packets': '数据包',
+	'packets.parquet': 'Parquet',
+	'packets.parquet-title':
+		'将筛选保留的数据包下载为 sockscope export 的 packets 表（Parquet，可用 DuckDB 查询）',
 };

@@ -52,18 +52,22 @@ const safe = (s: string) =>
 /**
  * "sample.etl" → "sample-packets.pcapng", "sample-packets-filtered.pcapng",
  * "sample-packets-3-selected.pcapng", "sample-socket-<key>.pcapng",
- * "sample-conversation-curl.exe-93.184.216.34_443.pcapng".
+ * "sample-conversation-curl.exe-93.184.216.34_443.pcapng" (or .parquet, … for the table).
  */
-export function pcapngFileName(traceName: string, pick: PacketPick): string {
+export function pcapngFileName(
+	traceName: string,
+	pick: PacketPick,
+	ext: 'pcapng' | 'parquet' | 'ndjson' | 'csv' = 'pcapng',
+): string {
 	const base = safe(traceName.replace(/\.etl$/i, '')) || 'trace';
 	switch (pick.kind) {
 		case 'filter':
-			return `${base}-${pick.filter.trim() ? 'packets-filtered' : 'packets'}.pcapng`;
+			return `${base}-${pick.filter.trim() ? 'packets-filtered' : 'packets'}.${ext}`;
 		case 'frames':
-			return `${base}-packets-${pick.numbers.length}-selected.pcapng`;
+			return `${base}-packets-${pick.numbers.length}-selected.${ext}`;
 		case 'socket':
-			return `${base}-socket-${safe(pick.socket)}.pcapng`;
+			return `${base}-socket-${safe(pick.socket)}.${ext}`;
 		case 'conversation':
-			return `${base}-conversation-${safe(pick.process)}-${safe(pick.remote)}.pcapng`;
+			return `${base}-conversation-${safe(pick.process)}-${safe(pick.remote)}.${ext}`;
 	}
 }

@@ -263,6 +263,13 @@ export interface DecoderApi {
 		pick: PacketPick,
 		write: (piece: Uint8Array) => Promise<boolean> | boolean,
 	): Promise<Result<{ frames: number; complete: boolean }>>;
+	/** The frames a pick holds as the `packets` table of `sockscope export`, in pieces. */
+	exportPacketTable(
+		id: number,
+		pick: PacketPick,
+		format: TableFormat,
+		write: (piece: Uint8Array) => Promise<boolean> | boolean,
+	): Promise<Result<{ rows: number; complete: boolean }>>;
 	exportTable(
 		id: number,
 		table: SocketTableName,

@@ -102,6 +102,8 @@ export function decoderApi(parts: DecoderParts): Decoder {
 		socketPackets: answer((id, socket) => packets.socket(id, socket)),
 		hasPackets: answer((id) => packets.hasPackets(id)),
 		exportPcapng: (id, pick, write) => packets.exportPcapng(id, pick, write),
+		exportPacketTable: (id, pick, format, write) =>
+			packets.exportPacketTable(id, pick, format, write),
 	};
 	const api = guardedApi(methods, {
 		readFacts: (file) => `cannot read ${file.name}`,
@@ -135,6 +137,7 @@ export function decoderApi(parts: DecoderParts): Decoder {
 		socketPackets: () => "cannot read the socket's packets",
 		hasPackets: () => 'cannot tell whether the trace has packets',
 		exportPcapng: () => 'cannot write the pcapng',
+		exportPacketTable: () => 'cannot export the packets',
 	});
 	return { api, catalog, traces, queries };
 }

@@ -11,6 +11,8 @@ import { packetInfo, packetRow } from '../packets/packet-row.ts';
 import { pcapngBlocks, socketNames } from '../packets/pcapng-file.ts';
 import { trackPackets, type TracePackets } from '../packets/track-packets.ts';
 import { PROVIDERS } from '../generated/schemas.ts';
+import { PACKET_TABLE, packetTableRow } from '../export/packet-table.ts';
+import { tableWriter, type TableFormat } from '../export/table-writer.ts';
 import { getTrace } from '../store/trace-store.ts';
 import {
 	MAX_SOCKET_PACKETS,
@@ -253,5 +255,32 @@ export class PacketService {
 		}
 		if (size > 0 && !(await flush())) return ok({ frames, complete: false });
 		return ok({ frames, complete: true });
+	}
+
+	/** The frames a pick holds as the `packets` table of `sockscope export`, in pieces. */
+	async exportPacketTable(
+		id: number,
+		pick: PacketPick,
+		format: TableFormat,
+		write: (piece: Uint8Array) => Promise<boolean> | boolean,
+	): Promise<Result<{ rows: number; complete: boolean }>> {
+		const test = this.#pick(pick);
+		if (!test.ok) return test;
+		const l = await this.#load(id);
+		const p = l.packets;
+		let stopped = false;
+		const table = tableWriter(format, PACKET_TABLE, async (piece) => {
+			if (!stopped && !(await write(piece))) stopped = true;
+		});
+		let rows = 0;
+		for (let k = 0; k < p.frames.length; k++) {
+			const f = p.frames[k]!;
+			if (test.value && !test.value(f, p.owners[k]!, l.names)) continue;
+			await table.add(packetTableRow(f, p.owners[k]!, l.interfaces));
+			rows++;
+			if (stopped) return ok({ rows, complete: false });
+		}
+		await table.close();
+		return ok({ rows, complete: !stopped });
 	}
 }

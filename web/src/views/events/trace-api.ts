@@ -159,6 +159,15 @@ export class TraceApi {
 		return this.#api.exportPcapng(this.traceId, pick, proxy(write));
 	}
 
+	/** The frames a pick holds as the export's `packets` table, piece by piece. */
+	exportPacketTable(
+		pick: PacketPick,
+		format: TableFormat,
+		write: (piece: Uint8Array) => boolean,
+	): Promise<Result<{ rows: number; complete: boolean }>> {
+		return this.#api.exportPacketTable(this.traceId, pick, format, proxy(write));
+	}
+
 	/**
 	 * While the trace is imported the worker says when to ask again (and once more at the end, so
 	 * the answer is whole); returns what stops listening.

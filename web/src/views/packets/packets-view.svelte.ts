@@ -5,7 +5,7 @@
 import type { Result } from '../../lib/result.ts';
 import type { PacketAnswer, PacketDetails, PacketRowView } from '../../worker/api.ts';
 import type { TraceApi } from '../events/trace-api.ts';
-import { PcapngDownload } from './pcapng-download.svelte.ts';
+import { PacketDownload } from './packet-download.svelte.ts';
 
 /** Rows fetched from the worker at a time. */
 export const PACKET_BLOCK = 200;
@@ -26,13 +26,13 @@ export class PacketsView {
 	/** Frame numbers of the rows picked for a download, and the row a Shift-click extends from. */
 	selected = $state.raw<ReadonlySet<number>>(new Set());
 	#anchor: number | null = null;
-	readonly pcapng: PcapngDownload;
+	readonly pcapng: PacketDownload;
 	readonly #asked = new Set<number>();
 	#run = 0;
 
 	constructor(api: TraceApi, traceName: () => string) {
 		this.#api = api;
-		this.pcapng = new PcapngDownload(api, traceName);
+		this.pcapng = new PacketDownload(api, traceName);
 	}
 
 	get matched(): number {
