@@ -236,4 +236,26 @@ describe('the Packets panel', () => {
 			want.map((x) => ownerLine(x.socket)),
 		);
 	});
+
+	it('shows protocols and top talkers in the Statistics, each row opening its packets', async () => {
+		await page.getByRole('tab', { name: 'Statistics' }).click();
+		const talkers = page.getByTestId('packet-talkers');
+		await talkers.waitFor({ timeout: 60_000 });
+		const web = s.expected[s.roles.web]!;
+		const owned = s.packets.filter(
+			(x) => x.socket !== null && s.expected[x.socket]!.pid === web.pid,
+		);
+		const row = talkers.locator(`tr[data-key="pid:${web.pid}"]`);
+		expect(await row.locator('td').nth(1).textContent()).toBe(String(owned.length));
+		const arp = s.packets.filter((x) => x.unowned === 'arp').length;
+		const protocols = page.getByTestId('packet-protocols');
+		expect(await protocols.locator('tr[data-key="Ethernet/ARP"] td').nth(1).textContent()).toBe(
+			String(arp),
+		);
+		await screenshot(page, 'packet-stats');
+		await row.locator('button').click();
+		await page.getByRole('tab', { name: 'Packets', selected: true }).waitFor();
+		expect(await countFor(`pid:${web.pid}`)).toBe(owned.length);
+		expect(await page.getByTestId('packet-filter').inputValue()).toBe(`pid:${web.pid}`);
+	});
 });

@@ -16,6 +16,7 @@ import type { PacketRow } from '../packets/packet-row.ts';
 import type { Layer } from '../packets/types.ts';
 import type { WireFacts } from '../packets/join.ts';
 import type { PacketPick } from '../packets/packet-pick.ts';
+import type { PacketStatistics } from '../packets/packet-stats.ts';
 
 export type { ExportProgress, SocketTableName, TableFormat, TraceStatistics, Vocabulary };
 
@@ -252,6 +253,8 @@ export interface DecoderApi {
 	packetDetails(id: number, number: number): Promise<Result<PacketDetails>>;
 	/** A socket's packets and what the wire says about it (handshake, RST, retransmissions). */
 	socketPackets(id: number, socket: string): Promise<Result<SocketPackets>>;
+	/** Protocols and top talkers by process of the captured frames (none: no frames). */
+	packetStatistics(id: number): Promise<Result<PacketStatistics>>;
 	/** Whether the trace holds a capture provider's events (cheap: no pass over its file). */
 	hasPackets(id: number): Promise<Result<boolean>>;
 	/**

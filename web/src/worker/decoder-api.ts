@@ -101,6 +101,7 @@ export function decoderApi(parts: DecoderParts): Decoder {
 		packetDetails: answer((id, number) => packets.details(id, number)),
 		socketPackets: answer((id, socket) => packets.socket(id, socket)),
 		hasPackets: answer((id) => packets.hasPackets(id)),
+		packetStatistics: answer((id) => packets.statistics(id)),
 		exportPcapng: (id, pick, write) => packets.exportPcapng(id, pick, write),
 		exportPacketTable: (id, pick, format, write) =>
 			packets.exportPacketTable(id, pick, format, write),
@@ -136,6 +137,7 @@ export function decoderApi(parts: DecoderParts): Decoder {
 		packetDetails: (_id, number) => `cannot read packet ${number}`,
 		socketPackets: () => "cannot read the socket's packets",
 		hasPackets: () => 'cannot tell whether the trace has packets',
+		packetStatistics: () => 'cannot count the packets',
 		exportPcapng: () => 'cannot write the pcapng',
 		exportPacketTable: () => 'cannot export the packets',
 	});

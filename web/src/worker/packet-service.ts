@@ -7,6 +7,7 @@ import { blobSource, blockCache } from '../decoder/source.ts';
 import { CodedError, fail, ok, type Result } from '../lib/result.ts';
 import { PacketFilterError, type Test } from '../packets/packet-filter.ts';
 import { pickTest, type PacketPick } from '../packets/packet-pick.ts';
+import { packetStatistics, type PacketStatistics } from '../packets/packet-stats.ts';
 import { packetInfo, packetRow } from '../packets/packet-row.ts';
 import { pcapngBlocks, socketNames } from '../packets/pcapng-file.ts';
 import { trackPackets, type TracePackets } from '../packets/track-packets.ts';
@@ -52,6 +53,8 @@ interface Loaded {
 	/** The latest filter's frames (indexes into packets.frames), and its text. */
 	filter: string;
 	matches: number[];
+	/** The protocols and top talkers, counted on the first request. */
+	statistics?: PacketStatistics;
 }
 
 export class PacketService {
@@ -195,6 +198,14 @@ export class PacketService {
 			info: packetInfo(f),
 			remote: o.remote,
 		});
+	}
+
+	/** The protocol hierarchy and the top talkers by process of every captured frame. */
+	async statistics(id: number): Promise<Result<PacketStatistics>> {
+		if (!(await this.#captured(id))) return ok(packetStatistics([], []));
+		const l = await this.#load(id);
+		l.statistics ??= packetStatistics(l.packets.frames, l.packets.owners);
+		return ok(l.statistics);
 	}
 
 	/** One socket's packets (the first MAX_SOCKET_PACKETS) and its wire facts. */

@@ -7,6 +7,7 @@ import type { TrackedTrace } from '../../sockets/tracker.ts';
 import type { Histogram, RowView, TimeRange } from '../../query/engine.ts';
 import type { Result } from '../../lib/result.ts';
 import type { PacketPick } from '../../packets/packet-pick.ts';
+import type { PacketStatistics } from '../../packets/packet-stats.ts';
 import type {
 	DecoderApi,
 	ExportFormat,
@@ -145,6 +146,10 @@ export class TraceApi {
 
 	socketPackets(socket: string): Promise<Result<SocketPackets>> {
 		return this.#api.socketPackets(this.traceId, socket);
+	}
+
+	packetStatistics(): Promise<Result<PacketStatistics>> {
+		return this.#api.packetStatistics(this.traceId);
 	}
 
 	hasPackets(): Promise<Result<boolean>> {
