@@ -16,6 +16,8 @@ import type { TrustCounter } from './trust.ts';
 import type { PacketRow } from '../packets/packet-row.ts';
 import type { Layer } from '../packets/types.ts';
 import type { WireFacts } from '../packets/join.ts';
+import type { PacketPick } from '../packets/packet-pick.ts';
+import type { PacketStatistics } from '../packets/packet-stats.ts';
 
 export type { ExportProgress, SocketTableName, TableFormat, TraceStatistics, Vocabulary };
 export type { IoGraph };
@@ -264,12 +266,26 @@ export interface DecoderApi {
 	packetDetails(id: number, number: number): Promise<Result<PacketDetails>>;
 	/** A socket's packets and what the wire says about it (handshake, RST, retransmissions). */
 	socketPackets(id: number, socket: string): Promise<Result<SocketPackets>>;
-	/** The frames a packet filter keeps as pcapng (`sockscope pcapng`), in pieces; false stops. */
+	/** Protocols and top talkers by process of the captured frames (none: no frames). */
+	packetStatistics(id: number): Promise<Result<PacketStatistics>>;
+	/** Whether the trace holds a capture provider's events (cheap: no pass over its file). */
+	hasPackets(id: number): Promise<Result<boolean>>;
+	/**
+	 * The frames a pick holds (a filter's, rows picked, a socket's, a conversation's) as pcapng
+	 * (`sockscope pcapng`), in pieces; false stops.
+	 */
 	exportPcapng(
 		id: number,
-		filter: string,
+		pick: PacketPick,
 		write: (piece: Uint8Array) => Promise<boolean> | boolean,
 	): Promise<Result<{ frames: number; complete: boolean }>>;
+	/** The frames a pick holds as the `packets` table of `sockscope export`, in pieces. */
+	exportPacketTable(
+		id: number,
+		pick: PacketPick,
+		format: TableFormat,
+		write: (piece: Uint8Array) => Promise<boolean> | boolean,
+	): Promise<Result<{ rows: number; complete: boolean }>>;
 	exportTable(
 		id: number,
 		table: SocketTableName,

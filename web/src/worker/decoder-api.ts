@@ -101,7 +101,11 @@ export function decoderApi(parts: DecoderParts): Decoder {
 		packetRows: answer((id, filter, offset, limit) => packets.rows(id, filter, offset, limit)),
 		packetDetails: answer((id, number) => packets.details(id, number)),
 		socketPackets: answer((id, socket) => packets.socket(id, socket)),
-		exportPcapng: (id, filter, write) => packets.exportPcapng(id, filter, write),
+		hasPackets: answer((id) => packets.hasPackets(id)),
+		packetStatistics: answer((id) => packets.statistics(id)),
+		exportPcapng: (id, pick, write) => packets.exportPcapng(id, pick, write),
+		exportPacketTable: (id, pick, format, write) =>
+			packets.exportPacketTable(id, pick, format, write),
 	};
 	const api = guardedApi(methods, {
 		readFacts: (file) => `cannot read ${file.name}`,
@@ -134,7 +138,10 @@ export function decoderApi(parts: DecoderParts): Decoder {
 		packetRows: () => 'cannot read the packets',
 		packetDetails: (_id, number) => `cannot read packet ${number}`,
 		socketPackets: () => "cannot read the socket's packets",
+		hasPackets: () => 'cannot tell whether the trace has packets',
+		packetStatistics: () => 'cannot count the packets',
 		exportPcapng: () => 'cannot write the pcapng',
+		exportPacketTable: () => 'cannot export the packets',
 	});
 	return { api, catalog, traces, queries };
 }

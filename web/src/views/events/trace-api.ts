@@ -6,6 +6,8 @@ import type { Finding } from '../../sockets/findings.ts';
 import type { TrackedTrace } from '../../sockets/tracker.ts';
 import type { Histogram, RowView, TimeRange } from '../../query/engine.ts';
 import type { Result } from '../../lib/result.ts';
+import type { PacketPick } from '../../packets/packet-pick.ts';
+import type { PacketStatistics } from '../../packets/packet-stats.ts';
 import type {
 	DecoderApi,
 	ExportFormat,
@@ -153,12 +155,29 @@ export class TraceApi {
 		return this.#api.socketPackets(this.traceId, socket);
 	}
 
-	/** The frames a packet filter keeps as pcapng, piece by piece; `write` returning false stops. */
+	packetStatistics(): Promise<Result<PacketStatistics>> {
+		return this.#api.packetStatistics(this.traceId);
+	}
+
+	hasPackets(): Promise<Result<boolean>> {
+		return this.#api.hasPackets(this.traceId);
+	}
+
+	/** The frames a pick holds as pcapng, piece by piece; `write` returning false stops. */
 	exportPcapng(
-		filter: string,
+		pick: PacketPick,
 		write: (piece: Uint8Array) => boolean,
 	): Promise<Result<{ frames: number; complete: boolean }>> {
-		return this.#api.exportPcapng(this.traceId, filter, proxy(write));
+		return this.#api.exportPcapng(this.traceId, pick, proxy(write));
+	}
+
+	/** The frames a pick holds as the export's `packets` table, piece by piece. */
+	exportPacketTable(
+		pick: PacketPick,
+		format: TableFormat,
+		write: (piece: Uint8Array) => boolean,
+	): Promise<Result<{ rows: number; complete: boolean }>> {
+		return this.#api.exportPacketTable(this.traceId, pick, format, proxy(write));
 	}
 
 	/**
