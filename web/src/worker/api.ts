@@ -15,8 +15,10 @@ import type { TrustCounter } from './trust.ts';
 import type { PacketRow } from '../packets/packet-row.ts';
 import type { Layer } from '../packets/types.ts';
 import type { WireFacts } from '../packets/join.ts';
+import type { Pivot, PivotColumn } from '../query/pivot.ts';
 
 export type { ExportProgress, SocketTableName, TableFormat, TraceStatistics, Vocabulary };
+export type { Pivot, PivotColumn };
 
 /** Most rows one eventRows request reads (a socket's story may hold millions). */
 export const MAX_EVENT_ROWS = 5000;
@@ -221,6 +223,15 @@ export interface DecoderApi {
 	trust(id: number): Promise<Result<TrustCounter[]>>;
 	/** The Statistics panel's tables over a selection's matches. */
 	statistics(selection: SelectionHandle): Promise<Result<TraceStatistics>>;
+	/**
+	 * A selection's matches grouped by `columns` in order (query/pivot.ts), at most `limit`
+	 * groups under each parent.
+	 */
+	pivot(
+		selection: SelectionHandle,
+		columns: readonly PivotColumn[],
+		limit: number,
+	): Promise<Result<Pivot>>;
 	/**
 	 * A selection's matches as `sockscope decode` would print them, in pieces of about 1 MiB.
 	 * The next piece is made only after `write` returns; returning false stops the export.

@@ -93,6 +93,7 @@ export function decoderApi(parts: DecoderParts): Decoder {
 		vocabulary: (id) => queries.vocabulary(id),
 		trust: (id) => queries.trust(id),
 		statistics: (h) => queries.statistics(h),
+		pivot: answer((h, columns, limit) => queries.pivot(h, columns, limit)),
 		exportRows: (h, format, write) => queries.exportRows(h, format, write),
 		exportTable: (id, table, format, only, write) =>
 			queries.exportTable(id, table, format, only, write),
@@ -126,6 +127,7 @@ export function decoderApi(parts: DecoderParts): Decoder {
 		vocabulary: () => "cannot list the trace's names",
 		trust: () => 'cannot count what the trace lost',
 		statistics: () => 'cannot compute statistics',
+		pivot: () => 'cannot group the events',
 		exportRows: () => 'export failed',
 		exportTable: (_id, table) => `cannot export the ${table}`,
 		packets: () => 'cannot read the packets',

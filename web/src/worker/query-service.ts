@@ -13,6 +13,7 @@ import {
 	type TimeRange,
 } from '../query/engine.ts';
 import { FilterError } from '../query/filter-parser.ts';
+import { isPivotColumn, type Pivot, type PivotColumn } from '../query/pivot.ts';
 import { recordDecoder } from '../decoder/single-record.ts';
 import { findingsOf, type Finding } from '../sockets/findings.ts';
 import type { TrackedTrace } from '../sockets/tracker.ts';
@@ -35,6 +36,9 @@ import type { OpenTraces } from './open-traces.ts';
 import { errorCode, errorMessage } from './guard.ts';
 import type { TraceStatistics, Vocabulary } from './trace-insight.ts';
 import { trustCounters, type TrustCounter } from './trust.ts';
+
+/** Most groups a pivot lists under one parent. */
+const MAX_PIVOT_GROUPS = 2000;
 
 const NO_SOCKETS =
 	'the sockets of this trace are not available: it has not been imported completely';
@@ -166,6 +170,25 @@ export class QueryService {
 		const tracked = importing ? undefined : await this.#trackedOf(handle.traceId);
 		const uncounted = new Set(tracked?.uncountedSends ?? []);
 		return ok(await this.#traces.insight(live).statistics(selection, importing, uncounted));
+	}
+
+	async pivot(
+		handle: SelectionHandle,
+		columns: readonly PivotColumn[],
+		limit: number,
+	): Promise<Result<Pivot>> {
+		const s = this.#selected(handle);
+		if (!s.ok) return s;
+		const bad = columns.find((c) => !isPivotColumn(c));
+		if (bad !== undefined) return fail('invalid', `cannot group by "${bad}"`);
+		const { live, selection } = s.value;
+		const importing = this.#catalog.importing(handle.traceId);
+		const tracked = importing ? undefined : await this.#trackedOf(handle.traceId);
+		const uncounted = new Set(tracked?.uncountedSends ?? []);
+		const limited = Math.max(1, Math.min(MAX_PIVOT_GROUPS, Math.floor(limit) || 1));
+		return ok(
+			await this.#traces.insight(live).pivot(selection, columns, limited, importing, uncounted),
+		);
 	}
 
 	async exportRows(

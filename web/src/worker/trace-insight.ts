@@ -6,6 +6,7 @@ import { explainStatus } from '../decoder/status.ts';
 import { recordDecoder } from '../decoder/single-record.ts';
 import type { Selection } from '../query/engine.ts';
 import { buildStatistics, remotesOfSockets, type Statistics } from '../query/statistics.ts';
+import { buildPivot, type Pivot, type PivotColumn } from '../query/pivot.ts';
 import { exportSelection, type ExportProgress } from './export-selection.ts';
 import { exportParquet } from './export-parquet.ts';
 import type { ExportFormat } from '../decoder/record-lines.ts';
@@ -155,23 +156,12 @@ export class TraceInsight {
 		importing: boolean,
 		uncounted: ReadonlySet<number>,
 	): Promise<TraceStatistics> {
-		const whole = await this.#wholeTrace();
 		const names = await this.processNames(importing);
 		const engine = this.#live.engine;
 		const tables = this.#live.tables;
-		if (!whole.remotes) {
-			const strings = new Map(tables.strings.map((s, i) => [s, i]));
-			const accepted = await acceptedSockets(
-				engine,
-				whole.all,
-				tables.eventTypes,
-				await this.#reader(),
-				strings,
-			);
-			whole.remotes = await remotesOfSockets(engine, whole.all, tables.eventTypes, accepted);
-		}
+		const remotes = await this.#remotes();
 		const context = { ...this.#live.context(), processNames: names };
-		const base = await buildStatistics(engine, context, sel, whole.remotes, uncounted);
+		const base = await buildStatistics(engine, context, sel, remotes, uncounted);
 		const options = await optionChanges(
 			engine,
 			sel,
@@ -180,6 +170,38 @@ export class TraceInsight {
 			names,
 		);
 		return { ...base, options };
+	}
+
+	/** Which socket talks to whom, over the whole trace (kept until it grows). */
+	async #remotes(): Promise<Map<number, number>> {
+		const whole = await this.#wholeTrace();
+		if (whole.remotes) return whole.remotes;
+		const engine = this.#live.engine;
+		const tables = this.#live.tables;
+		const strings = new Map(tables.strings.map((s, i) => [s, i]));
+		const accepted = await acceptedSockets(
+			engine,
+			whole.all,
+			tables.eventTypes,
+			await this.#reader(),
+			strings,
+		);
+		whole.remotes = await remotesOfSockets(engine, whole.all, tables.eventTypes, accepted);
+		return whole.remotes;
+	}
+
+	/** Group by (query/pivot.ts), bytes counted as the statistics count them. */
+	async pivot(
+		sel: Selection,
+		columns: readonly PivotColumn[],
+		limit: number,
+		importing: boolean,
+		uncounted: ReadonlySet<number>,
+	): Promise<Pivot> {
+		const names = await this.processNames(importing);
+		const remotes = await this.#remotes();
+		const context = { ...this.#live.context(), processNames: names };
+		return buildPivot(this.#live.engine, context, sel, columns, { remotes, uncounted, limit });
 	}
 
 	async export(

@@ -12,6 +12,8 @@ import type {
 	ChunksCommitted,
 	ExportProgress,
 	PacketAnswer,
+	Pivot,
+	PivotColumn,
 	PacketDetails,
 	PacketRowView,
 	SocketPackets,
@@ -91,6 +93,15 @@ export class TraceApi {
 	/** The Statistics panel's tables over a selection's matches. */
 	statistics(selection: SelectionHandle): Promise<Result<TraceStatistics>> {
 		return this.#api.statistics(selection);
+	}
+
+	/** A selection's matches grouped by `columns` (the Group by view). */
+	pivot(
+		selection: SelectionHandle,
+		columns: readonly PivotColumn[],
+		limit: number,
+	): Promise<Result<Pivot>> {
+		return this.#api.pivot(selection, columns, limit);
 	}
 
 	vocabulary(): Promise<Result<Vocabulary>> {
