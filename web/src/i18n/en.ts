@@ -890,4 +890,8 @@ export const en: Record<string, string> = {
 	'pivot.column.pid': 'PID',
 	'pivot.column.tid': 'TID',
 	'pivot.column.cpu': 'CPU',
+	'details.apply-column': 'Column',
+	'details.apply-column-title': 'Apply {{field}} as a column of the events table',
+	'details.remove-column': 'Remove column',
+	'details.remove-column-title': 'Remove the {{field}} column',
 };

@@ -810,4 +810,8 @@ export const zh: Record<string, string> = {
 	'pivot.column.pid': 'PID',
 	'pivot.column.tid': 'TID',
 	'pivot.column.cpu': 'CPU',
+	'details.apply-column': '设为列',
+	'details.apply-column-title': '将 {{field}} 设为事件表的一列',
+	'details.remove-column': '移除列',
+	'details.remove-column-title': '移除 {{field}} 列',
 };

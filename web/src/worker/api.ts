@@ -26,6 +26,11 @@ export const MAX_EVENT_ROWS = 5000;
 /** Files the page exports: the CLI's lines (CSV, NDJSON) or the export command's events table. */
 export type ExportFormat = LineFormat | 'parquet';
 
+/** Payload fields of one event by name: the value, and its named meaning where it has one. */
+export type PayloadValues = Readonly<
+	Record<string, { readonly value: string; readonly meaning: string | null }>
+>;
+
 /** A trace in the library, as the page lists it. */
 export interface TraceSummary extends TraceRecord {
 	readonly id: number;
@@ -212,6 +217,16 @@ export interface DecoderApi {
 	 * socket); indexes past the trace are left out, and at most MAX_EVENT_ROWS are read.
 	 */
 	eventRows(id: number, indexes: readonly number[]): Promise<Result<RowView[]>>;
+	/**
+	 * Payload fields (`names`, as a record prints them) of events by record index, for the
+	 * columns applied from the details pane; at most MAX_EVENT_ROWS; null for an event that
+	 * does not decode or is past the trace.
+	 */
+	payloadValues(
+		id: number,
+		indexes: readonly number[],
+		names: readonly string[],
+	): Promise<Result<(PayloadValues | null)[]>>;
 	/** Sockets rebuilt from the trace's Winsock events (stored when the import completed). */
 	sockets(id: number): Promise<Result<TrackedTrace>>;
 	findings(id: number): Promise<Result<Finding[]>>;

@@ -21,6 +21,7 @@ import { getSockets, getTrace } from '../store/trace-store.ts';
 import type {
 	ExportFormat,
 	OpenedTrace,
+	PayloadValues,
 	QueryAnswer,
 	RecordDetails,
 	SelectionHandle,
@@ -241,6 +242,17 @@ export class QueryService {
 		const live = await this.#traces.live(id);
 		const known = indexes.slice(0, MAX_EVENT_ROWS).filter((i) => live.locate(i) !== null);
 		return ok(await live.engine.rows(known));
+	}
+
+	async payloadValues(
+		id: number,
+		indexes: readonly number[],
+		names: readonly string[],
+	): Promise<Result<(PayloadValues | null)[]>> {
+		const live = await this.#traces.live(id);
+		return ok(
+			await this.#traces.insight(live).payloadValues(indexes.slice(0, MAX_EVENT_ROWS), names),
+		);
 	}
 
 	async vocabulary(id: number): Promise<Result<Vocabulary>> {

@@ -14,6 +14,7 @@ import type { LiveTrace } from './live-trace.ts';
 import { learnProcessNames } from './process-names.ts';
 import { RecordReader } from './record-reader.ts';
 import type { TypeCount } from './trust.ts';
+import type { PayloadValues } from './api.ts';
 import { acceptedSockets, optionChanges, type OptionRow } from './socket-payloads.ts';
 
 export interface Vocabulary {
@@ -202,6 +203,35 @@ export class TraceInsight {
 		const remotes = await this.#remotes();
 		const context = { ...this.#live.context(), processNames: names };
 		return buildPivot(this.#live.engine, context, sel, columns, { remotes, uncounted, limit });
+	}
+
+	/** Payload fields of events by record index (worker/api.ts payloadValues). */
+	async payloadValues(
+		indexes: readonly number[],
+		names: readonly string[],
+	): Promise<(PayloadValues | null)[]> {
+		const reader = await this.#reader();
+		const out: (PayloadValues | null)[] = [];
+		for (const index of indexes) {
+			const at = this.#live.locate(index);
+			const fields = at ? (await reader.fields(at.chunk, [at.row]))[0] : null;
+			if (!fields) {
+				out.push(null);
+				continue;
+			}
+			const values: Record<string, { value: string; meaning: string | null }> = {};
+			for (const name of names) {
+				const v = fields[name];
+				if (v === undefined || v === null) continue;
+				const meaning = fields[`${name}Name`];
+				values[name] = {
+					value: String(v),
+					meaning: typeof meaning === 'string' ? meaning : null,
+				};
+			}
+			out.push(values);
+		}
+		return out;
 	}
 
 	async export(

@@ -12,6 +12,7 @@ import type {
 	ChunksCommitted,
 	ExportProgress,
 	PacketAnswer,
+	PayloadValues,
 	Pivot,
 	PivotColumn,
 	PacketDetails,
@@ -76,6 +77,14 @@ export class TraceApi {
 	/** Events by record index, whatever the filter (none when the worker cannot read them). */
 	async eventRows(indexes: readonly number[]): Promise<RowView[]> {
 		return rowsOr(await this.#api.eventRows(this.traceId, indexes));
+	}
+
+	/** Payload fields of events by record index (the columns applied from the details pane). */
+	payloadValues(
+		indexes: readonly number[],
+		names: readonly string[],
+	): Promise<Result<(PayloadValues | null)[]>> {
+		return this.#api.payloadValues(this.traceId, indexes, names);
 	}
 
 	details(index: number): Promise<Result<RecordDetails>> {

@@ -11,6 +11,7 @@ import { traceKey, type Panel } from '../../state/view-hash.ts';
 import type { ViewLocation } from '../../state/view-location.svelte.ts';
 import type {
 	ExportFormat,
+	PayloadValues,
 	ImportProgress,
 	SocketTableName,
 	TableFormat,
@@ -53,6 +54,9 @@ export interface KeyTargets {
 	move(step: 1 | -1): void;
 }
 
+/** Rows whose applied payload fields are kept before they are read again. */
+const MAX_PAYLOAD_ROWS = 20_000;
+
 export class TraceViewState {
 	// These belong to one trace for the view's whole life (the component is keyed by the trace
 	// id; the summary object itself changes as an import goes on).
@@ -70,6 +74,8 @@ export class TraceViewState {
 	readonly toast = new Toast();
 
 	panel = $state<Panel>('events');
+	/** The applied payload fields of the rows read so far, by event index. */
+	payload = $state.raw<ReadonlyMap<number, PayloadValues>>(new Map());
 
 	// Derived with functions: the fields they read are set by the constructor, after these.
 	span = $derived.by<TimeRange>(() => traceSpan(this.#props.trace));
@@ -78,8 +84,9 @@ export class TraceViewState {
 		hostNames: this.panels.hostNames,
 		timeMode: this.prefs.timeMode,
 		startFiletime: this.#props.facts.startFiletime,
+		payload: this.payload,
 	}));
-	columns = $derived(visibleColumns(this.prefs.columns));
+	columns = $derived(visibleColumns(this.prefs.columns, this.prefs.fields));
 	// Closed unless the user opened it: the events are what a trace is opened for.
 	factsOpen = $derived(this.prefs.factsOpen ?? false);
 	/** Events matching the filter. */
@@ -113,6 +120,7 @@ export class TraceViewState {
 		this.#followLocation();
 		this.#markFirstRows();
 		this.#loadPanels();
+		this.#loadPayload();
 		$effect(() => {
 			if (this.job.message) this.toast.say(this.job.message);
 		});
@@ -272,6 +280,29 @@ export class TraceViewState {
 		$effect(() => {
 			if ((this.panel !== 'sockets' && this.panel !== 'dns') || !this.imported) return;
 			this.panels.loadSockets();
+		});
+	}
+
+	/** The applied payload fields of the rows the table has read, asked once per row. */
+	#loadPayload(): void {
+		let fieldsOf = '';
+		$effect(() => {
+			const fields = [...this.prefs.fields];
+			const rows = this.query.rows;
+			if (fields.length === 0) return;
+			const key = fields.join('\u0000');
+			const known = untrack(() => this.payload);
+			// Other fields, or a map grown large: read again.
+			const fresh = key !== fieldsOf || known.size > MAX_PAYLOAD_ROWS;
+			fieldsOf = key;
+			const missing = [...rows.values()].map((r) => r.index).filter((i) => fresh || !known.has(i));
+			if (missing.length === 0) return;
+			void this.#api.payloadValues(missing, fields).then((r) => {
+				if (!r.ok || fieldsOf !== key) return;
+				const next = new Map(fresh ? [] : untrack(() => this.payload));
+				missing.forEach((i, k) => next.set(i, r.value[k] ?? {}));
+				this.payload = next;
+			});
 		});
 	}
 
