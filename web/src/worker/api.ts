@@ -10,26 +10,22 @@ import type { ExportProgress } from './export-selection.ts';
 import type { SocketTableName } from './export-tables.ts';
 import type { TableFormat } from '../export/table-writer.ts';
 import type { ExportFormat as LineFormat } from '../decoder/record-lines.ts';
-import type { TraceStatistics, Vocabulary } from './trace-insight.ts';
+import type { PayloadValues, TraceStatistics, Vocabulary } from './trace-insight.ts';
 import type { TrustCounter } from './trust.ts';
 import type { PacketRow } from '../packets/packet-row.ts';
 import type { Layer } from '../packets/types.ts';
 import type { WireFacts } from '../packets/join.ts';
 import type { Pivot, PivotColumn } from '../query/pivot.ts';
+import type { RuleMatches } from '../query/rule-match.ts';
 
 export type { ExportProgress, SocketTableName, TableFormat, TraceStatistics, Vocabulary };
-export type { Pivot, PivotColumn };
+export type { PayloadValues, Pivot, PivotColumn, RuleMatches };
 
 /** Most rows one eventRows request reads (a socket's story may hold millions). */
 export const MAX_EVENT_ROWS = 5000;
 
 /** Files the page exports: the CLI's lines (CSV, NDJSON) or the export command's events table. */
 export type ExportFormat = LineFormat | 'parquet';
-
-/** Payload fields of one event by name: the value, and its named meaning where it has one. */
-export type PayloadValues = Readonly<
-	Record<string, { readonly value: string; readonly meaning: string | null }>
->;
 
 /** A trace in the library, as the page lists it. */
 export interface TraceSummary extends TraceRecord {
@@ -201,7 +197,19 @@ export interface DecoderApi {
 		filter: string,
 		range: TimeRange | null,
 		head?: number,
+		marked?: readonly number[],
 	): Promise<Result<QueryAnswer>>;
+	/**
+	 * Per event (by record index, at most MAX_EVENT_ROWS), the index of the first of `filters`
+	 * it matches, or -1: the colouring rules of the rows on screen. A filter that does not parse
+	 * matches nothing and says why.
+	 */
+	ruleMatches(
+		id: number,
+		filters: readonly string[],
+		indexes: readonly number[],
+		marked?: readonly number[],
+	): Promise<Result<RuleMatches>>;
 	/** Rows [offset, offset + limit) of a selection's matches. */
 	rows(selection: SelectionHandle, offset: number, limit: number): Promise<Result<RowView[]>>;
 	histogram(

@@ -81,7 +81,12 @@ export function decoderApi(parts: DecoderParts): Decoder {
 		renameTrace: (id, to) => catalog.rename(id, to),
 		deleteTrace: (id) => catalog.remove(id),
 		openTrace: answer((id) => queries.opened(id)),
-		query: answer((id, filter, range, head) => queries.query(id, filter, range, head)),
+		query: answer((id, filter, range, head, marked) =>
+			queries.query(id, filter, range, head, marked),
+		),
+		ruleMatches: answer((id, filters, indexes, marked) =>
+			queries.ruleMatches(id, filters, indexes, marked),
+		),
 		rows: answer((h, offset, limit) => queries.rows(h, offset, limit)),
 		histogram: answer((h, from, to, bins) => queries.histogram(h, from, to, bins)),
 		groupBy: answer((h, key, limit) => queries.groupBy(h, key, limit)),
@@ -117,6 +122,7 @@ export function decoderApi(parts: DecoderParts): Decoder {
 		deleteTrace: () => 'cannot delete the trace',
 		openTrace: () => 'cannot open the trace',
 		query: () => 'query failed',
+		ruleMatches: () => 'cannot colour the rows',
 		rows: () => 'cannot read rows',
 		histogram: () => 'cannot draw the timeline',
 		groupBy: () => 'cannot group the events',

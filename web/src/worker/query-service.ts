@@ -14,6 +14,7 @@ import {
 } from '../query/engine.ts';
 import { FilterError } from '../query/filter-parser.ts';
 import { isPivotColumn, type Pivot, type PivotColumn } from '../query/pivot.ts';
+import { ruleMatches, type RuleMatches } from '../query/rule-match.ts';
 import { recordDecoder } from '../decoder/single-record.ts';
 import { findingsOf, type Finding } from '../sockets/findings.ts';
 import type { TrackedTrace } from '../sockets/tracker.ts';
@@ -85,8 +86,10 @@ export class QueryService {
 		filter: string,
 		range: TimeRange | null,
 		head = 0,
+		marked?: readonly number[],
 	): Promise<Result<QueryAnswer>> {
 		const live = await this.#traces.live(id);
+		if (marked) live.marked = new Set(marked);
 		const generation = live.engine.begin();
 		await this.#joinOwners(id, live);
 		// An import stores its first rows within milliseconds of showing the trace: its first
@@ -242,6 +245,23 @@ export class QueryService {
 		const live = await this.#traces.live(id);
 		const known = indexes.slice(0, MAX_EVENT_ROWS).filter((i) => live.locate(i) !== null);
 		return ok(await live.engine.rows(known));
+	}
+
+	async ruleMatches(
+		id: number,
+		filters: readonly string[],
+		indexes: readonly number[],
+		marked?: readonly number[],
+	): Promise<Result<RuleMatches>> {
+		const live = await this.#traces.live(id);
+		if (marked) live.marked = new Set(marked);
+		const names = await this.#traces.insight(live).processNames(this.#catalog.importing(id));
+		const ctx = { ...live.context(), processNames: names };
+		return ok(
+			await ruleMatches(live.engine, ctx, filters, indexes.slice(0, MAX_EVENT_ROWS), (i) =>
+				live.locate(i),
+			),
+		);
 	}
 
 	async payloadValues(

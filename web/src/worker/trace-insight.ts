@@ -14,7 +14,6 @@ import type { LiveTrace } from './live-trace.ts';
 import { learnProcessNames } from './process-names.ts';
 import { RecordReader } from './record-reader.ts';
 import type { TypeCount } from './trust.ts';
-import type { PayloadValues } from './api.ts';
 import { acceptedSockets, optionChanges, type OptionRow } from './socket-payloads.ts';
 
 export interface Vocabulary {
@@ -27,6 +26,11 @@ export interface Vocabulary {
 	/** Remote address → host names from the trace's DNS answers. */
 	readonly hosts: readonly (readonly [string, readonly string[]])[];
 }
+
+/** Payload fields of one event by name: the value, and its named meaning where it has one. */
+export type PayloadValues = Readonly<
+	Record<string, { readonly value: string; readonly meaning: string | null }>
+>;
 
 export interface TraceStatistics extends Statistics {
 	readonly options: OptionRow[];

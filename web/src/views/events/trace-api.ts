@@ -12,6 +12,7 @@ import type {
 	ChunksCommitted,
 	ExportProgress,
 	PacketAnswer,
+	RuleMatches,
 	PayloadValues,
 	Pivot,
 	PivotColumn,
@@ -27,6 +28,7 @@ import type {
 	Vocabulary,
 } from '../../worker/api.ts';
 import type { TrustCounter } from '../../worker/trust.ts';
+import { readsMarks } from '../marking/event-marks.ts';
 
 export type DecoderRemote = Remote<DecoderApi> | DecoderApi;
 
@@ -51,7 +53,21 @@ export class TraceApi {
 	 * with code `superseded` was overtaken by a newer query and is no failure at all.
 	 */
 	query(filter: string, range: TimeRange | null, head: number): Promise<Result<QueryAnswer>> {
-		return this.#api.query(this.traceId, filter, range, head);
+		// A filter on the marks takes them along (the worker knows no marks otherwise).
+		const marked = readsMarks(filter) ? [...this.marks()] : undefined;
+		return this.#api.query(this.traceId, filter, range, head, marked);
+	}
+
+	/** The events the user marked, for filters that read them (set by the view). */
+	marks: () => ReadonlySet<number> = () => new Set();
+
+	/** Per event, the first of `filters` it matches (the colouring rules), or -1. */
+	ruleMatches(
+		filters: readonly string[],
+		indexes: readonly number[],
+	): Promise<Result<RuleMatches>> {
+		const marked = filters.some(readsMarks) ? [...this.marks()] : undefined;
+		return this.#api.ruleMatches(this.traceId, filters, indexes, marked);
 	}
 
 	/** Rows [offset, offset + limit) of a selection's matches (none once it is superseded). */
