@@ -84,7 +84,10 @@ describe('saved filters', () => {
 		storeSavedFilters(s, list);
 		expect(loadSavedFilters(s)).toEqual(list);
 		expect(removeFilter(list, 0)).toEqual([{ name: 'Name lookups', filter: 'rport:53' }]);
-		s.m.set('sockscope.saved-filters', '[{"name":"ok","filter":""},{"name":3},null]');
+		s.m.set(
+			'sockscope.saved-filters',
+			'[{"name":"ok","filter":""},{"name":3},null,{"name":"ok","filter":"x"}]',
+		);
 		expect(loadSavedFilters(s)).toEqual([{ name: 'ok', filter: '' }]);
 	});
 });

@@ -17,17 +17,21 @@ export function loadSavedFilters(storage: Storage | null): SavedFilter[] {
 	try {
 		const v = JSON.parse(storage?.getItem(KEY) ?? '[]') as unknown;
 		if (!Array.isArray(v)) return [];
-		return v
-			.filter(
-				(f): f is SavedFilter =>
-					typeof f === 'object' &&
-					f !== null &&
-					typeof (f as SavedFilter).name === 'string' &&
-					typeof (f as SavedFilter).filter === 'string' &&
-					(f as SavedFilter).name.trim() !== '',
-			)
-			.map((f) => ({ name: f.name, filter: f.filter }))
-			.slice(0, MAX_SAVED);
+		return (
+			v
+				.filter(
+					(f): f is SavedFilter =>
+						typeof f === 'object' &&
+						f !== null &&
+						typeof (f as SavedFilter).name === 'string' &&
+						typeof (f as SavedFilter).filter === 'string' &&
+						(f as SavedFilter).name.trim() !== '',
+				)
+				.map((f) => ({ name: f.name, filter: f.filter }))
+				// The bar keys its buttons by name: an edited entry with a name twice keeps the first.
+				.filter((f, k, all) => all.findIndex((g) => g.name === f.name) === k)
+				.slice(0, MAX_SAVED)
+		);
 	} catch {
 		return [];
 	}
