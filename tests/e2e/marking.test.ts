@@ -39,6 +39,32 @@ afterAll(async () => {
 
 const row = (position: number) => page.locator(`[data-position="${position}"]`);
 
+/** The contrast ratio of a row's text with its background, as the page computes its colours. */
+async function contrastOf(el: ReturnType<typeof row>): Promise<number> {
+	const [fg, bg] = await el.evaluate((e) => {
+		// Whatever notation the browser gives (rgb(), color(srgb …), a color-mix()), a canvas
+		// turns it into sRGB bytes.
+		const ctx = document.createElement('canvas').getContext('2d')!;
+		const rgb = (css: string) => {
+			ctx.clearRect(0, 0, 1, 1);
+			ctx.fillStyle = css;
+			ctx.fillRect(0, 0, 1, 1);
+			return [...ctx.getImageData(0, 0, 1, 1).data.slice(0, 3)];
+		};
+		const cell = e.querySelector('[data-column="event"]') ?? e;
+		return [rgb(getComputedStyle(cell).color), rgb(getComputedStyle(e).backgroundColor)];
+	});
+	const luminance = ([r, g, b]: number[]) => {
+		const lin = (c: number) => {
+			const s = c / 255;
+			return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+		};
+		return 0.2126 * lin(r!) + 0.7152 * lin(g!) + 0.0722 * lin(b!);
+	};
+	const [a, b] = [luminance(fg!), luminance(bg!)].sort((x, y) => y - x);
+	return (a! + 0.05) / (b! + 0.05);
+}
+
 describe('marks', () => {
 	it('marks with M and the row menu, keeps them across a reload, and filters on them', async () => {
 		await applyFilter(page, '');
@@ -117,6 +143,13 @@ describe('colouring rules', () => {
 		await rule.getByTestId('colour-colour').selectOption('purple');
 		await expect.poll(() => row(0).getAttribute('data-colour')).toBe('purple');
 		await screenshot(page, 'colouring-rules');
+
+		// The tints keep the text readable in either theme (WCAG AA: 4.5:1).
+		for (const scheme of ['light', 'dark'] as const) {
+			await page.emulateMedia({ colorScheme: scheme });
+			await expect.poll(() => contrastOf(row(0))).toBeGreaterThanOrEqual(4.5);
+		}
+		await page.emulateMedia({ colorScheme: 'light' });
 
 		await page.getByTestId('colours-enabled').uncheck();
 		await expect.poll(() => row(0).getAttribute('data-colour')).toBe(null);
