@@ -1,12 +1,9 @@
-// The Group by view's logic: lines on screen, pages, the chosen columns and the exported files.
+// The Group by view's logic: lines on screen, pages, and the chosen columns.
 import { describe, expect, it } from 'vitest';
 import type { Pivot, PivotGroup } from '../../../web/src/query/pivot.ts';
 import {
-	allGroups,
 	loadPivotColumns,
 	PAGE,
-	pivotCsv,
-	pivotNdjson,
 	removeLevel,
 	savePivotColumns,
 	setLevel,
@@ -50,37 +47,6 @@ describe('group by lines', () => {
 	it('says how many groups the worker left out', () => {
 		const lines = visibleLines({ ...pivot, more: 7 }, new Set());
 		expect(lines.at(-1)).toMatchObject({ kind: 'more', hidden: 7, omitted: 7 });
-	});
-
-	it('exports every group once, with its path in the chosen columns', () => {
-		const n = allGroups(pivot).length;
-		expect(n).toBe(2 + PAGE + 5 + 2);
-		const csv = pivotCsv(pivot).trimEnd().split('\n');
-		expect(csv[0]).toBe(
-			'process,event,level,count,bytesSent,bytesReceived,errors,first,last,filter',
-		);
-		expect(csv).toHaveLength(n + 1);
-		expect(csv[1]).toBe(
-			`label a,,1,${PAGE + 5},${(PAGE + 5) * 2},${(PAGE + 5) * 3},0,1.0000000,2.0000000,f:a`,
-		);
-		expect(csv[2]).toBe('label a,label c0,2,1,2,3,0,1.0000000,2.0000000,f:c0');
-		const lines = pivotNdjson(pivot)
-			.trimEnd()
-			.split('\n')
-			.map((l) => JSON.parse(l));
-		expect(lines).toHaveLength(n);
-		expect(lines[1]).toEqual({
-			process: 'label a',
-			event: 'label c0',
-			level: 2,
-			count: 1,
-			bytesSent: 2,
-			bytesReceived: 3,
-			errors: 0,
-			first: 1,
-			last: 2,
-			filter: 'f:c0',
-		});
 	});
 });
 

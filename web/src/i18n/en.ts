@@ -869,6 +869,7 @@ export const en: Record<string, string> = {
 	'pivot.remove-level': 'Remove this level',
 	'pivot.export-csv': 'Export CSV',
 	'pivot.export-ndjson': 'Export NDJSON',
+	'pivot.export-parquet': 'Export Parquet',
 	'pivot.none': 'No events to group.',
 	'pivot.first': 'First (s)',
 	'pivot.last': 'Last (s)',

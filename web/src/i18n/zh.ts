@@ -789,6 +789,7 @@ export const zh: Record<string, string> = {
 	'pivot.remove-level': '删除这一级',
 	'pivot.export-csv': '导出 CSV',
 	'pivot.export-ndjson': '导出 NDJSON',
+	'pivot.export-parquet': '导出 Parquet',
 	'pivot.none': '没有可分组的事件。',
 	'pivot.first': '首次（秒）',
 	'pivot.last': '末次（秒）',

@@ -255,6 +255,13 @@ export interface DecoderApi {
 		columns: readonly PivotColumn[],
 		limit: number,
 	): Promise<Result<Pivot>>;
+	/** The same tree as a file, one row per group (export/pivot-table.ts), in pieces. */
+	exportPivot(
+		selection: SelectionHandle,
+		columns: readonly PivotColumn[],
+		format: TableFormat,
+		write: (piece: Uint8Array, progress: ExportProgress) => Promise<boolean> | boolean,
+	): Promise<Result<{ rows: number; complete: boolean }>>;
 	/**
 	 * A selection's matches as `sockscope decode` would print them, in pieces of about 1 MiB.
 	 * The next piece is made only after `write` returns; returning false stops the export.

@@ -100,6 +100,7 @@ export function decoderApi(parts: DecoderParts): Decoder {
 		trust: (id) => queries.trust(id),
 		statistics: (h) => queries.statistics(h),
 		pivot: answer((h, columns, limit) => queries.pivot(h, columns, limit)),
+		exportPivot: (h, columns, format, write) => queries.exportPivot(h, columns, format, write),
 		exportRows: (h, format, write) => queries.exportRows(h, format, write),
 		exportTable: (id, table, format, only, write) =>
 			queries.exportTable(id, table, format, only, write),
@@ -136,6 +137,7 @@ export function decoderApi(parts: DecoderParts): Decoder {
 		trust: () => 'cannot count what the trace lost',
 		statistics: () => 'cannot compute statistics',
 		pivot: () => 'cannot group the events',
+		exportPivot: () => 'cannot export the groups',
 		exportRows: () => 'export failed',
 		exportTable: (_id, table) => `cannot export the ${table}`,
 		packets: () => 'cannot read the packets',

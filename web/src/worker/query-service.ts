@@ -32,7 +32,8 @@ import type { Catalog } from './catalog.ts';
 import { recordDetails } from './details.ts';
 import type { ExportProgress } from './export-selection.ts';
 import { exportSocketTable, type SocketTableName } from './export-tables.ts';
-import type { TableFormat } from '../export/table-writer.ts';
+import { tableWriter, type TableFormat } from '../export/table-writer.ts';
+import { pivotTable } from '../export/pivot-table.ts';
 import type { LiveTrace } from './live-trace.ts';
 import type { OpenTraces } from './open-traces.ts';
 import { errorCode, errorMessage } from './guard.ts';
@@ -193,6 +194,29 @@ export class QueryService {
 		return ok(
 			await this.#traces.insight(live).pivot(selection, columns, limited, importing, uncounted),
 		);
+	}
+
+	async exportPivot(
+		handle: SelectionHandle,
+		columns: readonly PivotColumn[],
+		format: TableFormat,
+		write: (piece: Uint8Array, progress: ExportProgress) => Promise<boolean> | boolean,
+	): Promise<Result<{ rows: number; complete: boolean }>> {
+		const pivot = await this.pivot(handle, columns, MAX_PIVOT_GROUPS);
+		if (!pivot.ok) return pivot;
+		const { columns: table, rows } = pivotTable(pivot.value);
+		let written = 0;
+		let stopped = false;
+		const writer = tableWriter(format, table, async (piece) => {
+			if (!stopped && !(await write(piece, { rows: written, total: rows.length }))) stopped = true;
+		});
+		for (const row of rows) {
+			if (stopped) return ok({ rows: written, complete: false });
+			await writer.add(row);
+			written++;
+		}
+		await writer.close();
+		return ok({ rows: written, complete: !stopped });
 	}
 
 	async exportRows(

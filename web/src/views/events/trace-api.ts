@@ -129,6 +129,16 @@ export class TraceApi {
 		return this.#api.pivot(selection, columns, limit);
 	}
 
+	/** The Group by tree as a file, one row per group. */
+	exportPivot(
+		selection: SelectionHandle,
+		columns: readonly PivotColumn[],
+		format: TableFormat,
+		write: ExportWriter,
+	): Promise<Result<{ rows: number; complete: boolean }>> {
+		return this.#api.exportPivot(selection, columns, format, proxy(write));
+	}
+
 	vocabulary(): Promise<Result<Vocabulary>> {
 		return this.#api.vocabulary(this.traceId);
 	}

@@ -9,6 +9,7 @@ import { ok, type Result } from '../../lib/result.ts';
 import type {
 	ExportFormat,
 	ExportProgress,
+	PivotColumn,
 	SelectionHandle,
 	SocketTableName,
 	TableFormat,
@@ -137,6 +138,19 @@ export class ExportJob {
 			fileName,
 			(write) => api.exportTable(table, format, only, write),
 			table,
+		);
+	}
+
+	/** Exports the Group by tree of a selection (one row per group). */
+	runPivot(
+		api: TraceApi,
+		selection: SelectionHandle,
+		columns: readonly PivotColumn[],
+		format: TableFormat,
+		fileName: string,
+	): Promise<void> {
+		return this.#produce(format, fileName, (write) =>
+			api.exportPivot(selection, columns, format, write),
 		);
 	}
 

@@ -1,6 +1,6 @@
 // The Group by view's logic: which groups are on screen (the expanded ones' children, a page of
-// them at a time), the chosen columns kept across reloads, and the whole tree as CSV or NDJSON
-// (one line per group, its path in the chosen columns).
+// them at a time) and the chosen columns, kept across reloads. The worker writes the tree's files
+// (export/pivot-table.ts).
 import {
 	DEFAULT_PIVOT,
 	isPivotColumn,
@@ -62,62 +62,6 @@ export function visibleLines(
 			});
 	};
 	walk(pivot.groups, pivot.more, 0, '');
-	return out;
-}
-
-/** Every group of the tree, parents before their children. */
-export function allGroups(pivot: Pivot): { path: PivotGroup[]; group: PivotGroup }[] {
-	const out: { path: PivotGroup[]; group: PivotGroup }[] = [];
-	const walk = (groups: readonly PivotGroup[], path: PivotGroup[]) => {
-		for (const g of groups) {
-			out.push({ path, group: g });
-			if (g.children) walk(g.children, [...path, g]);
-		}
-	};
-	walk(pivot.groups, []);
-	return out;
-}
-
-const FIGURES = ['count', 'bytesSent', 'bytesReceived', 'errors', 'first', 'last'] as const;
-
-/** A column's name in an exported file: `process`, `field:SocketType` → `SocketType`. */
-export const fileColumn = (c: PivotColumn) => (c.startsWith('field:') ? c.slice(6) : c);
-
-function csvCell(s: string): string {
-	return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
-/**
- * The tree as CSV: one row per group, its labels in the chosen columns (empty below its level),
- * its level, figures (times in seconds since the trace start) and filter.
- */
-export function pivotCsv(pivot: Pivot): string {
-	const head = [...pivot.columns.map(fileColumn), 'level', ...FIGURES, 'filter'];
-	let out = head.map(csvCell).join(',') + '\n';
-	for (const { path, group } of allGroups(pivot)) {
-		const labels = pivot.columns.map((_, k) =>
-			k < path.length ? path[k]!.label : k === path.length ? group.label : '',
-		);
-		const figures = FIGURES.map((f) =>
-			f === 'first' || f === 'last' ? (group[f] / 1e7).toFixed(7) : String(group[f]),
-		);
-		out += [...labels, String(path.length + 1), ...figures, group.filter].map(csvCell).join(',');
-		out += '\n';
-	}
-	return out;
-}
-
-/** The same as NDJSON: one object per group, a column's key absent below its level. */
-export function pivotNdjson(pivot: Pivot): string {
-	let out = '';
-	for (const { path, group } of allGroups(pivot)) {
-		const o: Record<string, string | number> = {};
-		[...path, group].forEach((g, k) => (o[fileColumn(pivot.columns[k]!)] = g.label));
-		o.level = path.length + 1;
-		for (const f of FIGURES) o[f] = f === 'first' || f === 'last' ? group[f] / 1e7 : group[f];
-		o.filter = group.filter;
-		out += JSON.stringify(o) + '\n';
-	}
 	return out;
 }
 
