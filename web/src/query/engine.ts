@@ -384,6 +384,7 @@ export class QueryEngine {
 					? await this.#payloadOf(info.index, columns.etype, compiled.payloadTypes, from, to)
 					: undefined,
 				compiled.owners ? await this.owners(info.index) : undefined,
+				base,
 			);
 			const hits = new Uint16Array(to - from);
 			let n = 0;

@@ -33,7 +33,8 @@ export interface CompiledFilter {
 	readonly payloadTypes: Uint8Array | null;
 	/** Whether the predicate reads the rows' owners: then bind() needs them. */
 	readonly owners: boolean;
-	bind(c: Columns, fields?: RecordFields, owners?: RowOwners): RowPredicate;
+	/** `base`: the index in the trace of the chunk's row 0. */
+	bind(c: Columns, fields?: RecordFields, owners?: RowOwners, base?: number): RowPredicate;
 }
 
 const NO_FIELDS: RecordFields = () => null;
@@ -116,7 +117,7 @@ function text(value: string, ctx: FilterContext): Node {
 function word(n: Extract<FilterNode, { type: 'text' }>, ctx: FilterContext): Node {
 	if (!n.quoted && /^[A-Za-z_]\w*$/.test(n.value)) {
 		const key = n.value.toLowerCase();
-		if (Object.hasOwn(FIELDS, key)) return FIELDS[key]!.has;
+		if (Object.hasOwn(FIELDS, key)) return FIELDS[key]!.bare?.(ctx) ?? FIELDS[key]!.has;
 		const payload = payloadField(n.value);
 		if (payload) return payloadTerm(payload, null, ctx);
 	}
@@ -148,7 +149,7 @@ export function compileFilter(node: FilterNode | null, ctx: FilterContext): Comp
 		columns: new Set(compiled.cols),
 		payloadTypes: compiled.payload ?? null,
 		owners: compiled.owners ?? false,
-		bind: (c, fields = NO_FIELDS, owners) => compiled.make(c, fields, owners),
+		bind: (c, fields = NO_FIELDS, owners, base = 0) => compiled.make(c, fields, owners, base),
 	};
 }
 

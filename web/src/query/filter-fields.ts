@@ -47,6 +47,22 @@ export interface FieldSpec {
 	compile(t: Term, ctx: FilterContext): Node;
 	/** The field alone: the event has it. */
 	readonly has: Node;
+	/** The field alone, when what it tests depends on the trace (`marked`). */
+	bare?(ctx: FilterContext): Node;
+}
+
+const YES = new Set(['yes', 'true', '1', 'on']);
+const NO = new Set(['no', 'false', '0', 'off']);
+
+/** Events the user marked (or not): the page's marks, which the command line does not have. */
+function markedNode(ctx: FilterContext, yes: boolean, at: number): Node {
+	const marks = ctx.marked;
+	if (!marks) throw new FilterError('marked: marks are kept by the page, not in the trace', at);
+	return {
+		cols: [],
+		make: (_c, _f, _o, base = 0) =>
+			yes ? (i) => marks.has(base + i) : (i) => !marks.has(base + i),
+	};
 }
 
 const LEVELS: Record<string, number> = {
@@ -377,6 +393,17 @@ export const FIELDS: Readonly<Record<string, FieldSpec>> = {
 				},
 			};
 			return negate ? not(hit) : hit;
+		},
+	},
+	marked: {
+		help: 'events marked with M: marked:yes, marked:no',
+		has: ALWAYS,
+		bare: (ctx) => markedNode(ctx, true, 0),
+		compile: (t, ctx) => {
+			const v = t.value.toLowerCase();
+			if ((t.op !== ':' && t.op !== '==' && t.op !== '!=') || (!YES.has(v) && !NO.has(v)))
+				throw new FilterError(`marked takes yes or no: marked:yes, marked:no`, t.valueAt);
+			return markedNode(ctx, YES.has(v) !== (t.op === '!='), t.at);
 		},
 	},
 	bytes: numberField('bytes', 'byte count: bytes>1000', flagged(FLAG_BYTES), FLAG_BYTES),

@@ -13,6 +13,8 @@ export interface FilterContext {
 	readonly processNames: ReadonlyMap<number, string>;
 	/** Host names by remote address (canonical text, sockets/names.ts), for `host:`. */
 	readonly hostNames?: ReadonlyMap<string, readonly string[]>;
+	/** Events the user marked, by index in the trace (the page's marks, for `marked:`). */
+	readonly marked?: ReadonlySet<number>;
 }
 
 export type RowPredicate = (i: number) => boolean;
@@ -26,7 +28,8 @@ export interface Node {
 	readonly payload?: Uint8Array;
 	/** Whether a term reads the rows' owners (joined at read time, query/owner-join.ts). */
 	readonly owners?: boolean;
-	make(c: Columns, fields: RecordFields, owners?: RowOwners): RowPredicate;
+	/** `base`: the index in the trace of the chunk's row 0 (terms on marked events read it). */
+	make(c: Columns, fields: RecordFields, owners?: RowOwners, base?: number): RowPredicate;
 }
 
 /** The comparison operators a number takes (`:` and `==` are equality). */
@@ -170,8 +173,8 @@ export function markTypes(ctx: FilterContext, test: (t: EventType) => boolean): 
 export function not(inner: Node): Node {
 	return {
 		...inner,
-		make: (c, f, o) => {
-			const p = inner.make(c, f, o);
+		make: (c, f, o, b) => {
+			const p = inner.make(c, f, o, b);
 			return (i) => !p(i);
 		},
 	};
@@ -192,8 +195,8 @@ export function combine(type: 'and' | 'or', items: readonly Node[]): Node {
 		cols: items.flatMap((x) => x.cols),
 		payload: items.reduce<Uint8Array | undefined>((m, x) => joinMarks(m, x.payload), undefined),
 		owners: items.some((x) => x.owners),
-		make: (c, f, o) => {
-			const ps = items.map((x) => x.make(c, f, o));
+		make: (c, f, o, b) => {
+			const ps = items.map((x) => x.make(c, f, o, b));
 			if (ps.length === 2) {
 				const [a, b] = ps as [RowPredicate, RowPredicate];
 				return and ? (i) => a(i) && b(i) : (i) => a(i) || b(i);

@@ -20,7 +20,10 @@ export type ShortcutAction =
 	| 'zoom-out'
 	| 'zoom-reset'
 	| 'time-reference'
-	| 'theme';
+	| 'theme'
+	| 'mark'
+	| 'next-mark'
+	| 'previous-mark';
 
 export interface ShortcutHelp {
 	readonly keys: readonly string[];
@@ -50,6 +53,8 @@ export const SHORTCUT_HELP: readonly ShortcutHelp[] = [
 	{ keys: ['-', '0'], does: msg('shortcut.zoom-the-timeline-out-or-reset-it') },
 	{ keys: ['W', 'S', 'A', 'D', '+'], does: msg('shortcut.timeline-keys') },
 	{ keys: ['d'], does: msg('shortcut.theme-system-light-dark') },
+	{ keys: ['m'], does: msg('shortcut.mark') },
+	{ keys: ['n', 'Shift+N'], does: msg('shortcut.next-mark') },
 	{ keys: ['?'], does: msg('shortcut.this-list') },
 ];
 
@@ -70,6 +75,9 @@ const BY_CHARACTER: Record<string, ShortcutAction> = {
 	'-': 'zoom-out',
 	'0': 'zoom-reset',
 	d: 'theme',
+	m: 'mark',
+	n: 'next-mark',
+	N: 'previous-mark',
 };
 
 /** US QWERTY characters of the physical keys, for layouts that type no Latin letters. */
@@ -80,6 +88,8 @@ const US_KEYS: Record<string, [plain: string, shifted: string]> = {
 	KeyE: ['e', 'E'],
 	KeyT: ['t', 'T'],
 	KeyD: ['d', 'D'],
+	KeyM: ['m', 'M'],
+	KeyN: ['n', 'N'],
 	Digit1: ['1', '!'],
 	Digit2: ['2', '@'],
 	Digit3: ['3', '#'],

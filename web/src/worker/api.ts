@@ -11,7 +11,7 @@ import type { ExportProgress } from './export-selection.ts';
 import type { SocketTableName } from './export-tables.ts';
 import type { TableFormat } from '../export/table-writer.ts';
 import type { ExportFormat as LineFormat } from '../decoder/record-lines.ts';
-import type { TraceStatistics, Vocabulary } from './trace-insight.ts';
+import type { PayloadValues, TraceStatistics, Vocabulary } from './trace-insight.ts';
 import type { TrustCounter } from './trust.ts';
 import type { PacketRow } from '../packets/packet-row.ts';
 import type { Layer } from '../packets/types.ts';
@@ -19,8 +19,11 @@ import type { WireFacts } from '../packets/join.ts';
 import type { PacketPick } from '../packets/packet-pick.ts';
 import type { PacketStatistics } from '../packets/packet-stats.ts';
 
+import type { Pivot, PivotColumn } from '../query/pivot.ts';
+import type { RuleMatches } from '../query/rule-match.ts';
+
 export type { ExportProgress, SocketTableName, TableFormat, TraceStatistics, Vocabulary };
-export type { IoGraph };
+export type { IoGraph, PayloadValues, Pivot, PivotColumn, RuleMatches };
 
 /** Most rows one eventRows request reads (a socket's story may hold millions). */
 export const MAX_EVENT_ROWS = 5000;
@@ -204,7 +207,19 @@ export interface DecoderApi {
 		filter: string,
 		range: TimeRange | null,
 		head?: number,
+		marked?: readonly number[],
 	): Promise<Result<QueryAnswer>>;
+	/**
+	 * Per event (by record index, at most MAX_EVENT_ROWS), the index of the first of `filters`
+	 * it matches, or -1: the colouring rules of the rows on screen. A filter that does not parse
+	 * matches nothing and says why.
+	 */
+	ruleMatches(
+		id: number,
+		filters: readonly string[],
+		indexes: readonly number[],
+		marked?: readonly number[],
+	): Promise<Result<RuleMatches>>;
 	/** Rows [offset, offset + limit) of a selection's matches. */
 	rows(selection: SelectionHandle, offset: number, limit: number): Promise<Result<RowView[]>>;
 	histogram(
@@ -220,6 +235,16 @@ export interface DecoderApi {
 	 * socket); indexes past the trace are left out, and at most MAX_EVENT_ROWS are read.
 	 */
 	eventRows(id: number, indexes: readonly number[]): Promise<Result<RowView[]>>;
+	/**
+	 * Payload fields (`names`, as a record prints them) of events by record index, for the
+	 * columns applied from the details pane; at most MAX_EVENT_ROWS; null for an event that
+	 * does not decode or is past the trace.
+	 */
+	payloadValues(
+		id: number,
+		indexes: readonly number[],
+		names: readonly string[],
+	): Promise<Result<(PayloadValues | null)[]>>;
 	/** Sockets rebuilt from the trace's Winsock events (stored when the import completed). */
 	sockets(id: number): Promise<Result<TrackedTrace>>;
 	findings(id: number): Promise<Result<Finding[]>>;
@@ -236,6 +261,22 @@ export interface DecoderApi {
 	 * counted as the sockets count them. A query of its own: the Events panel's stays current.
 	 */
 	ioGraph(id: number, source: IoGraphSource, interval: number | null): Promise<Result<IoGraph>>;
+	/**
+	 * A selection's matches grouped by `columns` in order (query/pivot.ts), at most `limit`
+	 * groups under each parent.
+	 */
+	pivot(
+		selection: SelectionHandle,
+		columns: readonly PivotColumn[],
+		limit: number,
+	): Promise<Result<Pivot>>;
+	/** The same tree as a file, one row per group (export/pivot-table.ts), in pieces. */
+	exportPivot(
+		selection: SelectionHandle,
+		columns: readonly PivotColumn[],
+		format: TableFormat,
+		write: (piece: Uint8Array, progress: ExportProgress) => Promise<boolean> | boolean,
+	): Promise<Result<{ rows: number; complete: boolean }>>;
 	/**
 	 * A selection's matches as `sockscope decode` would print them, in pieces of about 1 MiB.
 	 * The next piece is made only after `write` returns; returning false stops the export.

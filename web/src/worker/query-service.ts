@@ -13,6 +13,8 @@ import {
 	type TimeRange,
 } from '../query/engine.ts';
 import { FilterError } from '../query/filter-parser.ts';
+import { isPivotColumn, type Pivot, type PivotColumn } from '../query/pivot.ts';
+import { ruleMatches, type RuleMatches } from '../query/rule-match.ts';
 import { recordDecoder } from '../decoder/single-record.ts';
 import { findingsOf, type Finding } from '../sockets/findings.ts';
 import type { TrackedTrace } from '../sockets/tracker.ts';
@@ -20,6 +22,7 @@ import { getSockets, getTrace } from '../store/trace-store.ts';
 import type {
 	ExportFormat,
 	OpenedTrace,
+	PayloadValues,
 	QueryAnswer,
 	RecordDetails,
 	IoGraphSource,
@@ -31,12 +34,16 @@ import type { Catalog } from './catalog.ts';
 import { recordDetails } from './details.ts';
 import type { ExportProgress } from './export-selection.ts';
 import { exportSocketTable, type SocketTableName } from './export-tables.ts';
-import type { TableFormat } from '../export/table-writer.ts';
+import { tableWriter, type TableFormat } from '../export/table-writer.ts';
+import { pivotTable } from '../export/pivot-table.ts';
 import type { LiveTrace } from './live-trace.ts';
 import type { OpenTraces } from './open-traces.ts';
 import { errorCode, errorMessage } from './guard.ts';
 import type { TraceStatistics, Vocabulary } from './trace-insight.ts';
 import { trustCounters, type TrustCounter } from './trust.ts';
+
+/** Most groups a pivot lists under one parent. */
+const MAX_PIVOT_GROUPS = 2000;
 
 const NO_SOCKETS =
 	'the sockets of this trace are not available: it has not been imported completely';
@@ -82,8 +89,10 @@ export class QueryService {
 		filter: string,
 		range: TimeRange | null,
 		head = 0,
+		marked?: readonly number[],
 	): Promise<Result<QueryAnswer>> {
 		const live = await this.#traces.live(id);
+		if (marked) live.marked = new Set(marked);
 		const generation = live.engine.begin();
 		await this.#joinOwners(id, live);
 		// An import stores its first rows within milliseconds of showing the trace: its first
@@ -230,6 +239,48 @@ export class QueryService {
 		);
 	}
 
+	async pivot(
+		handle: SelectionHandle,
+		columns: readonly PivotColumn[],
+		limit: number,
+	): Promise<Result<Pivot>> {
+		const s = this.#selected(handle);
+		if (!s.ok) return s;
+		const bad = columns.find((c) => !isPivotColumn(c));
+		if (bad !== undefined) return fail('invalid', `cannot group by "${bad}"`);
+		const { live, selection } = s.value;
+		const importing = this.#catalog.importing(handle.traceId);
+		const tracked = importing ? undefined : await this.#trackedOf(handle.traceId);
+		const uncounted = new Set(tracked?.uncountedSends ?? []);
+		const limited = Math.max(1, Math.min(MAX_PIVOT_GROUPS, Math.floor(limit) || 1));
+		return ok(
+			await this.#traces.insight(live).pivot(selection, columns, limited, importing, uncounted),
+		);
+	}
+
+	async exportPivot(
+		handle: SelectionHandle,
+		columns: readonly PivotColumn[],
+		format: TableFormat,
+		write: (piece: Uint8Array, progress: ExportProgress) => Promise<boolean> | boolean,
+	): Promise<Result<{ rows: number; complete: boolean }>> {
+		const pivot = await this.pivot(handle, columns, MAX_PIVOT_GROUPS);
+		if (!pivot.ok) return pivot;
+		const { columns: table, rows } = pivotTable(pivot.value);
+		let written = 0;
+		let stopped = false;
+		const writer = tableWriter(format, table, async (piece) => {
+			if (!stopped && !(await write(piece, { rows: written, total: rows.length }))) stopped = true;
+		});
+		for (const row of rows) {
+			if (stopped) return ok({ rows: written, complete: false });
+			await writer.add(row);
+			written++;
+		}
+		await writer.close();
+		return ok({ rows: written, complete: !stopped });
+	}
+
 	async exportRows(
 		handle: SelectionHandle,
 		format: ExportFormat,
@@ -280,6 +331,34 @@ export class QueryService {
 		const live = await this.#traces.live(id);
 		const known = indexes.slice(0, MAX_EVENT_ROWS).filter((i) => live.locate(i) !== null);
 		return ok(await live.engine.rows(known));
+	}
+
+	async ruleMatches(
+		id: number,
+		filters: readonly string[],
+		indexes: readonly number[],
+		marked?: readonly number[],
+	): Promise<Result<RuleMatches>> {
+		const live = await this.#traces.live(id);
+		if (marked) live.marked = new Set(marked);
+		const names = await this.#traces.insight(live).processNames(this.#catalog.importing(id));
+		const ctx = { ...live.context(), processNames: names };
+		return ok(
+			await ruleMatches(live.engine, ctx, filters, indexes.slice(0, MAX_EVENT_ROWS), (i) =>
+				live.locate(i),
+			),
+		);
+	}
+
+	async payloadValues(
+		id: number,
+		indexes: readonly number[],
+		names: readonly string[],
+	): Promise<Result<(PayloadValues | null)[]>> {
+		const live = await this.#traces.live(id);
+		return ok(
+			await this.#traces.insight(live).payloadValues(indexes.slice(0, MAX_EVENT_ROWS), names),
+		);
 	}
 
 	async vocabulary(id: number): Promise<Result<Vocabulary>> {

@@ -16,6 +16,10 @@ import type {
 	IoGraph,
 	IoGraphSource,
 	PacketAnswer,
+	RuleMatches,
+	PayloadValues,
+	Pivot,
+	PivotColumn,
 	PacketDetails,
 	PacketRowView,
 	SocketPackets,
@@ -28,6 +32,7 @@ import type {
 	Vocabulary,
 } from '../../worker/api.ts';
 import type { TrustCounter } from '../../worker/trust.ts';
+import { readsMarks } from '../marking/event-marks.ts';
 
 export type DecoderRemote = Remote<DecoderApi> | DecoderApi;
 
@@ -52,7 +57,21 @@ export class TraceApi {
 	 * with code `superseded` was overtaken by a newer query and is no failure at all.
 	 */
 	query(filter: string, range: TimeRange | null, head: number): Promise<Result<QueryAnswer>> {
-		return this.#api.query(this.traceId, filter, range, head);
+		// A filter on the marks takes them along (the worker knows no marks otherwise).
+		const marked = readsMarks(filter) ? [...this.marks()] : undefined;
+		return this.#api.query(this.traceId, filter, range, head, marked);
+	}
+
+	/** The events the user marked, for filters that read them (set by the view). */
+	marks: () => ReadonlySet<number> = () => new Set();
+
+	/** Per event, the first of `filters` it matches (the colouring rules), or -1. */
+	ruleMatches(
+		filters: readonly string[],
+		indexes: readonly number[],
+	): Promise<Result<RuleMatches>> {
+		const marked = filters.some(readsMarks) ? [...this.marks()] : undefined;
+		return this.#api.ruleMatches(this.traceId, filters, indexes, marked);
 	}
 
 	/** Rows [offset, offset + limit) of a selection's matches (none once it is superseded). */
@@ -80,6 +99,14 @@ export class TraceApi {
 		return rowsOr(await this.#api.eventRows(this.traceId, indexes));
 	}
 
+	/** Payload fields of events by record index (the columns applied from the details pane). */
+	payloadValues(
+		indexes: readonly number[],
+		names: readonly string[],
+	): Promise<Result<(PayloadValues | null)[]>> {
+		return this.#api.payloadValues(this.traceId, indexes, names);
+	}
+
 	details(index: number): Promise<Result<RecordDetails>> {
 		return this.#api.details(this.traceId, index);
 	}
@@ -100,6 +127,25 @@ export class TraceApi {
 	/** The Statistics panel's tables over a selection's matches. */
 	statistics(selection: SelectionHandle): Promise<Result<TraceStatistics>> {
 		return this.#api.statistics(selection);
+	}
+
+	/** A selection's matches grouped by `columns` (the Group by view). */
+	pivot(
+		selection: SelectionHandle,
+		columns: readonly PivotColumn[],
+		limit: number,
+	): Promise<Result<Pivot>> {
+		return this.#api.pivot(selection, columns, limit);
+	}
+
+	/** The Group by tree as a file, one row per group. */
+	exportPivot(
+		selection: SelectionHandle,
+		columns: readonly PivotColumn[],
+		format: TableFormat,
+		write: ExportWriter,
+	): Promise<Result<{ rows: number; complete: boolean }>> {
+		return this.#api.exportPivot(selection, columns, format, proxy(write));
 	}
 
 	vocabulary(): Promise<Result<Vocabulary>> {

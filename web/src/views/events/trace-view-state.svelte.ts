@@ -11,6 +11,7 @@ import { traceKey, type Panel } from '../../state/view-hash.ts';
 import type { ViewLocation } from '../../state/view-location.svelte.ts';
 import type {
 	ExportFormat,
+	PayloadValues,
 	ImportProgress,
 	SocketTableName,
 	TableFormat,
@@ -21,6 +22,15 @@ import { trustCounters, type TrustCounter } from '../../worker/trust.ts';
 import { rowsAsMarkdown, rowsAsTsv } from '../export/copy-rows.ts';
 import { ExportJob, exportFileName } from '../export/export-job.svelte.ts';
 import { MARK_FIRST_ROWS } from '../marks.ts';
+import {
+	activeFilters,
+	loadColourRules,
+	rowColours,
+	storeColourRules,
+	type ColourRules,
+	type RuleColour,
+} from '../marking/colour-rules.ts';
+import { loadMarks, markAfter, readsMarks, saveMarks, toggleMark } from '../marking/event-marks.ts';
 import { eventsOf } from '../sockets/socket-list.ts';
 import { traceSpan, zoomedOut } from '../timeline/timeline-data.ts';
 import { visibleColumns, type CellContext } from './columns.ts';
@@ -54,6 +64,18 @@ export interface KeyTargets {
 	move(step: 1 | -1): void;
 }
 
+/** The page's storage, or null where there is none (storage turned off). */
+function storage(): Storage | null {
+	try {
+		return typeof localStorage === 'undefined' ? null : localStorage;
+	} catch {
+		return null;
+	}
+}
+
+/** Rows whose applied payload fields are kept before they are read again. */
+const MAX_PAYLOAD_ROWS = 20_000;
+
 export class TraceViewState {
 	// These belong to one trace for the view's whole life (the component is keyed by the trace
 	// id; the summary object itself changes as an import goes on).
@@ -73,6 +95,15 @@ export class TraceViewState {
 	panel = $state<Panel>('events');
 	/** The event the Time column counts from (for this view's life), or null. */
 	reference = $state.raw<TimeReference | null>(null);
+	/** Events the user marked (by index in the trace), kept for this trace on this machine. */
+	eventMarks = $state.raw<ReadonlySet<number>>(new Set());
+	/** The colouring rules, and the colours they give the rows read so far (by event index). */
+	colourRules = $state.raw<ColourRules>(loadColourRules(storage()));
+	rowColours = $state.raw<ReadonlyMap<number, RuleColour>>(new Map());
+	/** Why a colouring rule cannot be tested, by its place among the active ones. */
+	ruleErrors = $state.raw<readonly (string | null)[]>([]);
+	/** The applied payload fields of the rows read so far, by event index. */
+	payload = $state.raw<ReadonlyMap<number, PayloadValues>>(new Map());
 
 	// Derived with functions: the fields they read are set by the constructor, after these.
 	span = $derived.by<TimeRange>(() => traceSpan(this.#props.trace));
@@ -86,8 +117,9 @@ export class TraceViewState {
 		previousTime: this.prefs.columns.includes('delta')
 			? previousTimesAt(this.query.rows)
 			: undefined,
+		payload: this.payload,
 	}));
-	columns = $derived(visibleColumns(this.prefs.columns));
+	columns = $derived(visibleColumns(this.prefs.columns, this.prefs.fields));
 	// Closed unless the user opened it: the events are what a trace is opened for.
 	factsOpen = $derived(this.prefs.factsOpen ?? false);
 	/** Events matching the filter. */
@@ -110,6 +142,8 @@ export class TraceViewState {
 		this.#traceName = trace.name;
 		this.#location = location;
 		this.#api = new TraceApi(api, trace.id);
+		this.eventMarks = loadMarks(storage(), this.#key);
+		this.#api.marks = () => this.eventMarks;
 		this.query = new EventQuery(this.#api);
 		this.panels = new PanelData(this.#api, () => this.query.answer);
 		// While the trace is imported, the worker says when to ask again (and once more at the
@@ -121,6 +155,8 @@ export class TraceViewState {
 		this.#followLocation();
 		this.#markFirstRows();
 		this.#loadPanels();
+		this.#loadPayload();
+		this.#loadColours();
 		$effect(() => {
 			if (this.job.message) this.toast.say(this.job.message);
 		});
@@ -284,6 +320,94 @@ export class TraceViewState {
 		});
 	}
 
+	/** The colouring rules tested on the rows the table has read (again when the rules change). */
+	#loadColours(): void {
+		let rulesOf: ColourRules | null = null;
+		$effect(() => {
+			const rules = this.colourRules;
+			const filters = activeFilters(rules);
+			const rows = this.query.rows;
+			// Marks change what `marked:` rules match.
+			void this.eventMarks;
+			const fresh = rules !== rulesOf;
+			rulesOf = rules;
+			if (filters.length === 0) {
+				if (untrack(() => this.rowColours.size > 0)) this.rowColours = new Map();
+				return;
+			}
+			const indexes = [...rows.values()].map((r) => r.index);
+			if (indexes.length === 0) return;
+			void this.#api.ruleMatches(filters, indexes).then((r) => {
+				if (!r.ok || rulesOf !== rules) return;
+				const next = rowColours(rules, indexes, r.value.first);
+				// Rows read before keep their colours while the rules are the same.
+				const asked = new Set(indexes);
+				if (!fresh)
+					for (const [i, c] of untrack(() => this.rowColours))
+						if (!asked.has(i) && next.size < 50_000) next.set(i, c);
+				this.rowColours = next;
+				this.ruleErrors = r.value.errors;
+			});
+		});
+	}
+
+	setColourRules(rules: ColourRules): void {
+		this.colourRules = rules;
+		storeColourRules(storage(), rules);
+	}
+
+	/** Marks or unmarks the selected event (M); a filter on the marks is run again. */
+	toggleMark(index: number | null = this.query.selectedIndex): void {
+		if (index === null) return;
+		this.eventMarks = toggleMark(this.eventMarks, index);
+		saveMarks(storage(), this.#key, this.eventMarks);
+		this.toast.say(
+			this.eventMarks.has(index) ? t('marks.marked', { index }) : t('marks.unmarked', { index }),
+		);
+		if (readsMarks(this.query.filter)) void this.query.run();
+	}
+
+	/** Selects the next or previous marked event the filter shows. */
+	async stepMark(step: 1 | -1): Promise<void> {
+		const answer = this.query.answer;
+		if (!answer) return;
+		const target = markAfter(this.eventMarks, this.query.selectedIndex, step);
+		if (target === null) {
+			this.toast.say(t('marks.none'));
+			return;
+		}
+		const position = await this.#api.positionOf(answer.handle, target);
+		if (position < 0) {
+			this.toast.say(t('marks.not-shown', { index: target }));
+			return;
+		}
+		this.query.reveal = { position };
+		await this.query.select(position);
+	}
+
+	/** The applied payload fields of the rows the table has read, asked once per row. */
+	#loadPayload(): void {
+		let fieldsOf = '';
+		$effect(() => {
+			const fields = [...this.prefs.fields];
+			const rows = this.query.rows;
+			if (fields.length === 0) return;
+			const key = fields.join('\u0000');
+			const known = untrack(() => this.payload);
+			// Other fields, or a map grown large: read again.
+			const fresh = key !== fieldsOf || known.size > MAX_PAYLOAD_ROWS;
+			fieldsOf = key;
+			const missing = [...rows.values()].map((r) => r.index).filter((i) => fresh || !known.has(i));
+			if (missing.length === 0) return;
+			void this.#api.payloadValues(missing, fields).then((r) => {
+				if (!r.ok || fieldsOf !== key) return;
+				const next = new Map(fresh ? [] : untrack(() => this.payload));
+				missing.forEach((i, k) => next.set(i, r.value[k] ?? {}));
+				this.payload = next;
+			});
+		});
+	}
+
 	// ---- actions ---------------------------------------------------------------------------------
 
 	async copyText(text: string, what: string): Promise<void> {
@@ -380,6 +504,12 @@ export class TraceViewState {
 				break;
 			case 'time-reference':
 				void this.toggleReference();
+				break;
+			case 'mark':
+				this.toggleMark();
+				break;
+			case 'mark-step':
+				void this.stepMark(command.step);
 				break;
 		}
 	}

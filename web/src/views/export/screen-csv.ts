@@ -3,8 +3,8 @@
 // the time in the chosen mode). The same cells as copying rows (copy-rows.ts).
 import type { RowView } from '../../query/engine.ts';
 import { t } from '../../i18n/locale.svelte.ts';
-import type { CellContext, Column } from '../events/columns.ts';
 import { previousTimes } from '../events/row-format.ts';
+import { isPayloadColumn, type CellContext, type Column } from '../events/columns.ts';
 
 export interface ScreenTable {
 	readonly columns: readonly Column[];
@@ -19,6 +19,7 @@ function cell(s: string): string {
 /** A column's heading as the table shows it. */
 function heading(c: Column, ctx: CellContext): string {
 	if (c.id === 'delta') return t('table.delta-s');
+	if (isPayloadColumn(c.id)) return c.label;
 	if (c.id !== 'time') return t(`column.${c.id}`);
 	if (ctx.reference) return t('table.time-ref');
 	return ctx.timeMode === 'utc' ? t('table.time-utc') : t('table.time-s');
