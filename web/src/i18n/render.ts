@@ -5,6 +5,7 @@ import i18next, { type i18n } from 'i18next';
 import { statusExplanation } from '../decoder/status.ts';
 import { dnsStatus } from '../dns/dns-status.ts';
 import { EVENT_MAPS, EVENT_MAPS_ZH } from '../generated/schemas.ts';
+import type { Message } from '../lib/message.ts';
 import { formatBytes } from '../lib/format-size.ts';
 import { formatDuration } from '../sockets/format.ts';
 import { en } from './en.ts';
@@ -211,6 +212,15 @@ export function plainRender(
 /** A message, list or value in `lang`. */
 export function textIn(lang: Lang, x: Text): string {
 	return String(textOf(lang, x));
+}
+
+/**
+ * What a failure from the worker or the shell says, as a message: its catalogue message when it
+ * has one (worker messages are built as Msg, lib/message.ts only names their shape), else its
+ * English text as data.
+ */
+export function failureText(f: { readonly error: string; readonly message?: Message }): Text {
+	return f.message ? (f.message as Msg) : f.error;
 }
 
 /** A message in English (what the CLI prints). */
