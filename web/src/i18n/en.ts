@@ -922,21 +922,28 @@ export const en: Record<string, string> = {
 	'failure.what.socketPackets': "cannot read the socket's packets",
 	'failure.what.exportPcapng': 'cannot write the pcapng',
 	'failure.during': '{{what}}: {{detail}}',
-	'failure.cancelled': "the import was cancelled: nothing of it was kept",
-	'failure.quota-import': "storage is full after {{events}} events: about {{need}} more are needed. Nothing of this import was kept: free space, then import the file again.",
-	'failure.import': "import failed: {{detail}}",
-	'failure.quota-room': "not enough storage for this trace: it needs about {{need}}, and {{free}} of the browser's {{quota}} are free. Delete traces from the library or free disk space.",
-	'failure.busy': "this trace is being imported already",
-	'failure.no-trace': "no trace {{id}} in the library",
-	'failure.version': "{{name}} was imported by another version of Sockscope, which cannot be resumed: delete it and import the file again",
-	'failure.mismatch': "{{file}} is not the file this trace was imported from ({{name}}): pick that file to resume",
-	'failure.no-name': "a trace needs a name",
+	'failure.cancelled': 'the import was cancelled: nothing of it was kept',
+	'failure.quota-import':
+		'storage is full after {{events}} events: about {{need}} more are needed. Nothing of this import was kept: free space, then import the file again.',
+	'failure.import': 'import failed: {{detail}}',
+	'failure.quota-room':
+		"not enough storage for this trace: it needs about {{need}}, and {{free}} of the browser's {{quota}} are free. Delete traces from the library or free disk space.",
+	'failure.busy': 'this trace is being imported already',
+	'failure.no-trace': 'no trace {{id}} in the library',
+	'failure.version':
+		'{{name}} was imported by another version of Sockscope, which cannot be resumed: delete it and import the file again',
+	'failure.mismatch':
+		'{{file}} is not the file this trace was imported from ({{name}}): pick that file to resume',
+	'failure.no-name': 'a trace needs a name',
 	'failure.library-copy': "the library's copy of {{name}}: {{detail}}",
-	'failure.no-copy-events': "the library has no copy of this trace file: import the file again to read its events",
-	'failure.part-copy-events': "the library has no whole copy of this trace file: resume its import to read its events",
-	'failure.no-copy-packets': "the library has no whole copy of this trace file: import it again to read its packets",
-	'failure.sample': "the sample trace could not be loaded: {{detail}}",
-	'failure.decoder': "the decoder failed: {{detail}}",
-	'failure.decoder-stopped': "the decoder stopped unexpectedly",
-	'failure.decoder-stopped-because': "the decoder stopped unexpectedly: {{detail}}",
+	'failure.no-copy-events':
+		'the library has no copy of this trace file: import the file again to read its events',
+	'failure.part-copy-events':
+		'the library has no whole copy of this trace file: resume its import to read its events',
+	'failure.no-copy-packets':
+		'the library has no whole copy of this trace file: import it again to read its packets',
+	'failure.sample': 'the sample trace could not be loaded: {{detail}}',
+	'failure.decoder': 'the decoder failed: {{detail}}',
+	'failure.decoder-stopped': 'the decoder stopped unexpectedly',
+	'failure.decoder-stopped-because': 'the decoder stopped unexpectedly: {{detail}}',
 };
