@@ -1,5 +1,6 @@
 // The filter language's fields over the event columns: one entry each, with the help the UI's
 // Syntax panel, the autocomplete and the README show. A new field is one more entry here.
+import { msg } from '../i18n/render.ts';
 import { NTSTATUS } from '../generated/codes.ts';
 import { KIND_NAMES } from '../decoder/record-json.ts';
 import { filetimeFromIso } from '../decoder/time.ts';
@@ -79,13 +80,13 @@ export function nameTest(t: Term): { match: (s: string) => boolean; negate: bool
 			try {
 				re = new RegExp(t.value, 'i');
 			} catch {
-				throw new FilterError(`"${t.value}" is not a regular expression`, t.valueAt);
+				throw new FilterError(msg('filter.not-regex', { value: t.value }), t.valueAt);
 			}
 			return { match: (s) => re.test(s), negate: false };
 		}
 		default:
 			throw new FilterError(
-				`${t.field} takes ==, !=, contains or matches, not "${t.op}"`,
+				msg('filter.text-ops', { field: t.field, op: t.op }),
 				t.at + t.field.length,
 			);
 	}
@@ -106,7 +107,7 @@ function parseDuration(value: string, ctx: FilterContext, at: number): number {
 			// fall through to the error below
 		}
 	}
-	throw new FilterError(`"${value}" is not a time: use 1.5s, 200ms, 30us or an ISO UTC time`, at);
+	throw new FilterError(msg('filter.not-time', { value }), at);
 }
 
 /** A numeric field on one column. */
@@ -134,10 +135,9 @@ function addressField(cols: ColumnName[], help: string): FieldSpec {
 				);
 			}
 			if (t.op !== ':' && t.op !== '==' && t.op !== '!=')
-				throw new FilterError(`${t.field} takes ==, !=, contains or matches, not "${t.op}"`, t.at);
+				throw new FilterError(msg('filter.text-ops', { field: t.field, op: t.op }), t.at);
 			const pattern = parseIpPattern(t.value);
-			if (!pattern)
-				throw new FilterError(`"${t.value}" is not an IP address or CIDR block`, t.valueAt);
+			if (!pattern) throw new FilterError(msg('filter.not-ip', { value: t.value }), t.valueAt);
 			const hit = markStrings(ctx, (s) => {
 				const b = parseIp(s);
 				return b !== null && ipMatches(pattern, b);
@@ -364,7 +364,9 @@ export const FIELDS: Readonly<Record<string, FieldSpec>> = {
 					Object.values(NTSTATUS).flatMap((s) => [s.name, s.name.replace(/^STATUS_/, '')]),
 				);
 				throw new FilterError(
-					`no NTSTATUS is named "${t.value}"${near ? `; did you mean ${near}?` : ''}`,
+					near
+						? msg('filter.no-status-near', { value: t.value, near })
+						: msg('filter.no-status', { value: t.value }),
 					t.valueAt,
 				);
 			}

@@ -92,7 +92,7 @@ export class QueryService {
 		try {
 			selection = await live.engine.select(filter, range, generation);
 		} catch (e) {
-			if (e instanceof FilterError) return fail('filter', e.message);
+			if (e instanceof FilterError) return fail('filter', e.message, e.whole);
 			if (e instanceof Superseded) return fail('superseded', e.message);
 			throw e;
 		}
