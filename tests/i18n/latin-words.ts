@@ -6,7 +6,7 @@
  * spell so (NTSTATUS and WSA codes, socket options, API names), units.
  */
 export const DATA_WORD =
-	/^(Sockscope|AFD|TCP|UDP|IP|IPv4|IPv6|TCP\/IP|SYN|DNS|PID|ID|RIO|NRT|GUID|FILETIME|ETW|ETL|I\/O|Ethernet|ICMP|ARP|NDIS|PktMon|pcapng|Parquet|CSV|NDJSON|JSON|select|poll|sendto|recvfrom|sendmsg|recv|send|WSASendMsg|WSAEventSelect|TransmitPackets\/TransmitFile|TransmitPackets|TransmitFile|SOCK_[A-Z]+|STATUS_[A-Z0-9_]+|WSA[A-Z0-9_]+|SO_[A-Z]+|SD_[A-Z]+|SIO_[A-Z_]+|AFD_[A-Z0-9_]+|ms|s|MB|KB|GB|KiB|MiB|GiB|TiB|Hz|kHz|MHz|GHz|bytes?)$/;
+	/^(Sockscope|Windows|Winsock|TraceLogging|EPROCESS|CPU|QPC|UTC|AFD|TCP|UDP|IP|IPv4|IPv6|TCP\/IP|SYN|DNS|PID|ID|RIO|NRT|GUID|FILETIME|ETW|ETL|I\/O|Ethernet|ICMP|ARP|NDIS|PktMon|pcapng|Parquet|CSV|NDJSON|JSON|select|poll|sendto|recvfrom|sendmsg|recv|send|WSASendMsg|WSAEventSelect|TransmitPackets\/TransmitFile|TransmitPackets|TransmitFile|SOCK_[A-Z]+|STATUS_[A-Z0-9_]+|WSA[A-Z0-9_]+|SO_[A-Z]+|SD_[A-Z]+|SIO_[A-Z_]+|AFD_[A-Z0-9_]+|ms|s|MB|KB|GB|KiB|MiB|GiB|TiB|Hz|kHz|MHz|GHz|bytes?)$/;
 
 /**
  * The Latin words in `texts` that are not data: hex, file names, host names and addresses (v4,

@@ -102,7 +102,7 @@ export const zh: Record<string, string> = {
 		'发送 {{bytes}}（假定未知 Location 上的 {{count}} 个发送完成属于一个尚未结束的发送：{{skipped}} 未重复计数）',
 	'pid-source.create': 'PID {{pid}}，来自其创建事件',
 	'pid-source.process-map':
-		'PID {{pid}}，来自同一进程（相同 Process 地址）中另一个套接字的创建事件',
+		'PID {{pid}}，来自同一进程（相同 EPROCESS 地址）中另一个套接字的创建事件',
 	'pid-source.reliable-location':
 		'PID {{pid}}，来自某个 Location 上的事件头，该处的 PID 属于调用者',
 	'pid-source.kernel-process': 'PID {{pid}}，来自内核记录器的进程事件',
