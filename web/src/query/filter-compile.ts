@@ -1,5 +1,6 @@
 // Compiles a parsed filter against one trace's tables into a row predicate over column chunks.
 // Fields over columns are in filter-fields.ts; payload fields by name in filter-payload.ts.
+import { msg } from '../i18n/render.ts';
 import { explainStatus } from '../decoder/status.ts';
 import { PAYLOAD_FIELDS, payloadField } from '../decoder/payload-fields.ts';
 import { NTSTATUS } from '../generated/codes.ts';
@@ -48,8 +49,8 @@ function unknownField(field: string, at: number): FilterError {
 	const near = nearest(field, knownNames());
 	return new FilterError(
 		near
-			? `unknown field "${field}"; did you mean ${near}?`
-			: `unknown field "${field}"; fields: ${FILTER_FIELDS.join(', ')}, or a payload field by name`,
+			? msg('filter.unknown-field-near', { field, near })
+			: msg('filter.unknown-field', { field, fields: FILTER_FIELDS.join(', ') }),
 		at,
 	);
 }

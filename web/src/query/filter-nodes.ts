@@ -1,6 +1,7 @@
 // The pieces a compiled filter is built of: a node names the columns it reads and makes a row
 // predicate for a chunk. Names are resolved once per query into lookup arrays indexed by the
 // columns' values, so the per-row work is array reads.
+import { msg } from '../i18n/render.ts';
 import type { ColumnName, Columns, EventType } from '../columns/layout.ts';
 import { FilterError, type Op } from './filter-parser.ts';
 import type { RowOwners } from './owner-join.ts';
@@ -40,13 +41,14 @@ export const ALWAYS: Node = { cols: [], make: () => () => true };
 export function numberOf(value: string, at: number): number {
 	const v = value.trim();
 	const n = /^0x[0-9a-f]+$/i.test(v) ? parseInt(v, 16) : Number(v);
-	if (!Number.isFinite(n) || v === '') throw new FilterError(`"${value}" is not a number`, at);
+	if (!Number.isFinite(n) || v === '')
+		throw new FilterError(msg('filter.not-number', { value }), at);
 	return n;
 }
 
 export function numericOp(op: Op, field: string, at: number): NumericOp {
 	if (op === 'contains' || op === 'matches' || op === 'in')
-		throw new FilterError(`${field} is a number: it takes ==, !=, <, <=, >, >=, not ${op}`, at);
+		throw new FilterError(msg('filter.number-ops', { field, op }), at);
 	return op;
 }
 

@@ -4,7 +4,9 @@
 // and the pcapng download read it.
 import { indexBuffers, openTrace as openEtl } from '../decoder/etl-file.ts';
 import { blobSource, blockCache } from '../decoder/source.ts';
-import { CodedError, fail, ok, type Result } from '../lib/result.ts';
+import { failureText, msg } from '../i18n/render.ts';
+import { fail, ok, type Result } from '../lib/result.ts';
+import { codedError } from './guard.ts';
 import { PacketFilterError, type Test } from '../packets/packet-filter.ts';
 import { pickTest, type PacketPick } from '../packets/packet-pick.ts';
 import { packetStatistics, type PacketStatistics } from '../packets/packet-stats.ts';
@@ -83,7 +85,7 @@ export class PacketService {
 	async #read(id: number): Promise<Loaded> {
 		const db = await this.#catalog.db();
 		const record = await getTrace(db, id);
-		if (!record) throw new CodedError('not-found', `no trace ${id} in the library`);
+		if (!record) throw codedError('not-found', msg('failure.no-trace', { id }));
 		// A trace without a capture provider's event has no packets: no pass over its file.
 		if (!(await this.#captured(id)))
 			return {
@@ -94,18 +96,17 @@ export class PacketService {
 				matches: [],
 			};
 		const file = record.copied ? await this.#catalog.files.file(id) : null;
-		if (!file)
-			throw new CodedError(
-				'io',
-				'the library has no whole copy of this trace file: import it again to read its packets',
-			);
+		if (!file) throw codedError('io', msg('failure.no-copy-packets'));
 		const opened = await openEtl(
 			blockCache(blobSource(file), 1 << 20, 8),
 			await this.#traces.module(),
 			record.name,
 		);
 		if (!opened.ok)
-			throw new CodedError('io', `the library's copy of ${record.name}: ${opened.error}`);
+			throw codedError(
+				'io',
+				msg('failure.library-copy', { name: record.name, detail: failureText(opened) }),
+			);
 		const index = await indexBuffers(opened.value);
 		const packets = await trackPackets(opened.value, index.buffers);
 		return {

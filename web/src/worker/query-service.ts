@@ -38,7 +38,8 @@ import { tableWriter, type TableFormat } from '../export/table-writer.ts';
 import { pivotTable } from '../export/pivot-table.ts';
 import type { LiveTrace } from './live-trace.ts';
 import type { OpenTraces } from './open-traces.ts';
-import { errorCode, errorMessage } from './guard.ts';
+import { errorCode, errorMessage, failWith } from './guard.ts';
+import { msg } from '../i18n/render.ts';
 import type { TraceStatistics, Vocabulary } from './trace-insight.ts';
 import { trustCounters, type TrustCounter } from './trust.ts';
 
@@ -103,7 +104,7 @@ export class QueryService {
 		try {
 			selection = await live.engine.select(filter, range, generation);
 		} catch (e) {
-			if (e instanceof FilterError) return fail('filter', e.message);
+			if (e instanceof FilterError) return fail('filter', e.message, e.whole);
 			if (e instanceof Superseded) return fail('superseded', e.message);
 			throw e;
 		}
@@ -204,7 +205,11 @@ export class QueryService {
 			if (!tracked) return fail('not-found', NO_SOCKETS);
 			const wanted = new Set(source.sockets);
 			const sockets = tracked.sockets.filter((s) => wanted.has(s.key));
-			if (sockets.length === 0) return fail('not-found', `no socket ${source.sockets.join(', ')}`);
+			if (sockets.length === 0)
+				return failWith(
+					'not-found',
+					msg('failure.no-socket', { sockets: source.sockets.join(', ') }),
+				);
 			// Their own events when the tracker kept them all; else their endpoints over their span.
 			if (sockets.every((s) => s.events.length === s.eventCount))
 				only = new Set(sockets.flatMap((s) => [...s.events]));
@@ -230,7 +235,7 @@ export class QueryService {
 		try {
 			selection = await live.engine.select(filter, range);
 		} catch (e) {
-			if (e instanceof FilterError) return fail('filter', e.message);
+			if (e instanceof FilterError) return fail('filter', e.message, e.whole);
 			throw e;
 		}
 		const types = live.context().eventTypes;
@@ -247,7 +252,8 @@ export class QueryService {
 		const s = this.#selected(handle);
 		if (!s.ok) return s;
 		const bad = columns.find((c) => !isPivotColumn(c));
-		if (bad !== undefined) return fail('invalid', `cannot group by "${bad}"`);
+		if (bad !== undefined)
+			return failWith('invalid', msg('failure.cannot-group-by', { column: bad }));
 		const { live, selection } = s.value;
 		const importing = this.#catalog.importing(handle.traceId);
 		const tracked = importing ? undefined : await this.#trackedOf(handle.traceId);
