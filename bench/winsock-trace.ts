@@ -16,7 +16,11 @@
 //   18 send, 24 send done, 23 receive, 13 close, 14 cleanup).
 // Everything comes from a seeded PRNG: the same size gives the same bytes on every run.
 //
-// Usage: npx tsx bench/winsock-trace.ts [--size-mb N] [--out FILE]   (normally run by decode.ts)
+// With --capture, NDIS-PacketCapture frames of the TCP client connections go beside the AFD
+// events (bench/capture-wire.ts, for bench:packets); without it the file is the same as before.
+//
+// Usage: npx tsx bench/winsock-trace.ts [--size-mb N] [--out FILE] [--capture]
+// (normally run by decode.ts)
 
 import {
 	closeSync,
@@ -40,6 +44,7 @@ import {
 	type PayloadValues,
 } from '../tests/builders/etl-writer.ts';
 import { Prng } from '../tests/builders/prng.ts';
+import { CaptureWire } from './capture-wire.ts';
 
 /** Bump when the scenario or the writer output changes: cached files are regenerated. */
 export const GENERATOR_VERSION = 2;
@@ -66,6 +71,8 @@ export interface TraceMeta {
 	endTime: string;
 	traceSeconds: number;
 	generateSeconds: number;
+	/** What the capture beside it logged (bench:packets' traces only). */
+	capture?: { events: number; frames: number; bytes: number };
 }
 
 const START_ISO = '2026-03-14T09:26:53.5897932Z';
@@ -308,7 +315,11 @@ class Scenario {
 	private nextPort = 49_700;
 	private readonly systemThreads = [88, 92, 104, 112, 120, 132, 148, 156];
 
-	constructor(readonly w: EtlWriter) {}
+	constructor(
+		readonly w: EtlWriter,
+		/** The packets a capture would log beside (bench:packets), or none. */
+		readonly wire: CaptureWire | null = null,
+	) {}
 
 	ticks(minMs: number, maxMs: number): bigint {
 		return BigInt(this.rng.int(Math.round(minMs * 10_000), Math.round(maxMs * 10_000)));
@@ -493,7 +504,12 @@ class Scenario {
 			Buffer: this.buffer(th.proc),
 			BufferLength: len,
 		};
-		return this.call(th, t, this.ticks(0.01, 0.12), 1003, v, { ...v, Status: STATUS_SUCCESS });
+		const done = this.call(th, t, this.ticks(0.01, 0.12), 1003, v, {
+			...v,
+			Status: STATUS_SUCCESS,
+		});
+		this.wire?.sent(endpoint, t, len);
+		return done;
 	}
 
 	receive(th: Thread, t: bigint, endpoint: bigint, wait: bigint, cap: number, len: number): bigint {
@@ -505,6 +521,7 @@ class Scenario {
 			Buffer: 0xffffa50c33000000n + BigInt(this.rng.int(0, 0xfff) * 0x100),
 			BufferLength: len,
 		});
+		this.wire?.received(endpoint, wait > lead ? t + wait - lead : t, len);
 		return this.call(
 			th,
 			t,
@@ -516,6 +533,7 @@ class Scenario {
 	}
 
 	close(th: Thread, t: bigint, endpoint: bigint): bigint {
+		this.wire?.closed(endpoint, t);
 		const te = this.call(
 			th,
 			t,
@@ -568,6 +586,7 @@ class Scenario {
 			this.close(th, t + this.ticks(0.05, 0.3), endpoint);
 			return null;
 		}
+		this.wire?.connected(endpoint, port, remote, v6, t);
 		// TLS handshake.
 		t = this.send(th, t + this.ticks(0.05, 0.3), endpoint, 517);
 		t = this.receive(
@@ -806,6 +825,7 @@ export function generate(
 	path: string,
 	sizeMB: number,
 	log: (line: string) => void = () => {},
+	options: { capture?: boolean } = {},
 ): TraceMeta {
 	const began = performance.now();
 	const target = sizeMB * 1024 * 1024;
@@ -845,7 +865,8 @@ export function generate(
 			tid: 7792,
 			payload: new Uint8Array(48),
 		});
-		const sc = new Scenario(w);
+		const wire = options.capture ? new CaptureWire(w, new Prng(SEED ^ 0x5a5a)) : null;
+		const sc = new Scenario(w, wire);
 		sc.startProcesses();
 		let from = START + WINDOW;
 		// finish() then writes the buffers still open, one per CPU (all CPUs are busy).
@@ -867,7 +888,9 @@ export function generate(
 			seed: SEED,
 			sizeMB,
 			fileBytes,
-			records: sc.count.records + 2, // + the logfile header record and hook 0x50
+			// + the logfile header record and hook 0x50
+			records: sc.count.records + 2 + (wire?.events ?? 0),
+			...(wire ? { capture: { events: wire.events, frames: wire.frames, bytes: wire.bytes } } : {}),
 			buffers: file.buffers.length,
 			afdEvents: Object.fromEntries([...sc.count.afd.entries()].sort((a, b) => a[0] - b[0])),
 			byHeaderType: { EVENT32: sc.count.event32, EVENT64: sc.count.event64 },
@@ -914,6 +937,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
 		throw new Error('--size-mb needs a positive integer');
 	const outAt = args.indexOf('--out');
 	const out = outAt >= 0 ? args[outAt + 1]! : cachePath(sizeMB);
-	const meta = generate(out, sizeMB, (l) => process.stderr.write(`${l}\n`));
+	const meta = generate(out, sizeMB, (l) => process.stderr.write(`${l}\n`), {
+		capture: args.includes('--capture'),
+	});
 	process.stdout.write(`${JSON.stringify(meta)}\n`);
 }

@@ -424,6 +424,19 @@ function tsSchemas() {
 	)};\n\n`;
 	s += "/** Simplified Chinese names of AFD event fields (Microsoft's page, slips fixed). */\n";
 	s += `export const AFD_FIELD_NAMES_ZH: Readonly<Record<string, string>> = ${JSON.stringify(afdZh.fields, null, '\t')};\n\n`;
+	const mapsZh = Object.fromEntries(Object.entries(afdZh.maps).filter(([k]) => k !== 'about'));
+	for (const [k, names] of Object.entries(mapsZh)) {
+		const en = maps[k];
+		if (!en) throw new Error(`winsock-afd-zh: no value map ${k}`);
+		for (const v of new Set([...Object.keys(en), ...Object.keys(names)]))
+			if (!(v in en) || !(v in names))
+				throw new Error(
+					`winsock-afd-zh: map ${k} value ${v} needs both an English and a Chinese name`,
+				);
+	}
+	s +=
+		'/** Simplified Chinese names of the AFD value maps whose names are prose (abort and drop reasons), beside EVENT_MAPS. */\n';
+	s += `export const EVENT_MAPS_ZH: Readonly<Record<string, Readonly<Record<number, string>>>> = ${JSON.stringify(mapsZh, null, '\t')};\n\n`;
 	Object.assign(maps, packetMaps);
 	s += `/** Value maps declared by the AFD manifest, and those of the packet providers (schema/packet-capture.json). */\nexport const EVENT_MAPS: Readonly<Record<string, Readonly<Record<number, string>>>> = ${JSON.stringify(maps, null, '\t')};\n`;
 	return s;

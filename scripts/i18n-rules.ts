@@ -1,6 +1,7 @@
 // The rules npm run i18n:check applies to what a person reads, as pure functions so tests can
 // plant a bad string and see each rule fail: one term per concept (schema/glossary-zh.json),
-// a space between Latin words and Chinese, and no user-visible literal in .svelte markup.
+// a space between Latin words and Chinese, no user-visible literal in .svelte markup, and no
+// English prose built in the .ts modules that feed the page.
 
 export interface GlossaryTerm {
 	readonly concept: string;
@@ -74,6 +75,43 @@ function stripExpressions(s: string): string {
 		else if (c === '}') depth = Math.max(0, depth - 1);
 		else if (depth === 0) out += c;
 		else if (c === '\n') out += c;
+	}
+	return out;
+}
+
+/**
+ * Strings built for people in a `.ts` module that bypass the catalogue: a string or template
+ * literal holding English prose (two words or more, the second lowercase). Comments, console
+ * output, errors thrown for a bug (`new Error`, shown as data), object keys and imports are not
+ * prose; a line marked `// i18n: data` (or the line after such a comment) keeps its literal on
+ * purpose, e.g. the English that only the command line prints.
+ */
+export function builderLiterals(ts: string): { line: number; text: string }[] {
+	const out: { line: number; text: string }[] = [];
+	const lines = ts.split('\n');
+	let inBlock = false;
+	for (let i = 0; i < lines.length; i++) {
+		let line = lines[i]!;
+		// Block comments (JSDoc): skipped whole lines, as sources here write them.
+		if (inBlock) {
+			if (line.includes('*/')) inBlock = false;
+			continue;
+		}
+		if (/^\s*\/\*/.test(line)) {
+			if (!line.includes('*/')) inBlock = true;
+			continue;
+		}
+		if (/^\s*\/\//.test(line) || /^\s*import\b/.test(line)) continue;
+		if (/\bi18n: data\b/.test(line) || /\bi18n: data\b/.test(lines[i - 1] ?? '')) continue;
+		if (/\bconsole\.\w+\(|new Error\(|new TypeError\(|new RangeError\(/.test(line)) continue;
+		line = line.replace(/\s\/\/ .*$/, '');
+		for (const m of line.matchAll(/'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"|`((?:[^`\\]|\\.)*)`/g)) {
+			const text = (m[1] ?? m[2] ?? m[3]!).replace(/\$\{[^}]*\}/g, ' ');
+			// An object key or a catalogue key is no prose; prose has a space between words.
+			if (/^[\w.:-]+$/.test(text)) continue;
+			if (/\b[A-Za-z][a-z]+ [a-z]{2,}\b/.test(text))
+				out.push({ line: i + 1, text: (m[1] ?? m[2] ?? m[3]!).trim() });
+		}
 	}
 	return out;
 }

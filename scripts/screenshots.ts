@@ -10,7 +10,16 @@ import { launchBrowser } from '../tests/e2e/browser.ts';
 import { pickBytes } from '../tests/e2e/page.ts';
 import { projectRoot, startServer } from '../tests/e2e/server.ts';
 
-const SAMPLE_SHOTS = ['events', 'findings', 'sockets', 'lanes', 'conversations'];
+const SAMPLE_SHOTS = [
+	'events',
+	'findings',
+	'sockets',
+	'lanes',
+	'conversations',
+	'follow',
+	'dns',
+	'pivot',
+];
 const only = process.argv.slice(2);
 const wanted = (name: string) => only.length === 0 || only.includes(name);
 
@@ -63,6 +72,29 @@ try {
 		await shoot('sockets', { selector: 'section.list' });
 		await shoot('lanes', { selector: 'section.lanes-box' });
 		await shoot('conversations', { selector: 'section.conversations' });
+		// Follow socket: the failed socket's events as a sequence, sends and receives on two sides.
+		await page.getByTestId('follow-socket').locator('tbody tr').first().waitFor();
+		await shoot('follow', { selector: '[data-testid="follow-socket"]' });
+
+		await page.getByRole('tab', { name: 'DNS' }).click();
+		await page.getByTestId('dns-names').waitFor({ timeout: 60_000 });
+		await shoot('dns', { selector: '[data-testid="dns"]' });
+
+		// Group by the Winsock events: process → socket → event, the busiest process opened.
+		await page.locator('#filter-input').fill('provider:Microsoft-Windows-Winsock-AFD');
+		await page.locator('#filter-input').press('Enter');
+		await page.getByRole('tab', { name: 'Statistics' }).click();
+		await page.getByTestId('stats-mode-pivot').click();
+		await page.getByTestId('pivot-table').waitFor({ timeout: 60_000 });
+		await page.getByTestId('pivot-toggle').first().click();
+		await page.locator('[data-testid="pivot-row"][data-depth="1"]').first().waitFor();
+		await page
+			.locator('[data-testid="pivot-row"][data-depth="1"]')
+			.getByTestId('pivot-toggle')
+			.first()
+			.click();
+		await page.locator('[data-testid="pivot-row"][data-depth="2"]').first().waitFor();
+		await shoot('pivot', { selector: '[data-testid="pivot"]' });
 	}
 
 	// Two runs of one workload compared, the change opened: both sides' figures and sockets.

@@ -490,7 +490,8 @@ describe('the analyst on the sample', () => {
 		await page.getByRole('combobox', { name: 'Filter' }).waitFor();
 		await page.getByRole('grid', { name: 'Events' }).waitFor();
 		await page.getByRole('tablist', { name: 'Panels' }).waitFor();
-		await page.getByRole('img', { name: /events from .* drag to zoom/ }).waitFor();
+		// The timeline takes the keyboard: a slider whose value is the span shown.
+		await page.getByRole('slider', { name: /events from .* drag to zoom/ }).waitFor();
 		expect(await page.getByRole('columnheader').count()).toBeGreaterThanOrEqual(10);
 		expect(await page.getByTestId('privacy-note').textContent()).toContain(
 			'Nothing leaves your machine',

@@ -3,38 +3,20 @@
 // window, and with a trace open the table gets the height of the window.
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DEFAULT_COLUMNS } from '../../web/src/views/events/columns.ts';
 import { buildSample, type SampleTruth } from '../builders/sample.ts';
 import { openSampleTrace, screenshot } from './analyst-page.ts';
 import { launchBrowser, type Browser } from './browser.ts';
+import { cutCellsIn, DEFAULT_EVENT_CELLS } from './layout-cells.ts';
 import { openSite, type OpenedPage } from './page.ts';
 
 const baseUrl = inject('baseUrl');
 const { truth } = buildSample() as { truth: SampleTruth };
 
 /** Cells that are cut (text wider than the cell) or reach outside `box` or the window. */
-async function cutCells(page: Page, cells: string, box: string): Promise<string[]> {
-	return page.evaluate(
-		({ cells, box }) => {
-			const frame = document.querySelector(box)!.getBoundingClientRect();
-			const out: string[] = [];
-			for (const c of document.querySelectorAll<HTMLElement>(cells)) {
-				const r = c.getBoundingClientRect();
-				const name = `${c.dataset.column ?? c.dataset.head ?? c.dataset.col ?? c.tagName} "${c.textContent?.trim()}"`;
-				if (c.scrollWidth > c.clientWidth)
-					out.push(`${name} cut: ${c.scrollWidth} > ${c.clientWidth}`);
-				if (r.right > Math.min(innerWidth, frame.right) + 0.5 || r.left < frame.left - 0.5)
-					out.push(`${name} outside: ${r.left}–${r.right} of ${frame.left}–${frame.right}`);
-			}
-			return out;
-		},
-		{ cells, box },
-	);
-}
+const cutCells = (page: Page, cells: string, box: string): Promise<string[]> =>
+	page.evaluate(cutCellsIn, { cells, box });
 
-const defaultCells = DEFAULT_COLUMNS.map(
-	(id) => `[data-testid="event-scroller"] .row [data-column="${id}"], [data-head="${id}"]`,
-).join(', ');
+const defaultCells = DEFAULT_EVENT_CELLS.cells;
 
 for (const viewport of [
 	{ width: 1440, height: 900 },

@@ -1,14 +1,22 @@
-// The page in 中文 at 1440×900, walked on the sample: landing, events with details, statistics,
-// sockets with findings and a story, lanes and conversations. Where this branch routed the words
-// through the catalogue (event titles, levels, socket states, "ended by"), no Latin word but data
-// may show. Screenshots of each stop go to test-results/zh/ (the CJK font is fonts-noto-cjk).
-import { mkdirSync } from 'node:fs';
+// The page in 中文 at 1440×900, walked on the sample: landing and storage, events with details,
+// a filter error, statistics, sockets with findings and a story, lanes and conversations, trace
+// facts, DNS, then a capture's packets and an import error. No Latin word but data may show
+// (tests/i18n/latin-words.ts); what is still English on a page is listed in STILL_ENGLISH, so a
+// new English word fails. Screenshots of each stop go to test-results/zh/ (the CJK font is
+// fonts-noto-cjk).
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { zh } from '../../web/src/i18n/zh.ts';
+import { FILTER_FIELDS } from '../../web/src/query/filter-fields.ts';
+import { netshCaptureScenario } from '../builders/netsh-capture.ts';
+import { statsOf } from '../decoder/load.ts';
+import { latinWords as dataFree } from '../i18n/latin-words.ts';
 import { answerFor } from './analyst-page.ts';
 import { launchBrowser, type Browser } from './browser.ts';
-import { openSite, type OpenedPage } from './page.ts';
+import { dropFile, openSite, type OpenedPage } from './page.ts';
 
 const baseUrl = inject('baseUrl');
 const shots = 'test-results/zh';
@@ -29,27 +37,80 @@ afterAll(async () => {
 	await browser?.close();
 });
 
-/** Latin words that are data or names, not prose: identifiers, addresses, hex, units. */
-const DATA =
-	/^(Sockscope|AFD|TCP|UDP|IP|IPv4|IPv6|DNS|PID|ID|RIO|NRT|GUID|FILETIME|I\/O|select|poll|sendto|recvfrom|sendmsg|recv|send|WSASendMsg|WSAEventSelect|ms|s|MB|KiB|MiB|GiB|bytes?)$/;
+/**
+ * English still shown on a page, and why (see the README's Chinese section): words of the
+ * decoder's and the packet dissectors' own descriptions, which the page shows as data.
+ */
+const STILL_ENGLISH: Record<string, readonly string[]> = {
+	// AFD event manifest names where a socket's events are listed (data), and percentiles.
+	sockets: [
+		'AfdSendMessageWithAddress',
+		'AfdReceiveMessageWithAddress',
+		'AfdClose',
+		'AfdCleanup',
+		'p50',
+		'p90',
+		'p99',
+		'Location',
+	],
+	// DNS record types and DNS status codes are identifiers; p50 a percentile.
+	dns: [
+		'p50',
+		'p90',
+		'p99',
+		'ERROR_SUCCESS',
+		'AAAA',
+		'CNAME',
+		'PTR',
+		'SRV',
+		'TXT',
+		'MX',
+		'NS',
+		'SOA',
+	],
+	// The commands that record a trace, named in the hint.
+	error: ['logman', 'netsh', 'trace', 'pktmon', 'WPR', 'cab'],
+	// Header field names the facts quote (EventsLost, BuffersLost) and a provider's name.
+	facts: ['EventsLost', 'BuffersLost', 'winsock'],
+	// Protocol names and TCP flags (data), and the dissectors' own words in the Info column
+	// ("query", "response", "neighbor discovery"), English as Wireshark's are: still to move.
+	packets: [
+		'eth',
+		'arp',
+		'ICMPv6',
+		'MSS',
+		'WS',
+		'ACK',
+		'PSH',
+		'FIN',
+		'SYN',
+		'RST',
+		'query',
+		'response',
+		'neighbor',
+		'discovery',
+	],
+	// The file extension in the storage panel's notes.
+	storage: ['etl'],
+	// The user's own filter text, and the field names the message lists (identifiers).
+	filter: ['colour', 'red', ...FILTER_FIELDS],
+};
 
-/** The Latin words in `texts` that are not data: words of 2+ letters, hex and names cut out. */
-function latinWords(texts: readonly string[]): string[] {
-	const out = new Set<string>();
-	for (const text of texts)
-		for (const w of text
-			.replace(/\b0x[0-9a-f]+\b/gi, ' ')
-			.replace(/\S+\.(exe|dll)\b/gi, ' ')
-			.match(/[A-Za-z][A-Za-z/]+/g) ?? [])
-			if (!DATA.test(w)) out.add(w);
-	return [...out];
+/** The Latin words in `texts` that are neither data nor listed as still English on `stop`. */
+function latinWords(texts: readonly string[], stop = ''): string[] {
+	return dataFree(texts, STILL_ENGLISH[stop] ?? []);
 }
+
+/** What a part of the page shows, as a person reads it. */
+const shown = async (testId: string) => [(await page.getByTestId(testId).innerText()) ?? ''];
 
 const shoot = (name: string) => page.screenshot({ path: `${shots}/${name}.png` });
 
 describe('中文 at 1440×900', () => {
-	it('landing', async () => {
+	it('landing, with the storage panel', async () => {
 		expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-Hans');
+		await page.getByTestId('storage-panel').waitFor();
+		expect(latinWords(await shown('storage-panel'), 'storage')).toEqual([]);
 		await shoot('landing');
 	});
 
@@ -79,6 +140,18 @@ describe('中文 at 1440×900', () => {
 		await shoot('events-details');
 	});
 
+	it('a filter error, in Chinese at the place it points to', async () => {
+		await page.locator('#filter-input').fill('colour:red');
+		await page.locator('#filter-input').press('Enter');
+		const problem = page.getByTestId('filter-error');
+		await expect.poll(() => problem.innerText(), { timeout: 20_000 }).toMatch(/未知字段/);
+		expect(latinWords([await problem.innerText()], 'filter')).toEqual([]);
+		await shoot('filter-error');
+		await page.locator('#filter-input').fill('');
+		await page.locator('#filter-input').press('Enter');
+		await answerFor(page, '');
+	});
+
 	it('statistics', async () => {
 		await page.getByRole('tab', { name: zh['trace.panel-stats'] }).click();
 		await page.waitForTimeout(300);
@@ -104,5 +177,69 @@ describe('中文 at 1440×900', () => {
 		await shoot('story');
 		await page.getByTestId('lanes').scrollIntoViewIfNeeded();
 		await shoot('lanes-conversations');
+		const sockets = await page.getByTestId('sockets').innerText();
+		expect(latinWords([sockets], 'sockets')).toEqual([]);
+	});
+
+	it('trace facts', async () => {
+		await page.getByRole('tab', { name: zh['trace.panel-events'] }).click();
+		const box = page.locator('details.facts-box');
+		if (!(await box.evaluate((d) => (d as HTMLDetailsElement).open)))
+			await box.locator('summary').click();
+		const facts = page.getByTestId('trace-facts');
+		await facts.waitFor();
+		expect(latinWords(await shown('trace-facts'), 'facts')).toEqual([]);
+		await facts.scrollIntoViewIfNeeded();
+		await shoot('trace-facts');
+	});
+
+	it('DNS', async () => {
+		await page.getByRole('tab', { name: zh['trace.panel-dns'] }).click();
+		await page.getByTestId('dns-names').waitFor();
+		expect(latinWords(await shown('dns'), 'dns')).toEqual([]);
+		await shoot('dns');
+	});
+
+	it('packets of a capture', { timeout: 120_000 }, async () => {
+		const s = netshCaptureScenario();
+		const name = 'netsh-capture.etl';
+		const path = join(mkdtempSync(join(tmpdir(), 'sockscope-zh-')), name);
+		writeFileSync(path, s.bytes);
+		await dropFile(page, path);
+		// As waitForImport (analyst-page.ts), with the page's Chinese labels.
+		await page
+			.locator(`section.trace[aria-label="${zh['trace.label']!.replace('{{name}}', name)}"]`)
+			.waitFor({ timeout: 60_000 });
+		await page
+			.getByTestId('filter-status')
+			.filter({ hasNotText: zh['trace.importing']!.trim() })
+			.getByTestId('total-count')
+			.filter({ hasText: (await statsOf(s.bytes)).records.toLocaleString('en-US') })
+			.waitFor({ timeout: 120_000 });
+		await page.locator('body').press('5');
+		await page.getByRole('tab', { name: zh['trace.panel-packets'], selected: true }).waitFor();
+		await page
+			.locator('[data-testid="packet-status"][data-filter=""]')
+			.waitFor({ timeout: 60_000 });
+		expect(latinWords(await shown('packets'), 'packets')).toEqual([]);
+		await shoot('packets');
+	});
+
+	it('an import error', async () => {
+		const path = join(mkdtempSync(join(tmpdir(), 'sockscope-zh-')), 'damaged.etl');
+		writeFileSync(path, new TextEncoder().encode('this is no trace\n'.repeat(20)));
+		await dropFile(page, path);
+		const error = page.getByTestId('error');
+		await error.waitFor({ timeout: 30_000 });
+		// The decoder's own description (offsets, bytes) stays as written: data for a report.
+		const words = await error.evaluate((e) => {
+			const c = e.cloneNode(true) as HTMLElement;
+			c.querySelector('[data-testid="error-message"]')?.remove();
+			c.querySelector('[data-testid="error-file"]')?.remove();
+			return c.innerText;
+		});
+		expect(words).toMatch(/[\u4e00-\u9fff]/);
+		expect(latinWords([words], 'error')).toEqual([]);
+		await shoot('import-error');
 	});
 });

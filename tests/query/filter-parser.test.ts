@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { english, textIn } from '../../web/src/i18n/render.ts';
 import { FilterError, formatFilter, parseFilter } from '../../web/src/query/filter-parser.ts';
 
 const errorOf = (src: string) => {
@@ -61,6 +62,23 @@ describe('filter language', () => {
 		expect(errorOf('a or')).toEqual({ message: '"or" needs a term after it (at 3)', at: 2 });
 		expect(errorOf('bytes>')).toEqual({ message: '"bytes>" needs a value (at 7)', at: 6 });
 		expect(errorOf('"open')).toEqual({ message: 'unterminated quote (at 1)', at: 0 });
+	});
+	it('errors are a code and values the page says in Chinese; English is the message above', () => {
+		const zh = (src: string) => {
+			try {
+				parseFilter(src);
+			} catch (e) {
+				if (!(e instanceof FilterError)) throw e;
+				expect(english(e.whole)).toBe(e.message);
+				return textIn('zh', e.whole);
+			}
+			throw new Error(`${src} parsed`);
+		};
+		expect(zh('port:443 (pid:4')).toBe('缺少“)”（第 16 个字符处）');
+		expect(zh('a or')).toBe('“or”后面需要一个条件（第 3 个字符处）');
+		expect(zh('bytes>')).toBe('“bytes>”需要一个值（第 7 个字符处）');
+		expect(zh('port<>80')).toBe('未知运算符“<>”；是否要输入“!=”？（第 5 个字符处）');
+		expect(zh('port in 80')).toBe('“in”后面需要一个集合：in {80 443}（第 9 个字符处）');
 	});
 	it('round-trips through formatFilter', () => {
 		for (const src of [

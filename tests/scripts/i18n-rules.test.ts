@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
+	builderLiterals,
 	glossaryProblems,
 	markupLiterals,
 	spacingProblems,
@@ -52,5 +53,48 @@ describe('literal text in .svelte markup', () => {
 		expect(markupLiterals(svelte("<p>{t('a')} {n > 0 ? t('b') : ''}</p>"))).toEqual([]);
 		expect(markupLiterals(svelte('<h1>Sockscope</h1>'), ['Sockscope'])).toEqual([]);
 		expect(markupLiterals(svelte('<p title={t("c")}>·</p>'))).toEqual([]);
+	});
+});
+
+describe('English built in .ts modules', () => {
+	it('finds a sentence built for people outside the catalogue', () => {
+		const planted = [
+			'export const label = (s: S) => `aborted: ${s.reason} after the close`;',
+			"\treturn { message: 'the socket was reset by the peer' };",
+		].join('\n');
+		expect(builderLiterals(planted).map((l) => l.line)).toEqual([1, 2]);
+		expect(builderLiterals(planted)[1]!.text).toBe('the socket was reset by the peer');
+	});
+
+	it('leaves catalogue keys, identifiers, comments, console output, bugs and marked data alone', () => {
+		const fine = [
+			"import { msg } from '../i18n/render.ts';",
+			"const m = msg('tcp.connect-failed', { reason });",
+			'// the socket was reset by the peer',
+			'/**',
+			' * the socket was reset by the peer',
+			' */',
+			"console.error('decoder worker failed', err);",
+			"throw new Error('the table has no such column');",
+			'// i18n: data (the command line prints it)',
+			"const cli = 'the socket was reset by the peer';",
+			"const state: State = 'closed';",
+		].join('\n');
+		expect(builderLiterals(fine)).toEqual([]);
+	});
+
+	it('passes over the project as it is (what is known is listed, nothing new)', () => {
+		const known = JSON.parse(
+			readFileSync(new URL('../../scripts/i18n-builders-known.json', import.meta.url), 'utf8'),
+		) as { files: Record<string, string[]> };
+		// The catalogue-built modules of this release are not in the list.
+		for (const f of [
+			'web/src/sockets/tcp.ts',
+			'web/src/sockets/findings.ts',
+			'web/src/views/sockets/lanes.ts',
+		])
+			expect(known.files[f]).toBeUndefined();
+		const tcp = readFileSync(new URL('../../web/src/sockets/tcp.ts', import.meta.url), 'utf8');
+		expect(builderLiterals(tcp)).toEqual([]);
 	});
 });

@@ -54,7 +54,7 @@ describe('story of a socket', () => {
 	});
 
 	it('formats sizes (binary units, as everywhere on the page) and durations', () => {
-		expect([0, 1, 946, 1024, 12_698, 1_258_291, 5 * 2 ** 30].map(formatBytes)).toEqual([
+		expect([0, 1, 946, 1024, 12_698, 1_258_291, 5 * 2 ** 30].map((n) => formatBytes(n))).toEqual([
 			'0 bytes',
 			'1 byte',
 			'946 bytes',

@@ -1,5 +1,6 @@
 // TCPIP connection events per (local port, remote) and the outcome sentence a socket shows.
 import { describe, expect, it } from 'vitest';
+import { english, textIn } from '../../web/src/i18n/render.ts';
 import { TcpTable, tcpOutcome, type TcpEvent } from '../../web/src/sockets/tcp.ts';
 
 const LOCAL = '10.0.0.5:51000';
@@ -79,5 +80,30 @@ describe('TCP outcome', () => {
 		const list = t.find(51000, REMOTE, 0, Infinity);
 		expect(list).toHaveLength(2);
 		expect(tcpOutcome(list)!.result).toBe('connected');
+	});
+});
+
+describe('TCP outcome in Chinese', () => {
+	const zh = (events: TcpEvent[]) =>
+		textIn('zh', tcpOutcome(table(events).find(51000, REMOTE, 0, Infinity))!.message!);
+	it('says the same sentences through the catalogue, English unchanged', () => {
+		const syn = [1, 2, 3].map((k) => ev(1186, { rexmit: k }));
+		expect(zh([ev(1002), ev(1021, { status: 0xc000023c })])).toBe('TCP 连接失败：无路由');
+		expect(zh([ev(1002), ...syn, ev(1045, { status: 0xc00000b5 })])).toBe(
+			'TCP 连接失败：超时，超时前 SYN 重传了 3 次',
+		);
+		expect(zh([ev(1002), ev(1183)])).toBe('TCP 连接失败：被拒绝（对端发送了重置）');
+		expect(zh([ev(1002), ev(1033), ev(1187, { rexmit: 1 }), ev(1184)])).toBe(
+			'TCP 已连接，数据重传了 1 次，被对端重置',
+		);
+		const o = tcpOutcome(table([ev(1002), ev(1033), ev(1047)]).find(51000, REMOTE, 0, Infinity))!;
+		expect(o.text).toBe('TCP connected, dropped when keepalives went unanswered');
+		expect(english(o.message!)).toBe(o.text);
+	});
+	it('a failure the event names no reason for quotes its NTSTATUS name in both languages', () => {
+		const events = [ev(1002), ev(1034, { status: 0xc000023c })];
+		const o = tcpOutcome(table(events).find(51000, REMOTE, 0, Infinity))!;
+		expect(o.failure).toBe('STATUS_NETWORK_UNREACHABLE');
+		expect(zh(events)).toBe('TCP 连接失败：STATUS_NETWORK_UNREACHABLE');
 	});
 });

@@ -1,5 +1,6 @@
 // Filter edits made by clicks: refine, exclude, toggles, and where an error points.
 import { describe, expect, it } from 'vitest';
+import { msg, textIn } from '../../web/src/i18n/render.ts';
 import { parseFilter } from '../../web/src/query/filter-parser.ts';
 import {
 	errorPosition,
@@ -64,7 +65,7 @@ describe('the error under the filter box', () => {
 		const syntax = syntaxErrorOf(draft);
 		expect(syntax).not.toBe(null);
 		expect(shownErrorOf(draft, syntax, 'status:error', workerError)).toEqual({
-			message: syntax!.message,
+			message: syntax!.whole,
 			at: syntax!.at,
 			text: draft,
 		});
@@ -78,6 +79,19 @@ describe('the error under the filter box', () => {
 			at: 0,
 			text: applied,
 		});
+		// With its message, the worker's error is said in the reader's language.
+		const coded = {
+			error: workerError,
+			message: msg('filter.at', {
+				text: msg('filter.unknown-field-near', { field: 'colour', near: 'color' }),
+				at: 1,
+			}),
+		};
+		const shown = shownErrorOf(applied, null, applied, coded)!;
+		expect(shown.at).toBe(0);
+		expect(textIn('zh', shown.message)).toBe(
+			'未知字段“colour”；是否要输入 color？（第 1 个字符处）',
+		);
 		const edited = 'colour:blue';
 		expect(shownErrorOf(edited, syntaxErrorOf(edited), applied, workerError)).toBe(null);
 		expect(shownErrorOf(applied, null, applied, null)).toBe(null);

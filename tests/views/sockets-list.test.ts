@@ -1,6 +1,8 @@
 // The Sockets panel's list and lanes over hand-made sockets: the filter's words and fields,
 // sorting, the way to a socket's events, and the lanes' phases.
 import { describe, expect, it } from 'vitest';
+import { EVENT_MAPS_ZH } from '../../web/src/generated/schemas.ts';
+import { english, textIn } from '../../web/src/i18n/render.ts';
 import type { SocketSummary } from '../../web/src/sockets/socket.ts';
 import { laneOf, lanesOf, MAX_LANES } from '../../web/src/views/sockets/lanes.ts';
 import {
@@ -236,9 +238,30 @@ describe('the lanes', () => {
 		expect(lane.segments[2]!.x1).toBeCloseTo(0.505);
 		const failed = laneOf(refused, 0, 2_000_000);
 		expect(failed.segments[0]).toMatchObject({ phase: 'connecting', x1: 0.25 });
-		expect(failed.markers).toEqual([
+		expect(failed.markers.map((m) => ({ ...m, label: english(m.label) }))).toEqual([
 			{ kind: 'error', x: 0.25, label: 'connect: STATUS_CONNECTION_REFUSED' },
 		]);
+		expect(textIn('zh', failed.markers[0]!.label)).toBe('connect：STATUS_CONNECTION_REFUSED');
+	});
+
+	it('names an abort by its reason, in Chinese from the schema', () => {
+		const aborted: SocketSummary = {
+			...ok,
+			abort: {
+				by: 'transport',
+				reason: 4,
+				reasonName: 'Transport indicated abortive disconnect',
+				index: 3,
+			},
+		};
+		const mark = laneOf(aborted, 0, 2_000_000).markers.find((m) => m.kind === 'abort')!;
+		expect(english(mark.label)).toBe('aborted: Transport indicated abortive disconnect');
+		expect(textIn('zh', mark.label)).toBe(`已中止：${EVENT_MAPS_ZH.afdAbort![4]}`);
+	});
+
+	it("writes cells in the reader's units", () => {
+		expect(bytesText(512, 'zh')).toBe('512 字节');
+		expect(cellText(rows[0]!, 'durationMs', 'zh')).toMatch(/(毫秒|秒)$/);
 	});
 
 	it('spans the trace, widened to every socket shown, and draws at most MAX_LANES', () => {

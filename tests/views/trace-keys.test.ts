@@ -28,6 +28,7 @@ const ALL: ShortcutAction[] = [
 	'previous',
 	'errors-only',
 	'time-format',
+	'time-reference',
 	'panel-events',
 	'panel-stats',
 	'panel-sockets',
@@ -117,5 +118,12 @@ describe('arrow keys on the panel tabs', () => {
 	it('ignore other keys', () => {
 		expect(tabAfter('events', 'ArrowDown')).toBe(null);
 		expect(tabAfter('events', 'Enter')).toBe(null);
+	});
+
+	it('sets the time reference on the selected event only (Shift+T)', () => {
+		expect(keyCommand('time-reference', idle)).toBeNull();
+		expect(keyCommand('time-reference', { ...idle, selected: true })).toEqual({
+			do: 'time-reference',
+		});
 	});
 });

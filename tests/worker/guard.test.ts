@@ -1,7 +1,8 @@
 // Coded failures: what the worker's methods throw is mapped once, by the guard, to a code the
 // page branches on (never a message matched by a pattern).
 import { describe, expect, it } from 'vitest';
-import { CodedError, ok, type Result } from '../../web/src/lib/result.ts';
+import { failureText, msg, textIn } from '../../web/src/i18n/render.ts';
+import { CodedError, ok, type Failure, type Result } from '../../web/src/lib/result.ts';
 import { errorCode, guarded, guardedApi } from '../../web/src/worker/guard.ts';
 import { JobFailed } from '../../web/src/lib/job.ts';
 
@@ -19,14 +20,21 @@ describe('failure codes', () => {
 
 	it('one wrapper turns every method’s throw into a failure naming what it was doing', async () => {
 		const f = guarded(
-			(n: number) => `cannot count to ${n}`,
+			(n: number) => msg('failure.what.details', { index: n }),
 			async (n: number): Promise<Result<number>> => {
 				if (n > 2) throw new DOMException('disk gone', 'NotReadableError');
 				return ok(n);
 			},
 		);
 		expect(await f(2)).toEqual({ ok: true, value: 2 });
-		expect(await f(3)).toEqual({ ok: false, code: 'io', error: 'cannot count to 3: disk gone' });
+		const failed = await f(3);
+		expect(failed).toMatchObject({
+			ok: false,
+			code: 'io',
+			error: 'cannot read event 3: disk gone',
+		});
+		// The page says it in the reader's language; the browser's own text stays as data.
+		expect(textIn('zh', failureText(failed as Failure))).toBe('无法读取事件 3：disk gone');
 
 		const api = guardedApi(
 			{
@@ -35,13 +43,13 @@ describe('failure codes', () => {
 					throw new Error('broken');
 				},
 			},
-			{ good: () => 'good', bad: () => 'doing the bad thing' },
+			{ good: () => msg('failure.what.query'), bad: () => msg('failure.what.trust') },
 		);
 		expect(await api.good()).toEqual({ ok: true, value: 'fine' });
-		expect(await api.bad()).toEqual({
+		expect(await api.bad()).toMatchObject({
 			ok: false,
 			code: 'internal',
-			error: 'doing the bad thing: broken',
+			error: 'cannot count what the trace lost: broken',
 		});
 	});
 });

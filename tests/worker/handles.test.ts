@@ -2,6 +2,7 @@
 // newer query of the same trace makes the older handle fail with `superseded` (never answer for
 // the wrong query); a filter that fails supersedes nothing.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { failureText, textIn } from '../../web/src/i18n/render.ts';
 import type { QueryAnswer } from '../../web/src/worker/api.ts';
 import { SAMPLE_IMPORT_MS } from '../timeouts.ts';
 import { library, sampleFile, sampleTruth, type Library } from './library-harness.ts';
@@ -73,6 +74,9 @@ describe('selection handles', { timeout: SAMPLE_IMPORT_MS }, () => {
 			const again = await other.api.query(r.value.id, '', null);
 			expect(!again.ok && again.code).toBe('not-found');
 			expect(!again.ok && again.error).toBe(`query failed: no trace ${r.value.id} in the library`);
+			expect(!again.ok && textIn('zh', failureText(again))).toBe(
+				`查询失败：跟踪库中没有跟踪 ${r.value.id}`,
+			);
 		},
 		SAMPLE_IMPORT_MS,
 	);

@@ -2,6 +2,7 @@
 // import stores and tells the page, and that a cancelled or failed one leaves nothing behind
 // while one interrupted by the page going away is listed and resumes.
 import { describe, expect, it, vi } from 'vitest';
+import { failureText, textIn } from '../../web/src/i18n/render.ts';
 import { CHUNK_ROWS, FIRST_CHUNK_ROWS } from '../../web/src/columns/layout.ts';
 import type { ChunkRecord } from '../../web/src/store/db.ts';
 import { getTrace, updateTrace } from '../../web/src/store/trace-store.ts';
@@ -179,6 +180,10 @@ describe('an import run', { timeout: SAMPLE_IMPORT_MS }, () => {
 		expect(!r.ok && r.code).toBe('quota');
 		expect(!r.ok && r.error).toMatch(
 			/^storage is full after [\d,]+ events: about [\d.]+ MB more are needed\. Nothing of this import was kept/,
+		);
+		// The page says it in Chinese from the same code and values.
+		expect(!r.ok && textIn('zh', failureText(r))).toMatch(
+			/^导入 [\d,]+ 个事件后存储空间已满：还需要约 [\d.]+ MB。/,
 		);
 		expect(await storedCounts(lib)).toEqual(nothing);
 	});

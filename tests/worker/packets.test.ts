@@ -59,7 +59,7 @@ describe('the packet service', () => {
 	it('writes the pcapng the command line writes for the same filter', async () => {
 		const filter = 'tcp';
 		const parts: Uint8Array[] = [];
-		const r = await lib.api.exportPcapng(id, filter, (piece) => {
+		const r = await lib.api.exportPcapng(id, { kind: 'filter', filter }, (piece) => {
 			parts.push(piece.slice());
 			return true;
 		});

@@ -102,7 +102,7 @@ export const COMMANDS = {
 			'--json prints one object with the socket count and every finding.',
 	},
 	export: {
-		summary: 'tables of events, sockets, conversations and findings for many traces',
+		summary: 'tables of events, sockets, conversations, findings and packets for many traces',
 		args: 'FILE...',
 		options: ['format', 'out', 'filter'],
 		formats: ['parquet', 'ndjson', 'csv'],
@@ -111,7 +111,8 @@ export const COMMANDS = {
 		outIsFolder: true,
 		notes:
 			'Writes Hive-partitioned tables: DIR/events/trace=STEM/part-0.parquet, and the same for\n' +
-			'sockets, conversations and findings. A damaged trace is reported and skipped.',
+			'sockets, conversations, findings and packets (captured frames with their owners).\n' +
+			'A damaged trace is reported and skipped.',
 	},
 	packets: {
 		summary: 'one line per captured frame, with the process and socket that own it',

@@ -1,9 +1,10 @@
 // `sockscope export --format parquet|ndjson|csv --out DIR FILE...`: Hive-partitioned tables for
 // DuckDB, Spark or any engine that reads a folder of files:
-//   DIR/events/trace=<stem>/part-0.parquet, and the same for sockets, conversations and findings.
-// Traces are exported one after another, each in two passes: the sockets (and findings) first,
-// whose owners the events' rows then take; a trace that cannot be read is reported and skipped,
-// the others go on.
+//   DIR/events/trace=<stem>/part-0.parquet, and the same for sockets, conversations, findings and
+// packets (a trace without a capture has an empty packets table).
+// Traces are exported one after another, each in two passes: the sockets (and findings, and the
+// captured frames joined to them) first, whose owners the events' rows then take; a trace that
+// cannot be read is reported and skipped, the others go on.
 import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { indexBuffers, openTrace } from '../decoder/etl-file.ts';
@@ -27,13 +28,14 @@ import {
 import { conversationsOf } from '../sockets/conversations.ts';
 import { findingsOf } from '../sockets/findings.ts';
 import { EVENTS_KEPT_PER_SOCKET } from '../sockets/import-tracker.ts';
-import { trackTrace } from '../sockets/track-trace.ts';
+import { PACKET_TABLE, packetTableRow } from '../export/packet-table.ts';
+import { trackPackets } from '../packets/track-packets.ts';
 import { EXIT, type Options } from './args.ts';
 import { filteredRecords } from './decode-command.ts';
 import { openInput } from './input.ts';
 import { Progress } from './progress.ts';
 
-export const TABLES = ['events', 'sockets', 'conversations', 'findings'] as const;
+export const TABLES = ['events', 'sockets', 'conversations', 'findings', 'packets'] as const;
 
 /** The partition value of a trace: its file name without .etl, safe in a path. */
 export function traceStem(name: string): string {
@@ -69,6 +71,7 @@ interface Exported {
 	readonly sockets: number;
 	readonly conversations: number;
 	readonly findings: number;
+	readonly packets: number;
 	readonly damage: string[];
 }
 
@@ -90,9 +93,11 @@ async function exportTrace(
 		const trace = opened.value;
 		// The sockets first: the events' owners are theirs, known once the whole trace is followed.
 		const index = await indexBuffers(trace);
-		const tracked = await trackTrace(trace, index.buffers, {
-			maxEventsPerSocket: EVENTS_KEPT_PER_SOCKET,
+		const packets = await trackPackets(trace, index.buffers, undefined, undefined, {
+			tracker: { maxEventsPerSocket: EVENTS_KEPT_PER_SOCKET },
+			eventOwners: true,
 		});
+		const tracked = packets.tracked;
 		const events = tableFile(dir, 'events', stem, format, EVENT_COLUMNS);
 		let eventCount = 0;
 		const { damage } = await filteredRecords(
@@ -123,11 +128,16 @@ async function exportTrace(
 		await write('sockets', SOCKET_TABLE, tracked.sockets, socketTableRow);
 		await write('conversations', CONVERSATION_TABLE, conversations, conversationRow);
 		await write('findings', FINDING_TABLE, findings, findingRow);
+		const interfaces = new Map(packets.interfaces.map((f) => [f.key, f]));
+		await write('packets', PACKET_TABLE, packets.frames, (f) =>
+			packetTableRow(f, packets.owners[f.number]!, interfaces),
+		);
 		return {
 			events: eventCount,
 			sockets: tracked.sockets.length,
 			conversations: conversations.length,
 			findings: findings.length,
+			packets: packets.frames.length,
 			damage,
 		};
 	} finally {
@@ -176,7 +186,8 @@ export async function exportCommand(
 		if (!opts.quiet)
 			io.stderr.write(
 				`sockscope: ${file} → trace=${stem}: ${result.events} events, ${result.sockets} sockets, ` +
-					`${result.conversations} conversations, ${result.findings} findings\n`,
+					`${result.conversations} conversations, ${result.findings} findings, ` +
+					`${result.packets} packets\n`,
 			);
 	}
 	return code;

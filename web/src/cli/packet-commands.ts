@@ -1,6 +1,7 @@
 // `sockscope packets FILE` (one line per frame, in time order, with its owner) and
 // `sockscope pcapng FILE [--out F]` (the frames as pcapng for Wireshark, each commented with its
-// process): the sockets and the frames are rebuilt in one pass, then joined.
+// process): the sockets are rebuilt in a first pass, then each frame is rebuilt, joined and
+// written in a second, none kept (stream-packets.ts).
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { indexBuffers, openTrace } from '../decoder/etl-file.ts';
 import { csvCell } from '../decoder/record-lines.ts';
@@ -9,8 +10,13 @@ import { checkedRead } from './checked-read.ts';
 import { nearest } from '../lib/nearest.ts';
 import { compilePacketFilter, PacketFilterError } from '../packets/packet-filter.ts';
 import { PACKET_COLUMNS, packetRow, type PacketColumn } from '../packets/packet-row.ts';
-import { pcapngBlocks, socketNames } from '../packets/pcapng-file.ts';
-import { trackPackets, type TracePackets } from '../packets/track-packets.ts';
+import { PcapngWriter, socketNames } from '../packets/pcapng-file.ts';
+import {
+	streamPackets,
+	type FrameStream,
+	type StreamedPackets,
+} from '../packets/stream-packets.ts';
+import type { CaptureInterface } from '../packets/types.ts';
 import { EXIT, UsageError, type Options } from './args.ts';
 import type { Io } from './io.ts';
 import { openInput, openRefused } from './input.ts';
@@ -40,19 +46,23 @@ function packetFilter(expr: string | null) {
 }
 
 /** What a run says on stderr: damage, capture problems, and a file without packets. */
-function notes(p: TracePackets, damage: readonly string[]): string[] {
-	const out = [
+function notes(p: StreamedPackets, damage: readonly string[]): string[] {
+	return [
 		...damage,
 		...p.problems.map((x) => `packets: ${x.where} (record ${x.index}): ${x.what}`),
 	];
-	return out;
 }
 
-async function load(
+/**
+ * The trace's frames, each with its owner, handed to `out` one at a time (none is kept: memory
+ * stays bounded whatever the capture's size).
+ */
+async function stream(
 	opts: Options,
 	module: WebAssembly.Module,
 	io: Io,
-): Promise<{ packets: TracePackets; damage: string[]; name: string } | number> {
+	out: FrameStream,
+): Promise<{ packets: StreamedPackets; damage: string[] } | number> {
 	const file = opts.files[0]!;
 	const input = await openInput(file, io.stdin);
 	const progress = new Progress(input.name, opts.quiet, io.stderr);
@@ -62,19 +72,15 @@ async function load(
 		const trace = opened.value;
 		const index = await indexBuffers(trace);
 		const read = checkedRead(trace, index, progress);
-		const packets = await trackPackets(trace, index.buffers, read.onBuffer, read.onSlice);
-		return { packets, damage: read.finish(), name: input.name };
+		const packets = await streamPackets(trace, index.buffers, out, read.onBuffer, read.onSlice);
+		return { packets, damage: read.finish() };
 	} finally {
 		progress.done();
 		input.close();
 	}
 }
 
-function namesOf(p: TracePackets): (socket: string | null) => readonly string[] {
-	return socketNames(p.tracked.sockets);
-}
-
-function finish(file: string, p: TracePackets, damage: readonly string[], io: Io): number {
+function finish(file: string, p: StreamedPackets, damage: readonly string[], io: Io): number {
 	const messages = notes(p, damage);
 	for (const m of messages) io.stderr.write(`sockscope: ${file}: ${m}\n`);
 	if (p.captureEvents === 0)
@@ -91,23 +97,34 @@ export async function packetsCommand(
 ): Promise<number> {
 	const columns = opts.columns ? pickPacketColumns(opts.columns) : [...PACKET_COLUMNS];
 	const test = packetFilter(opts.filter);
-	const loaded = await load(opts, module, io);
-	if (typeof loaded === 'number') return loaded;
-	const { packets: p, damage } = loaded;
 	const out = new LineWriter(io.stdout);
-	const interfaces = new Map(p.interfaces.map((f) => [f.key, f]));
-	const names = namesOf(p);
-	if (opts.format === 'csv') await out.line(columns.join(','));
-	for (let k = 0; k < p.frames.length; k++) {
-		const f = p.frames[k]!;
-		const o = p.owners[k]!;
-		if (test && !test(f, o, names)) continue;
-		const row = packetRow(f, o, interfaces);
-		if (opts.format === 'csv') await out.line(columns.map((c) => csvCell(row[c])).join(','));
-		else await out.line(JSON.stringify(Object.fromEntries(columns.map((c) => [c, row[c]]))));
-	}
+	let interfaces = new Map<string, CaptureInterface>();
+	let names: (socket: string | null) => readonly string[] = () => [];
+	let pending: string[] = [];
+	const done = await stream(opts, module, io, {
+		begin: async (p) => {
+			interfaces = new Map(p.interfaces.map((f) => [f.key, f]));
+			names = socketNames(p.tracked.sockets);
+			if (opts.format === 'csv') await out.line(columns.join(','));
+		},
+		each: (f, o) => {
+			if (test && !test(f, o, names)) return;
+			const row = packetRow(f, o, interfaces);
+			pending.push(
+				opts.format === 'csv'
+					? columns.map((c) => csvCell(row[c])).join(',')
+					: JSON.stringify(Object.fromEntries(columns.map((c) => [c, row[c]]))),
+			);
+		},
+		flush: async () => {
+			const lines = pending;
+			pending = [];
+			for (const l of lines) await out.line(l);
+		},
+	});
+	if (typeof done === 'number') return done;
 	await out.flush();
-	return finish(opts.files[0]!, p, damage, io);
+	return finish(opts.files[0]!, done.packets, done.damage, io);
 }
 
 export async function pcapngCommand(
@@ -116,10 +133,6 @@ export async function pcapngCommand(
 	io: Io,
 ): Promise<number> {
 	const test = packetFilter(opts.filter);
-	const loaded = await load(opts, module, io);
-	if (typeof loaded === 'number') return loaded;
-	const { packets: p, damage } = loaded;
-	const names = namesOf(p);
 	const fd = opts.out === null ? null : openSync(opts.out, 'w');
 	let chunk: Uint8Array[] = [];
 	let size = 0;
@@ -136,16 +149,29 @@ export async function pcapngCommand(
 		if (fd !== null) writeSync(fd, all);
 		else if (!io.stdout.write(all)) await new Promise<void>((r) => io.stdout.once('drain', r));
 	};
-	const put = async (b: Uint8Array) => {
+	const put = (b: Uint8Array) => {
 		chunk.push(b);
 		size += b.length;
-		if (size >= 1 << 20) await send();
 	};
+	let file: PcapngWriter | null = null;
 	try {
-		for (const block of pcapngBlocks(p, names, test)) await put(block);
+		const done = await stream(opts, module, io, {
+			begin: (p) => {
+				file = new PcapngWriter(p.interfaces, socketNames(p.tracked.sockets), test);
+				for (const b of file.head()) put(b);
+			},
+			each: (f, o) => {
+				const b = file!.frame(f, o);
+				if (b) put(b);
+			},
+			flush: async () => {
+				if (size >= 1 << 20) await send();
+			},
+		});
+		if (typeof done === 'number') return done;
 		await send();
+		return finish(opts.files[0]!, done.packets, done.damage, io);
 	} finally {
 		if (fd !== null) closeSync(fd);
 	}
-	return finish(opts.files[0]!, p, damage, io);
 }

@@ -602,6 +602,38 @@ export const AFD_FIELD_NAMES_ZH: Readonly<Record<string, string>> = {
 	"Value": "值"
 };
 
+/** Simplified Chinese names of the AFD value maps whose names are prose (abort and drop reasons), beside EVENT_MAPS. */
+export const EVENT_MAPS_ZH: Readonly<Record<string, Readonly<Record<number, string>>>> = {
+	"afdAbort": {
+		"1": "刷新挂起的接收请求失败",
+		"2": "端点上请求了强制断开",
+		"3": "以 SD_RECEIVE 关闭时仍有待接收的数据",
+		"4": "传输层指示强制断开",
+		"5": "已接受的连接出错，且未与侦听套接字关联",
+		"6": "断开连接失败",
+		"7": "调用断开连接时连接上仍有挂起的数据",
+		"8": "快速 I/O 接收指定的缓冲区无效",
+		"9": "接受操作失败",
+		"10": "无法分配缓冲区",
+		"11": "计数器溢出",
+		"12": "接收路径关闭后仍有数据到达",
+		"13": "端点清理期间有数据到达",
+		"14": "接收请求失败",
+		"15": "发送请求失败",
+		"16": "发送请求已取消",
+		"17": "TransmitPackets/TransmitFile 请求已取消",
+		"18": "连接请求期间指示了中止",
+		"19": "即插即用事件导致中止"
+	},
+	"afdDatagramDrop": {
+		"1": "数据报的源地址与已连接的地址不符",
+		"2": "本地缓冲区空间不足",
+		"3": "缓冲区分配失败",
+		"4": "本地缓冲区空间不足（已启用循环排队）",
+		"5": "指示的数据报过大（整数溢出）"
+	}
+};
+
 /** Value maps declared by the AFD manifest, and those of the packet providers (schema/packet-capture.json). */
 export const EVENT_MAPS: Readonly<Record<string, Readonly<Record<number, string>>>> = {
 	"socketType": {

@@ -4,6 +4,9 @@
 import i18next, { type i18n } from 'i18next';
 import { statusExplanation } from '../decoder/status.ts';
 import { dnsStatus } from '../dns/dns-status.ts';
+import { EVENT_MAPS, EVENT_MAPS_ZH } from '../generated/schemas.ts';
+import type { Message } from '../lib/message.ts';
+import { formatBytes } from '../lib/format-size.ts';
 import { formatDuration } from '../sockets/format.ts';
 import { en } from './en.ts';
 import { zh } from './zh.ts';
@@ -12,7 +15,30 @@ export type Lang = 'en' | 'zh';
 export const LANGS: readonly Lang[] = ['en', 'zh'];
 
 /** A value in a message: data shown as is, a number, another message, or a list of them. */
-export type Text = string | number | Msg | TextList | StatusText | DnsStatusText | DurationText;
+export type Text =
+	| string
+	| number
+	| Msg
+	| TextList
+	| StatusText
+	| DnsStatusText
+	| DurationText
+	| ValueText
+	| BytesText;
+
+/** A byte count, in the reader's units ("242 bytes", "242 字节", "1.2 MiB"). */
+export interface BytesText {
+	readonly bytes: number;
+}
+
+/**
+ * A value's name from a manifest value map (abort and drop reasons), in the reader's language
+ * where the schema names it (schema/winsock-afd-zh.json), else the manifest's name.
+ */
+export interface ValueText {
+	readonly valueMap: string;
+	readonly value: number;
+}
 
 /** A duration, in the reader's units ("41.2 s", "41.2 秒"). */
 export interface DurationText {
@@ -78,6 +104,15 @@ function engine(): i18n {
 function textOf(lang: Lang, x: Text): string | number {
 	if (typeof x === 'string' || typeof x === 'number') return x;
 	if ('durationMs' in x) return formatDuration(x.durationMs, lang);
+	if ('bytes' in x) return formatBytes(x.bytes, lang);
+	if ('valueMap' in x) {
+		const zh = lang === 'zh' ? EVENT_MAPS_ZH[x.valueMap]?.[x.value] : undefined;
+		return (
+			zh ??
+			EVENT_MAPS[x.valueMap]?.[x.value] ??
+			render(lang, msg('story.reason', { reason: x.value }))
+		);
+	}
 	if ('dnsStatus' in x) {
 		const d = dnsStatus(x.dnsStatus);
 		return (lang === 'zh' ? d.zh : d.plain) ?? d.plain ?? d.message ?? d.name;
@@ -177,6 +212,15 @@ export function plainRender(
 /** A message, list or value in `lang`. */
 export function textIn(lang: Lang, x: Text): string {
 	return String(textOf(lang, x));
+}
+
+/**
+ * What a failure from the worker or the shell says, as a message: its catalogue message when it
+ * has one (worker messages are built as Msg, lib/message.ts only names their shape), else its
+ * English text as data.
+ */
+export function failureText(f: { readonly error: string; readonly message?: Message }): Text {
+	return f.message ? (f.message as Msg) : f.error;
 }
 
 /** A message in English (what the CLI prints). */

@@ -9,10 +9,13 @@ export function formatCount(n: number | bigint): string {
 	return group.format(n);
 }
 
-/** 212992 → "208 KiB"; below 1 KiB the exact count ("512 bytes"). Binary units, 3 digits. */
-export function formatBytes(n: number): string {
+/**
+ * 212992 → "208 KiB"; below 1 KiB the exact count ("512 bytes", in Chinese "512 字节"). Binary
+ * units, 3 digits.
+ */
+export function formatBytes(n: number, lang: 'en' | 'zh' = 'en'): string {
 	const units = ['KiB', 'MiB', 'GiB', 'TiB'];
-	if (n < 1024) return `${formatCount(n)} ${n === 1 ? 'byte' : 'bytes'}`;
+	if (n < 1024) return `${formatCount(n)} ${lang === 'zh' ? '字节' : n === 1 ? 'byte' : 'bytes'}`;
 	let value = n / 1024;
 	let unit = 0;
 	while (value >= 1024 && unit < units.length - 1) {

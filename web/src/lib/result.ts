@@ -1,3 +1,5 @@
+import type { Message } from './message.ts';
+
 /**
  * Expected failures travel as values, not exceptions, across the worker and WASM boundaries.
  * Each carries a code from a closed set, which callers branch on, and a message for people
@@ -36,24 +38,26 @@ export type FailureCode =
 export interface Failure {
 	readonly ok: false;
 	readonly code: FailureCode;
-	/** What went wrong, for the person reading it. */
+	/** What went wrong, for the person reading it (in English: the CLI prints it). */
 	readonly error: string;
+	/** The same as a catalogue key and values, for the page to say in the reader's language. */
+	readonly message?: Message;
 }
 
 export type Result<T> = { readonly ok: true; readonly value: T } | Failure;
 
 export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
-export const fail = <T = never>(code: FailureCode, error: string): Result<T> => ({
-	ok: false,
-	code,
-	error,
-});
+export const fail = <T = never>(code: FailureCode, error: string, message?: Message): Result<T> =>
+	message ? { ok: false, code, error, message } : { ok: false, code, error };
 
 /** An error thrown where a Result cannot be returned, keeping its code for the caller's catch. */
 export class CodedError extends Error {
 	readonly code: FailureCode;
-	constructor(code: FailureCode, message: string) {
+	/** The message as a catalogue key and values (see Failure.message). */
+	readonly text: Message | undefined;
+	constructor(code: FailureCode, message: string, text?: Message) {
 		super(message);
 		this.code = code;
+		this.text = text;
 	}
 }

@@ -177,6 +177,11 @@ export class PacketJoin {
 			this.#localAddresses.add(d.srcAddress);
 	}
 
+	/** The addresses taken as this machine's so far. */
+	localAddresses(): string[] {
+		return [...this.#localAddresses];
+	}
+
 	#ticks(f: Frame): number {
 		return Number(f.filetime - this.#origin);
 	}

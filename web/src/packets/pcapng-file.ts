@@ -33,8 +33,14 @@ export function packetComment(
 	k: number,
 	remoteName: (socket: string | null) => string | null,
 ): string {
-	const o = p.owners[k]!;
-	const f = p.frames[k]!;
+	return frameComment(p.frames[k]!, p.owners[k]!, remoteName);
+}
+
+export function frameComment(
+	f: Frame,
+	o: PacketOwner,
+	remoteName: (socket: string | null) => string | null,
+): string {
 	const lines = [o.pid === null ? 'pid=unknown' : `pid=${o.pid} process=${o.process ?? ''}`];
 	if (o.socket) lines.push(`socket=${o.socket}`);
 	if (o.remote)
@@ -46,19 +52,47 @@ export function packetComment(
 	return lines.join('\n');
 }
 
+/** The file a frame at a time: its header first, then a block per frame `keep` picks. */
+export class PcapngWriter {
+	readonly #interfaces: readonly CaptureInterface[];
+	readonly #order: ReadonlyMap<string, number>;
+	readonly #names: (socket: string | null) => readonly string[];
+	readonly #keep: Test | null;
+
+	constructor(
+		interfaces: readonly CaptureInterface[],
+		names: (socket: string | null) => readonly string[],
+		keep: Test | null,
+	) {
+		this.#interfaces = interfaces;
+		this.#order = new Map(interfaces.map((f, k) => [f.key, k]));
+		this.#names = names;
+		this.#keep = keep;
+	}
+
+	/** The section header and one interface description per capture interface. */
+	head(): Uint8Array[] {
+		return [sectionHeader('Sockscope'), ...this.#interfaces.map(interfaceBlock)];
+	}
+
+	/** The frame's block, or null when `keep` leaves it out. */
+	frame(f: Frame, o: PacketOwner): Uint8Array | null {
+		if (this.#keep && !this.#keep(f, o, this.#names)) return null;
+		const remoteName = (socket: string | null) => this.#names(socket)[0] ?? null;
+		return packetBlock(f, this.#order.get(f.interfaceKey)!, frameComment(f, o, remoteName));
+	}
+}
+
 /** The file's blocks in order; `keep` picks frames (all when null). */
 export function* pcapngBlocks(
 	p: PacketSet,
 	names: (socket: string | null) => readonly string[],
 	keep: Test | null,
 ): Generator<Uint8Array> {
-	const remoteName = (socket: string | null) => names(socket)[0] ?? null;
-	const order = new Map(p.interfaces.map((f, k) => [f.key, k]));
-	yield sectionHeader('Sockscope');
-	for (const f of p.interfaces) yield interfaceBlock(f);
+	const file = new PcapngWriter(p.interfaces, names, keep);
+	yield* file.head();
 	for (let k = 0; k < p.frames.length; k++) {
-		const f = p.frames[k]!;
-		if (keep && !keep(f, p.owners[k]!, names)) continue;
-		yield packetBlock(f, order.get(f.interfaceKey)!, packetComment(p, k, remoteName));
+		const b = file.frame(p.frames[k]!, p.owners[k]!);
+		if (b) yield b;
 	}
 }

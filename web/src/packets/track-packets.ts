@@ -5,8 +5,8 @@ import { mergeRecords, type BufferSink } from '../decoder/merge.ts';
 import { ProviderTable } from '../decoder/record-json.ts';
 import { BufferFeeder } from '../sockets/buffer-view.ts';
 import { enrich } from '../sockets/enrich.ts';
-import type { TrackedTrace } from '../sockets/tracker.ts';
-import { SocketTracker } from '../sockets/tracker.ts';
+import { withOwners } from '../sockets/owners.ts';
+import { SocketTracker, type TrackedTrace, type TrackerOptions } from '../sockets/tracker.ts';
 import { PacketCapture, type CaptureProblem } from './capture.ts';
 import { joinFrames, type PacketOwner, type WireFacts } from './join.ts';
 import type { CaptureInterface, Frame } from './types.ts';
@@ -23,14 +23,22 @@ export interface TracePackets {
 	readonly captureEvents: number;
 }
 
+export interface TrackPacketsOptions {
+	/** The tracker's options (no socket keeps its events unless asked). */
+	readonly tracker?: Omit<TrackerOptions, 'origin'>;
+	/** Join every event to its socket's owner too (an export's events table needs it). */
+	readonly eventOwners?: boolean;
+}
+
 export async function trackPackets(
 	trace: OpenTrace,
 	buffers: readonly BufferEntry[],
 	onBuffer?: BufferSink,
 	onSlice?: BufferSink,
+	options: TrackPacketsOptions = {},
 ): Promise<TracePackets> {
 	const origin = BigInt(trace.facts.startFiletime);
-	const tracker = new SocketTracker({ origin, maxEventsPerSocket: 0 });
+	const tracker = new SocketTracker({ maxEventsPerSocket: 0, ...options.tracker, origin });
 	const providers = new ProviderTable(trace);
 	const feeder = new BufferFeeder(tracker, origin, (p) => providers.guid(p));
 	const capture = new PacketCapture({ pointerSize: trace.facts.pointerSize });
@@ -48,7 +56,8 @@ export async function trackPackets(
 		onSlice,
 	);
 	capture.finish();
-	const tracked = enrich(tracker.snapshot(), feeder.net);
+	const enriched = enrich(tracker.snapshot(), feeder.net);
+	const tracked = options.eventOwners ? withOwners(enriched, feeder.net) : enriched;
 	const interfaces = capture.interfaces();
 	const local = capture.localAddresses();
 	const { owners, wire } = joinFrames(capture.frames, tracked.sockets, origin, local);

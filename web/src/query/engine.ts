@@ -1,6 +1,7 @@
 // Queries over a trace's column chunks: select rows matching a filter and a time range, then
 // count them, page through them, bin them over time and group them. Pure TypeScript: runs in
 // the worker over IndexedDB chunks and in Node over chunks held in memory.
+import { msg } from '../i18n/render.ts';
 import {
 	FLAG_BYTES,
 	FLAG_ENTER,
@@ -384,6 +385,7 @@ export class QueryEngine {
 					? await this.#payloadOf(info.index, columns.etype, compiled.payloadTypes, from, to)
 					: undefined,
 				compiled.owners ? await this.owners(info.index) : undefined,
+				base,
 			);
 			const hits = new Uint16Array(to - from);
 			let n = 0;
@@ -414,8 +416,7 @@ export class QueryEngine {
 		const rows: number[] = [];
 		for (let i = from; i < to; i++) if (types[etype[i]!] === 1) rows.push(i);
 		if (rows.length === 0) return () => null;
-		if (!this.recordFields)
-			throw new FilterError('payload fields cannot be filtered on without the trace file', 0);
+		if (!this.recordFields) throw new FilterError(msg('filter.payload-needs-file'), 0);
 		const got = await this.recordFields(chunk, rows);
 		const byRow = new Map(rows.map((r, k) => [r, got[k] ?? null]));
 		return (i) => byRow.get(i) ?? null;

@@ -1,5 +1,6 @@
 // Compiles a parsed filter against one trace's tables into a row predicate over column chunks.
 // Fields over columns are in filter-fields.ts; payload fields by name in filter-payload.ts.
+import { msg } from '../i18n/render.ts';
 import { explainStatus } from '../decoder/status.ts';
 import { PAYLOAD_FIELDS, payloadField } from '../decoder/payload-fields.ts';
 import { NTSTATUS } from '../generated/codes.ts';
@@ -33,7 +34,8 @@ export interface CompiledFilter {
 	readonly payloadTypes: Uint8Array | null;
 	/** Whether the predicate reads the rows' owners: then bind() needs them. */
 	readonly owners: boolean;
-	bind(c: Columns, fields?: RecordFields, owners?: RowOwners): RowPredicate;
+	/** `base`: the index in the trace of the chunk's row 0. */
+	bind(c: Columns, fields?: RecordFields, owners?: RowOwners, base?: number): RowPredicate;
 }
 
 const NO_FIELDS: RecordFields = () => null;
@@ -47,8 +49,8 @@ function unknownField(field: string, at: number): FilterError {
 	const near = nearest(field, knownNames());
 	return new FilterError(
 		near
-			? `unknown field "${field}"; did you mean ${near}?`
-			: `unknown field "${field}"; fields: ${FILTER_FIELDS.join(', ')}, or a payload field by name`,
+			? msg('filter.unknown-field-near', { field, near })
+			: msg('filter.unknown-field', { field, fields: FILTER_FIELDS.join(', ') }),
 		at,
 	);
 }
@@ -116,7 +118,7 @@ function text(value: string, ctx: FilterContext): Node {
 function word(n: Extract<FilterNode, { type: 'text' }>, ctx: FilterContext): Node {
 	if (!n.quoted && /^[A-Za-z_]\w*$/.test(n.value)) {
 		const key = n.value.toLowerCase();
-		if (Object.hasOwn(FIELDS, key)) return FIELDS[key]!.has;
+		if (Object.hasOwn(FIELDS, key)) return FIELDS[key]!.bare?.(ctx) ?? FIELDS[key]!.has;
 		const payload = payloadField(n.value);
 		if (payload) return payloadTerm(payload, null, ctx);
 	}
@@ -148,7 +150,7 @@ export function compileFilter(node: FilterNode | null, ctx: FilterContext): Comp
 		columns: new Set(compiled.cols),
 		payloadTypes: compiled.payload ?? null,
 		owners: compiled.owners ?? false,
-		bind: (c, fields = NO_FIELDS, owners) => compiled.make(c, fields, owners),
+		bind: (c, fields = NO_FIELDS, owners, base = 0) => compiled.make(c, fields, owners, base),
 	};
 }
 

@@ -1,5 +1,6 @@
 // The filter language's fields over the event columns: one entry each, with the help the UI's
 // Syntax panel, the autocomplete and the README show. A new field is one more entry here.
+import { msg } from '../i18n/render.ts';
 import { NTSTATUS } from '../generated/codes.ts';
 import { KIND_NAMES } from '../decoder/record-json.ts';
 import { filetimeFromIso } from '../decoder/time.ts';
@@ -47,6 +48,22 @@ export interface FieldSpec {
 	compile(t: Term, ctx: FilterContext): Node;
 	/** The field alone: the event has it. */
 	readonly has: Node;
+	/** The field alone, when what it tests depends on the trace (`marked`). */
+	bare?(ctx: FilterContext): Node;
+}
+
+const YES = new Set(['yes', 'true', '1', 'on']);
+const NO = new Set(['no', 'false', '0', 'off']);
+
+/** Events the user marked (or not): the page's marks, which the command line does not have. */
+function markedNode(ctx: FilterContext, yes: boolean, at: number): Node {
+	const marks = ctx.marked;
+	if (!marks) throw new FilterError(msg('filter.marked-page'), at);
+	return {
+		cols: [],
+		make: (_c, _f, _o, base = 0) =>
+			yes ? (i) => marks.has(base + i) : (i) => !marks.has(base + i),
+	};
 }
 
 const LEVELS: Record<string, number> = {
@@ -79,13 +96,13 @@ export function nameTest(t: Term): { match: (s: string) => boolean; negate: bool
 			try {
 				re = new RegExp(t.value, 'i');
 			} catch {
-				throw new FilterError(`"${t.value}" is not a regular expression`, t.valueAt);
+				throw new FilterError(msg('filter.not-regex', { value: t.value }), t.valueAt);
 			}
 			return { match: (s) => re.test(s), negate: false };
 		}
 		default:
 			throw new FilterError(
-				`${t.field} takes ==, !=, contains or matches, not "${t.op}"`,
+				msg('filter.text-ops', { field: t.field, op: t.op }),
 				t.at + t.field.length,
 			);
 	}
@@ -106,7 +123,7 @@ function parseDuration(value: string, ctx: FilterContext, at: number): number {
 			// fall through to the error below
 		}
 	}
-	throw new FilterError(`"${value}" is not a time: use 1.5s, 200ms, 30us or an ISO UTC time`, at);
+	throw new FilterError(msg('filter.not-time', { value }), at);
 }
 
 /** A numeric field on one column. */
@@ -134,10 +151,9 @@ function addressField(cols: ColumnName[], help: string): FieldSpec {
 				);
 			}
 			if (t.op !== ':' && t.op !== '==' && t.op !== '!=')
-				throw new FilterError(`${t.field} takes ==, !=, contains or matches, not "${t.op}"`, t.at);
+				throw new FilterError(msg('filter.text-ops', { field: t.field, op: t.op }), t.at);
 			const pattern = parseIpPattern(t.value);
-			if (!pattern)
-				throw new FilterError(`"${t.value}" is not an IP address or CIDR block`, t.valueAt);
+			if (!pattern) throw new FilterError(msg('filter.not-ip', { value: t.value }), t.valueAt);
 			const hit = markStrings(ctx, (s) => {
 				const b = parseIp(s);
 				return b !== null && ipMatches(pattern, b);
@@ -364,7 +380,9 @@ export const FIELDS: Readonly<Record<string, FieldSpec>> = {
 					Object.values(NTSTATUS).flatMap((s) => [s.name, s.name.replace(/^STATUS_/, '')]),
 				);
 				throw new FilterError(
-					`no NTSTATUS is named "${t.value}"${near ? `; did you mean ${near}?` : ''}`,
+					near
+						? msg('filter.no-status-near', { value: t.value, near })
+						: msg('filter.no-status', { value: t.value }),
 					t.valueAt,
 				);
 			}
@@ -377,6 +395,17 @@ export const FIELDS: Readonly<Record<string, FieldSpec>> = {
 				},
 			};
 			return negate ? not(hit) : hit;
+		},
+	},
+	marked: {
+		help: 'events marked with M: marked:yes, marked:no',
+		has: ALWAYS,
+		bare: (ctx) => markedNode(ctx, true, 0),
+		compile: (t, ctx) => {
+			const v = t.value.toLowerCase();
+			if ((t.op !== ':' && t.op !== '==' && t.op !== '!=') || (!YES.has(v) && !NO.has(v)))
+				throw new FilterError(msg('filter.marked-values'), t.valueAt);
+			return markedNode(ctx, YES.has(v) !== (t.op === '!='), t.at);
 		},
 	},
 	bytes: numberField('bytes', 'byte count: bytes>1000', flagged(FLAG_BYTES), FLAG_BYTES),

@@ -1,6 +1,7 @@
 // The pieces a compiled filter is built of: a node names the columns it reads and makes a row
 // predicate for a chunk. Names are resolved once per query into lookup arrays indexed by the
 // columns' values, so the per-row work is array reads.
+import { msg } from '../i18n/render.ts';
 import type { ColumnName, Columns, EventType } from '../columns/layout.ts';
 import { FilterError, type Op } from './filter-parser.ts';
 import type { RowOwners } from './owner-join.ts';
@@ -13,6 +14,8 @@ export interface FilterContext {
 	readonly processNames: ReadonlyMap<number, string>;
 	/** Host names by remote address (canonical text, sockets/names.ts), for `host:`. */
 	readonly hostNames?: ReadonlyMap<string, readonly string[]>;
+	/** Events the user marked, by index in the trace (the page's marks, for `marked:`). */
+	readonly marked?: ReadonlySet<number>;
 }
 
 export type RowPredicate = (i: number) => boolean;
@@ -26,7 +29,8 @@ export interface Node {
 	readonly payload?: Uint8Array;
 	/** Whether a term reads the rows' owners (joined at read time, query/owner-join.ts). */
 	readonly owners?: boolean;
-	make(c: Columns, fields: RecordFields, owners?: RowOwners): RowPredicate;
+	/** `base`: the index in the trace of the chunk's row 0 (terms on marked events read it). */
+	make(c: Columns, fields: RecordFields, owners?: RowOwners, base?: number): RowPredicate;
 }
 
 /** The comparison operators a number takes (`:` and `==` are equality). */
@@ -37,13 +41,14 @@ export const ALWAYS: Node = { cols: [], make: () => () => true };
 export function numberOf(value: string, at: number): number {
 	const v = value.trim();
 	const n = /^0x[0-9a-f]+$/i.test(v) ? parseInt(v, 16) : Number(v);
-	if (!Number.isFinite(n) || v === '') throw new FilterError(`"${value}" is not a number`, at);
+	if (!Number.isFinite(n) || v === '')
+		throw new FilterError(msg('filter.not-number', { value }), at);
 	return n;
 }
 
 export function numericOp(op: Op, field: string, at: number): NumericOp {
 	if (op === 'contains' || op === 'matches' || op === 'in')
-		throw new FilterError(`${field} is a number: it takes ==, !=, <, <=, >, >=, not ${op}`, at);
+		throw new FilterError(msg('filter.number-ops', { field, op }), at);
 	return op;
 }
 
@@ -170,8 +175,8 @@ export function markTypes(ctx: FilterContext, test: (t: EventType) => boolean): 
 export function not(inner: Node): Node {
 	return {
 		...inner,
-		make: (c, f, o) => {
-			const p = inner.make(c, f, o);
+		make: (c, f, o, b) => {
+			const p = inner.make(c, f, o, b);
 			return (i) => !p(i);
 		},
 	};
@@ -192,8 +197,8 @@ export function combine(type: 'and' | 'or', items: readonly Node[]): Node {
 		cols: items.flatMap((x) => x.cols),
 		payload: items.reduce<Uint8Array | undefined>((m, x) => joinMarks(m, x.payload), undefined),
 		owners: items.some((x) => x.owners),
-		make: (c, f, o) => {
-			const ps = items.map((x) => x.make(c, f, o));
+		make: (c, f, o, b) => {
+			const ps = items.map((x) => x.make(c, f, o, b));
 			if (ps.length === 2) {
 				const [a, b] = ps as [RowPredicate, RowPredicate];
 				return and ? (i) => a(i) && b(i) : (i) => a(i) || b(i);

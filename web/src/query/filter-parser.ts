@@ -10,6 +10,7 @@
 // Which fields exist is the compiler's business (filter-fields.ts); a word that is not a field but
 // is followed by an operator is reported there, with the nearest field name.
 // Errors name the position (0-based character offset) where the expression went wrong.
+import { english, msg, type Msg } from '../i18n/render.ts';
 import { nearest } from '../lib/nearest.ts';
 
 export type Op = ':' | '==' | '!=' | '>' | '>=' | '<' | '<=' | 'contains' | 'matches' | 'in';
@@ -39,12 +40,24 @@ export type FilterNode =
 
 export type FieldNode = Extract<FilterNode, { type: 'field' }>;
 
+/**
+ * A filter that does not parse or names what does not exist: a catalogue message and its values
+ * (the page says it in the reader's language), and where (0-based); its English text, with the
+ * position counted from 1, is what the CLI prints.
+ */
 export class FilterError extends Error {
+	/** What is wrong, without where. */
+	readonly text: Msg;
+	/** What is wrong and where ("… (at 7)"), to render in any language. */
+	readonly whole: Msg;
 	constructor(
-		message: string,
+		text: Msg,
 		readonly at: number,
 	) {
-		super(`${message} (at ${at + 1})`);
+		const whole = msg('filter.at', { text, at: at + 1 });
+		super(english(whole));
+		this.text = text;
+		this.whole = whole;
 	}
 }
 
@@ -100,7 +113,7 @@ export function parseFilter(src: string): FilterNode | null {
 		if (ch === '!' && src[p + 1] !== '=') return '!';
 		if (ch === '-') {
 			if (p + 1 >= src.length || /[\s)]/.test(src[p + 1]!))
-				throw new FilterError('"-" must be followed by a term', p);
+				throw new FilterError(msg('filter.minus-needs-term'), p);
 			return '-';
 		}
 		return null;
@@ -115,7 +128,7 @@ export function parseFilter(src: string): FilterNode | null {
 			p += n;
 			skip();
 			if (p >= src.length || src[p] === ')')
-				throw new FilterError(`"${word}" needs a term after it`, at);
+				throw new FilterError(msg('filter.word-needs-term', { word }), at);
 			items.push(parseAnd());
 			skip();
 		}
@@ -135,8 +148,8 @@ export function parseFilter(src: string): FilterNode | null {
 			items.push(parseUnary());
 		}
 		if (items.length === 0) {
-			if (p >= src.length) throw new FilterError('expected a term', src.length);
-			throw new FilterError(`unexpected "${src.slice(p, p + (orOp() || 1))}"`, p);
+			if (p >= src.length) throw new FilterError(msg('filter.expected-term'), src.length);
+			throw new FilterError(msg('filter.unexpected', { text: src.slice(p, p + (orOp() || 1)) }), p);
 		}
 		return items.length === 1 ? items[0]! : { type: 'and', items };
 	}
@@ -149,7 +162,7 @@ export function parseFilter(src: string): FilterNode | null {
 			p += not.length;
 			skip();
 			if (p >= src.length || src[p] === ')')
-				throw new FilterError(`"${not}" needs a term after it`, at);
+				throw new FilterError(msg('filter.word-needs-term', { word: not }), at);
 			return { type: 'not', item: parseUnary() };
 		}
 		const ch = src[p]!;
@@ -157,11 +170,11 @@ export function parseFilter(src: string): FilterNode | null {
 			p++;
 			const inner = parseOr();
 			skip();
-			if (src[p] !== ')') throw new FilterError('missing ")"', p);
+			if (src[p] !== ')') throw new FilterError(msg('filter.missing-paren'), p);
 			p++;
 			return inner;
 		}
-		if (ch === ')') throw new FilterError('unexpected ")"', p);
+		if (ch === ')') throw new FilterError(msg('filter.unexpected', { text: ')' }), p);
 		if (ch === '"') {
 			const at = p;
 			return { type: 'text', value: quoted(), at, quoted: true };
@@ -172,7 +185,7 @@ export function parseFilter(src: string): FilterNode | null {
 	/** A quoted string at p; p moves past it. */
 	function quoted(): string {
 		const end = src.indexOf('"', p + 1);
-		if (end < 0) throw new FilterError('unterminated quote', p);
+		if (end < 0) throw new FilterError(msg('filter.unterminated-quote'), p);
 		const s = src.slice(p + 1, end);
 		p = end + 1;
 		return s;
@@ -193,7 +206,7 @@ export function parseFilter(src: string): FilterNode | null {
 		const sym = SYMBOL_OP.exec(src.slice(p))?.[1];
 		if (sym) {
 			if (MISTYPED[sym])
-				throw new FilterError(`unknown operator "${sym}"; did you mean "${MISTYPED[sym]}"?`, p);
+				throw new FilterError(msg('filter.unknown-operator', { op: sym, near: MISTYPED[sym] }), p);
 			return [SYMBOLS[sym]!, sym.length];
 		}
 		const word = /^[A-Za-z]+/.exec(src.slice(p))?.[0];
@@ -203,7 +216,7 @@ export function parseFilter(src: string): FilterNode | null {
 		// `port contain 80`: a near miss of a word operator after a field name.
 		const near = word.length >= 5 ? nearest(word, ['contains', 'matches']) : null;
 		if (near && /^[A-Za-z_]/.test(field) && boundary(p + word.length) && src[p + word.length])
-			throw new FilterError(`unknown operator "${word}"; did you mean "${near}"?`, p);
+			throw new FilterError(msg('filter.unknown-operator', { op: word, near }), p);
 		return null;
 	}
 
@@ -213,14 +226,14 @@ export function parseFilter(src: string): FilterNode | null {
 		const items: string[] = [];
 		for (;;) {
 			while (p < src.length && /[\s,]/.test(src[p]!)) p++;
-			if (p >= src.length) throw new FilterError('missing "}"', open);
+			if (p >= src.length) throw new FilterError(msg('filter.missing-brace'), open);
 			if (src[p] === '}') {
 				p++;
 				break;
 			}
 			items.push(src[p] === '"' ? quoted() : bare(/[\s,{}()]/));
 		}
-		if (items.length === 0) throw new FilterError('an empty set matches nothing', open);
+		if (items.length === 0) throw new FilterError(msg('filter.empty-set'), open);
 		return items;
 	}
 
@@ -254,17 +267,17 @@ export function parseFilter(src: string): FilterNode | null {
 		const valueAt = p;
 		const needs = () => {
 			const shown = spaced ? `${field} ${opText}` : `${field}${opText}`;
-			return new FilterError(`"${shown}" needs a value`, p);
+			return new FilterError(msg('filter.needs-value', { shown }), p);
 		};
 		if (src[p] === '{') {
 			if (op !== ':' && op !== '==' && op !== 'in' && op !== '!=')
-				throw new FilterError(`a set takes "in", ":" or "==", not "${opText}"`, valueAt);
+				throw new FilterError(msg('filter.set-op', { op: opText }), valueAt);
 			const items = setItems();
 			const value = `{${items.map(formatValue).join(' ')}}`;
 			const set: FilterNode = { type: 'field', field, op: 'in', value, items, at, valueAt };
 			return op === '!=' ? { type: 'not', item: set } : set;
 		}
-		if (op === 'in') throw new FilterError('"in" takes a set: in {80 443}', valueAt);
+		if (op === 'in') throw new FilterError(msg('filter.in-set'), valueAt);
 		if (p >= src.length || /[)]/.test(src[p]!)) throw needs();
 		const value = src[p] === '"' ? quoted() : bare();
 		if (value === '' && src[valueAt] !== '"') throw needs();
@@ -274,7 +287,7 @@ export function parseFilter(src: string): FilterNode | null {
 	skip();
 	const root = p >= src.length ? null : parseOr();
 	skip();
-	if (p < src.length) throw new FilterError(`unexpected "${src[p]}"`, p);
+	if (p < src.length) throw new FilterError(msg('filter.unexpected', { text: src[p]! }), p);
 	return root;
 }
 

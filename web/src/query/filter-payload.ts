@@ -2,6 +2,7 @@
 // `Option == SO_RCVBUF`): the columns do not hold payloads, so such a term marks the event types
 // that carry the field and is tested on each of their records decoded again. A value name is
 // checked against the field's value maps (or NTSTATUS names) when the filter is compiled.
+import { msg } from '../i18n/render.ts';
 import { NTSTATUS } from '../generated/codes.ts';
 import { mapNames } from '../decoder/event-fields.ts';
 import type { PayloadField } from '../decoder/payload-fields.ts';
@@ -50,7 +51,9 @@ export function payloadTerm(field: PayloadField, t: Term | null, ctx: FilterCont
 		if (names.length && !/[*?]/.test(t.value) && !names.some(match)) {
 			const near = nearest(t.value, names);
 			throw new FilterError(
-				`no ${name} value is named "${t.value}"${near ? `; did you mean ${near}?` : ''}`,
+				near
+					? msg('filter.no-value-near', { name, value: t.value, near })
+					: msg('filter.no-value', { name, value: t.value }),
 				t.valueAt,
 			);
 		}

@@ -1,13 +1,12 @@
 // Findings: what deserves a look, each with a count, a plain explanation, and the sockets and
 // record indexes behind it (so the UI can go from a finding to the exact events).
 import { explainStatus } from '../decoder/status.ts';
-import { formatBytes } from '../lib/format-size.ts';
 import { formatDuration, ticksToMs } from './format.ts';
 import { namedEndpoint } from './names.ts';
 import type { SocketSummary } from './socket.ts';
 import type { PollActivity, TrackedTrace } from './tracker.ts';
 import type { DnsNameRow } from '../dns/dns-report.ts';
-import { english, list, msg, type Msg } from '../i18n/render.ts';
+import { english, list, msg, type Msg, type Text } from '../i18n/render.ts';
 
 export type FindingKind =
 	| 'connect-refused'
@@ -96,13 +95,16 @@ interface Group {
 	lastTicks: number;
 	extra: number;
 	statuses: Set<number>;
-	/** What TCP/IP logged for the sockets (TcpOutcome.text), when the trace has it. */
-	tcp: Set<string>;
+	/** What TCP/IP logged for the sockets (TcpOutcome.text → its message), when the trace has it. */
+	tcp: Map<string, Text>;
 	/** The DNS view's row of the name (dns-failure). */
 	dnsName?: DnsNameRow;
-	/** Whose sockets and why, for aborts and drops (the subject is both). */
+	/** Whose sockets and why, for aborts, drops and TCP failures (the subject is both). */
 	about?: string;
 	reason?: string;
+	/** The reason in the reader's language, and the subject built of both. */
+	reasonText?: Text;
+	subjectText?: Text;
 }
 
 function whoOf(s: { process: string; pid: number | null }): string {
@@ -137,7 +139,7 @@ class Groups {
 				lastTicks: -Infinity,
 				extra: 0,
 				statuses: new Set(),
-				tcp: new Set(),
+				tcp: new Map(),
 			};
 			this.#map.set(id, g);
 		}
@@ -174,7 +176,7 @@ function socketLinks(s: SocketSummary): number[] {
  */
 function describe(g: Group, t: FindingInput): [Msg, Severity, Msg] {
 	const [title, severity, text] = describeAfd(g, t);
-	const tcp = [...g.tcp];
+	const tcp = [...g.tcp.values()];
 	if (tcp.length === 0) return [title, severity, text];
 	return [title, severity, msg('finding.tcp-logged', { text, tcp: list(tcp, 'semicolon') })];
 }
@@ -187,7 +189,8 @@ function describeAfd(g: Group, t: FindingInput): [Msg, Severity, Msg] {
 		[...g.statuses].map((x) => ({ status: x })),
 		'space',
 	);
-	const title = (kind: FindingKind) => msg(`finding.${kind}.title`, { subject });
+	const title = (kind: FindingKind) =>
+		msg(`finding.${kind}.title`, { subject: g.subjectText ?? subject });
 	switch (g.kind) {
 		case 'connect-refused':
 			return [
@@ -221,12 +224,13 @@ function describeAfd(g: Group, t: FindingInput): [Msg, Severity, Msg] {
 				msg(`finding.${g.kind}.explanation`, {
 					count,
 					about: g.about ?? subject,
-					reason: g.reason ?? subject,
+					reason: g.reasonText ?? subject,
 				}),
 			];
 		case 'datagram-dropped': {
-			const bytes = formatBytes(g.extra);
-			const params = { count, about: g.about ?? subject, reason: g.reason ?? subject, bytes };
+			const bytes: Text = { bytes: g.extra };
+			const reason = g.reasonText ?? subject;
+			const params = { count, about: g.about ?? subject, reason, bytes };
 			return [
 				title(g.kind),
 				'warning',
@@ -294,8 +298,15 @@ function describeAfd(g: Group, t: FindingInput): [Msg, Severity, Msg] {
 				title(g.kind),
 				'warning',
 				g.statuses.size > 0
-					? msg('finding.tcp-connect-failed.explanation-status', { count, subject, statuses })
-					: msg('finding.tcp-connect-failed.explanation', { count, subject }),
+					? msg('finding.tcp-connect-failed.explanation-status', {
+							count,
+							subject: g.subjectText ?? subject,
+							statuses,
+						})
+					: msg('finding.tcp-connect-failed.explanation', {
+							count,
+							subject: g.subjectText ?? subject,
+						}),
 			];
 		case 'syn-retransmits':
 			return [
@@ -331,6 +342,14 @@ function describeAfd(g: Group, t: FindingInput): [Msg, Severity, Msg] {
 	}
 }
 
+/** Whose sockets and why: the subject in parts, the reason in the reader's language. */
+function aboutAndWhy(g: Group, about: string, reason: string, why: Text): void {
+	g.about = about;
+	g.reason = reason;
+	g.reasonText = why;
+	g.subjectText = msg('finding.subject-reason', { about, reason: why });
+}
+
 function pollFinding(groups: Groups, p: PollActivity): void {
 	if (p.busyAt !== null)
 		groups.add('busy-poll', whoOf(p), null, [p.busyAt, ...p.events], p.busyCalls);
@@ -358,7 +377,7 @@ export function findingsOf(t: FindingInput, options: FindingOptions = {}): Findi
 						: 'connect-failed';
 				const g = groups.add(kind, peer, ref, links);
 				g.statuses.add(c.status);
-				if (s.tcp?.text) g.tcp.add(s.tcp.text);
+				if (s.tcp?.text) g.tcp.set(s.tcp.text, s.tcp.message ?? s.tcp.text);
 			}
 			const key = `${s.pid ?? s.eprocess}|${s.remote}`;
 			let failed = failedConnects.get(key);
@@ -381,14 +400,12 @@ export function findingsOf(t: FindingInput, options: FindingOptions = {}): Findi
 			const kind = s.abort.by === 'afd' ? 'afd-abort' : 'transport-abort';
 			const reason = s.abort.reasonName ?? `reason ${s.abort.reason}`;
 			const g = groups.add(kind, `${about} — ${reason}`, ref, [s.abort.index]);
-			g.about = about;
-			g.reason = reason;
+			aboutAndWhy(g, about, reason, { valueMap: 'afdAbort', value: s.abort.reason });
 		}
 		for (const r of s.dropReasons) {
 			const g = groups.add('datagram-dropped', `${about} — ${r.name}`, ref, s.dropEvents, r.count);
 			g.extra += r.bytes;
-			g.about = about;
-			g.reason = r.name;
+			aboutAndWhy(g, about, r.name, { valueMap: 'afdDatagramDrop', value: r.reason });
 		}
 		if (s.closed === null && s.closeRequested === null && s.endedBy !== 'unknown')
 			groups.add('open-at-end', who, ref, [s.opened?.index ?? s.firstEvent.index]);
@@ -400,6 +417,10 @@ export function findingsOf(t: FindingInput, options: FindingOptions = {}): Findi
 		if (tcp?.result === 'failed' && tcp.failure !== null && c?.outcome !== 'failed') {
 			// TCP/IP saw a connect fail that the AFD events do not show (e.g. their events are missing).
 			const g = groups.add('tcp-connect-failed', `${peer}: ${tcp.failure}`, ref, socketLinks(s));
+			g.subjectText = msg('finding.subject-tcp', {
+				about: peer,
+				reason: tcp.failureMessage ?? tcp.failure,
+			});
 			if (tcp.status) g.statuses.add(tcp.status);
 		}
 		if (tcp && tcp.synRetransmits > 0 && tcp.result !== 'failed')

@@ -2,7 +2,7 @@
 // 38 ms, sent 12.4 KiB, received 1.2 MiB, closed by the application after 41.2 s". Built as a
 // message (i18n/render.ts) so the page can tell it in the reader's language; storyOf is English.
 import { english, list, msg, type Msg, type Text } from '../i18n/render.ts';
-import { formatBytes } from '../lib/format-size.ts';
+import { IP_PROTOCOLS } from '../generated/codes.ts';
 import { protocolLabel, ticksToMs } from './format.ts';
 import { namedEndpoint } from './names.ts';
 import type { SocketSummary } from './socket.ts';
@@ -37,10 +37,23 @@ function clauses(...parts: (Text | null | false)[]): Text {
 	);
 }
 
+/** The same label as a message: 'raw', 'protocol 58' and 'socket' are words, in the reader's language. */
+function protocolText(type: number | null, protocol: number | null): Text {
+	const label = protocolLabel(type, protocol);
+	if (label === 'raw') return msg('socket.kind.raw');
+	if (label === 'socket') return msg('socket.kind.socket');
+	if (protocol !== null && !(protocol in IP_PROTOCOLS) && label === `protocol ${protocol}`)
+		return msg('socket.kind.protocol', { protocol });
+	return label;
+}
+
 /** What the socket was for: its first clause. */
 function opening(s: SocketSummary): Text {
 	const label = protocolLabel(s.type, s.protocol);
-	const kind = label === 'socket' ? msg('story.socket') : msg('story.labelled-socket', { label });
+	const kind =
+		label === 'socket'
+			? msg('story.socket')
+			: msg('story.labelled-socket', { label: protocolText(s.type, s.protocol) });
 	const early = s.origin === 'before-trace' || s.origin === 'missing-create';
 	const since =
 		s.origin === 'before-trace' ? msg('story.since-before-trace') : msg('story.since-no-create');
@@ -86,8 +99,8 @@ function opening(s: SocketSummary): Text {
 		const each = s.peers.slice(0, STORY_PEERS).map((p) =>
 			msg('story.peer-flow', {
 				remote: namedEndpoint(p.remoteName, p.remote),
-				sent: formatBytes(p.bytesSent),
-				received: formatBytes(p.bytesReceived),
+				sent: { bytes: p.bytesSent },
+				received: { bytes: p.bytesReceived },
 			}),
 		);
 		return msg('story.with-peers', {
@@ -131,7 +144,9 @@ function lifetime(s: SocketSummary, how: Msg): Msg {
 }
 
 function reasonOf(s: SocketSummary): Text {
-	return s.abort?.reasonName ?? msg('story.reason', { reason: String(s.abort?.reason) });
+	return s.abort
+		? { valueMap: 'afdAbort', value: s.abort.reason }
+		: msg('story.reason', { reason: 'undefined' });
 }
 
 function ending(s: SocketSummary): Text | null {
@@ -156,33 +171,33 @@ function ending(s: SocketSummary): Text | null {
 /** The socket's story as a message, to tell in any language. */
 export function storyMessageOf(s: SocketSummary): Text {
 	const parts: Text[] = [opening(s)];
-	// What TCP/IP itself logged: the reason a connect failed, retransmissions, a reset (in English:
-	// sockets/tcp.ts words it, with the status names it quotes).
+	// What TCP/IP itself logged: the reason a connect failed, retransmissions, a reset (worded by
+	// sockets/tcp.ts, with the status names it quotes).
 	const tcp = s.tcp;
 	if (
 		tcp &&
 		(tcp.result === 'failed' || tcp.synRetransmits + tcp.dataRetransmits > 0 || tcp.ended !== null)
 	)
-		parts.push(tcp.text);
+		parts.push(tcp.message ?? tcp.text);
 	const data = s.sends + s.receives > 0 || s.bytesSent + s.bytesReceived > 0;
 	if (data)
 		parts.push(
 			s.nestedSendExits === 0
-				? msg('story.sent', { bytes: formatBytes(s.bytesSent) })
+				? msg('story.sent', { bytes: { bytes: s.bytesSent } })
 				: // The sent figure rests on taking exits at unknown Locations as parts of nested sends.
 					msg('story.sent-nested', {
-						bytes: formatBytes(s.bytesSent),
+						bytes: { bytes: s.bytesSent },
 						count: s.nestedSendExits,
-						skipped: formatBytes(s.nestedSendBytes),
+						skipped: { bytes: s.nestedSendBytes },
 					}),
-			msg('story.received', { bytes: formatBytes(s.bytesReceived) }),
+			msg('story.received', { bytes: { bytes: s.bytesReceived } }),
 		);
 	if (s.datagramsDropped > 0)
 		parts.push(
 			msg('story.dropped', {
 				count: s.datagramsDropped,
 				reasons: list(
-					s.dropReasons.map((r) => r.name),
+					s.dropReasons.map((r) => ({ valueMap: 'afdDatagramDrop', value: r.reason })),
 					'semicolon',
 				),
 			}),

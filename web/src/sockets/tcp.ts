@@ -3,6 +3,7 @@
 // (local port, remote address) so sockets can be told their TCP outcome. Header PIDs are not
 // trusted here: only the payload's ProcessId / rundown Pid are kept, and only above 4.
 import { explainStatus } from '../decoder/status.ts';
+import { english, list as clauses, msg, type Msg, type Text } from '../i18n/render.ts';
 import { addressOfEndpoint } from './names.ts';
 
 /** What a TCPIP event id means for a connection. */
@@ -26,19 +27,34 @@ export type TcpRole =
 	| 'shutdown'
 	| 'rundown';
 
+/**
+ * Why a connect failed, as a catalogue key (`tcp.reason.<code>`): the reason Windows names in the
+ * event itself, or what the connection's events say.
+ */
+export type TcpReason =
+	| 'address-family'
+	| 'compartment'
+	| 'inspection'
+	| 'no-route'
+	| 'session-state'
+	| 'path-df'
+	| 'failed'
+	| 'timed-out'
+	| 'refused';
+
 /** Event id → role, and for failures the reason Windows names in the event itself. */
-export const TCP_EVENTS: ReadonlyMap<number, { role: TcpRole; reason?: string }> = new Map([
+export const TCP_EVENTS: ReadonlyMap<number, { role: TcpRole; reason?: TcpReason }> = new Map([
 	[1002, { role: 'request' }],
 	[1031, { role: 'proceeding' }],
 	[1033, { role: 'complete' }],
-	[1018, { role: 'failure', reason: 'address family not supported' }],
-	[1019, { role: 'failure', reason: 'compartment mismatch' }],
-	[1020, { role: 'failure', reason: 'blocked by inspection (firewall)' }],
-	[1021, { role: 'failure', reason: 'no route' }],
+	[1018, { role: 'failure', reason: 'address-family' }],
+	[1019, { role: 'failure', reason: 'compartment' }],
+	[1020, { role: 'failure', reason: 'inspection' }],
+	[1021, { role: 'failure', reason: 'no-route' }],
 	[1034, { role: 'failure' }],
-	[1035, { role: 'failure', reason: 'blocked by inspection (firewall)' }],
-	[1036, { role: 'failure', reason: 'session state' }],
-	[1037, { role: 'failure', reason: "don't-fragment path failure" }],
+	[1035, { role: 'failure', reason: 'inspection' }],
+	[1036, { role: 'failure', reason: 'session-state' }],
+	[1037, { role: 'failure', reason: 'path-df' }],
 	[1045, { role: 'timeout' }],
 	[1183, { role: 'refused' }],
 	[1186, { role: 'syn-retransmit' }],
@@ -82,8 +98,15 @@ export interface TcpConnection {
 	requested: boolean;
 	accepted: boolean;
 	connected: boolean;
-	/** The failure Windows logged: its reason and NTSTATUS. */
-	failure: { reason: string; status: number | null; index: number } | null;
+	/**
+	 * The failure Windows logged: its reason (a code, or the NTSTATUS name when the event names
+	 * none) and NTSTATUS.
+	 */
+	failure: {
+		reason: TcpReason | { statusName: string };
+		status: number | null;
+		index: number;
+	} | null;
 	timedOut: boolean;
 	refused: boolean;
 	synRetransmits: number;
@@ -176,18 +199,19 @@ export class TcpTable {
 				break;
 			case 'failure':
 				c.failure = {
-					reason: meaning.reason ?? (e.status ? explainStatus(e.status).name : 'failed'),
+					reason:
+						meaning.reason ?? (e.status ? { statusName: explainStatus(e.status).name } : 'failed'),
 					status: e.status,
 					index: e.index,
 				};
 				break;
 			case 'timeout':
 				c.timedOut = true;
-				c.failure ??= { reason: 'timed out', status: e.status, index: e.index };
+				c.failure ??= { reason: 'timed-out', status: e.status, index: e.index };
 				break;
 			case 'refused':
 				c.refused = true;
-				c.failure = { reason: 'refused (the peer sent a reset)', status: e.status, index: e.index };
+				c.failure = { reason: 'refused', status: e.status, index: e.index };
 				break;
 			case 'syn-retransmit':
 				c.synRetransmits = Math.max(c.synRetransmits + 1, e.rexmit ?? 0);
@@ -249,8 +273,10 @@ export class TcpTable {
 /** The TCP outcome of a socket, joined from its connections. */
 export interface TcpOutcome {
 	readonly result: 'connected' | 'failed' | 'accepted' | 'connecting' | 'existing';
-	/** Why a connect failed, as Windows logged it ('no route', 'refused …', 'timed out'). */
+	/** Why a connect failed, as Windows logged it ('no route', 'refused …', 'timed out'), in English. */
 	readonly failure: string | null;
+	/** The same, to render in the reader's language. */
+	readonly failureMessage?: Text | null;
 	readonly status: number | null;
 	readonly statusName: string | null;
 	readonly synRetransmits: number;
@@ -263,10 +289,12 @@ export interface TcpOutcome {
 	readonly events: readonly number[];
 	/** One sentence: "TCP connect failed: no route", "SYN retransmitted 3 times before the timeout". */
 	readonly text: string;
+	/** The same sentence, to render in the reader's language (absent in tables stored before it). */
+	readonly message?: Text;
 }
 
-function times(n: number): string {
-	return n === 1 ? 'once' : `${n} times`;
+function reasonText(reason: TcpReason | { statusName: string }): Text {
+	return typeof reason === 'string' ? msg(`tcp.reason.${reason}`) : reason.statusName;
 }
 
 /** The outcome of the socket's connections (the last one decides; retransmissions add up). */
@@ -297,27 +325,28 @@ export function tcpOutcome(list: readonly TcpConnection[]): TcpOutcome | null {
 						? 'connecting'
 						: 'existing';
 	const status = c.failure?.status ?? null;
-	const parts: string[] = [];
+	const parts: Msg[] = [];
+	let failure: Text | null = null;
 	if (result === 'failed') {
-		const reason = c.timedOut && syn > 0 ? 'timed out' : c.failure!.reason;
-		parts.push(`TCP connect failed: ${reason}`);
+		failure = c.timedOut && syn > 0 ? msg('tcp.reason.timed-out') : reasonText(c.failure!.reason);
+		parts.push(msg('tcp.connect-failed', { reason: failure }));
 		if (syn > 0)
-			parts.push(`SYN retransmitted ${times(syn)}${c.timedOut ? ' before the timeout' : ''}`);
+			parts.push(
+				c.timedOut
+					? msg('tcp.syn-retransmitted-timeout', { count: syn })
+					: msg('tcp.syn-retransmitted', { count: syn }),
+			);
 	} else {
-		if (result === 'connected') parts.push('TCP connected');
-		else if (result === 'accepted') parts.push('TCP accepted');
-		else if (result === 'connecting') parts.push('TCP connect still pending');
-		else parts.push('TCP connection open before the trace');
-		if (syn > 0) parts.push(`SYN retransmitted ${times(syn)}`);
+		parts.push(msg(`tcp.result.${result}`));
+		if (syn > 0) parts.push(msg('tcp.syn-retransmitted', { count: syn }));
 	}
-	if (data > 0) parts.push(`data retransmitted ${times(data)}`);
-	if (ended === 'reset') parts.push('reset by the peer');
-	else if (ended === 'rto-timeout') parts.push('dropped after the retransmission timeout');
-	else if (ended === 'keepalive-timeout') parts.push('dropped when keepalives went unanswered');
-	else if (ended === 'disconnect-timeout') parts.push('disconnect timed out');
+	if (data > 0) parts.push(msg('tcp.data-retransmitted', { count: data }));
+	if (ended !== null) parts.push(msg(`tcp.ended.${ended}`));
+	const message = clauses(parts, 'comma');
 	return {
 		result,
-		failure: result === 'failed' ? parts[0]!.slice('TCP connect failed: '.length) : null,
+		failure: failure === null ? null : english(failure),
+		failureMessage: failure,
 		status,
 		statusName: status !== null && status !== 0 ? explainStatus(status).name : null,
 		synRetransmits: syn,
@@ -325,6 +354,7 @@ export function tcpOutcome(list: readonly TcpConnection[]): TcpOutcome | null {
 		ended,
 		pid,
 		events,
-		text: parts.join(', '),
+		text: english(message),
+		message,
 	};
 }

@@ -19,7 +19,11 @@ export type ShortcutAction =
 	| 'panel-packets'
 	| 'zoom-out'
 	| 'zoom-reset'
-	| 'theme';
+	| 'time-reference'
+	| 'theme'
+	| 'mark'
+	| 'next-mark'
+	| 'previous-mark';
 
 export interface ShortcutHelp {
 	readonly keys: readonly string[];
@@ -44,9 +48,13 @@ export const SHORTCUT_HELP: readonly ShortcutHelp[] = [
 	{ keys: ['Enter', 'Shift+F10'], does: msg('shortcut.filter-on-a-cell-of-the-selected-event') },
 	{ keys: ['e'], does: msg('shortcut.errors-only-on-or-off') },
 	{ keys: ['t'], does: msg('shortcut.time-as-utc-or-since-the-trace-start') },
+	{ keys: ['Shift+T'], does: msg('shortcut.time-reference') },
 	{ keys: ['1', '2', '3', '4', '5'], does: msg('shortcut.panels') },
 	{ keys: ['-', '0'], does: msg('shortcut.zoom-the-timeline-out-or-reset-it') },
+	{ keys: ['W', 'S', 'A', 'D', '+'], does: msg('shortcut.timeline-keys') },
 	{ keys: ['d'], does: msg('shortcut.theme-system-light-dark') },
+	{ keys: ['m'], does: msg('shortcut.mark') },
+	{ keys: ['n', 'Shift+N'], does: msg('shortcut.next-mark') },
 	{ keys: ['?'], does: msg('shortcut.this-list') },
 ];
 
@@ -57,6 +65,8 @@ const BY_CHARACTER: Record<string, ShortcutAction> = {
 	k: 'previous',
 	e: 'errors-only',
 	t: 'time-format',
+	// Wireshark's Ctrl+T, which the browser keeps for a new tab.
+	T: 'time-reference',
 	'1': 'panel-events',
 	'2': 'panel-stats',
 	'3': 'panel-sockets',
@@ -65,6 +75,9 @@ const BY_CHARACTER: Record<string, ShortcutAction> = {
 	'-': 'zoom-out',
 	'0': 'zoom-reset',
 	d: 'theme',
+	m: 'mark',
+	n: 'next-mark',
+	N: 'previous-mark',
 };
 
 /** US QWERTY characters of the physical keys, for layouts that type no Latin letters. */
@@ -75,6 +88,8 @@ const US_KEYS: Record<string, [plain: string, shifted: string]> = {
 	KeyE: ['e', 'E'],
 	KeyT: ['t', 'T'],
 	KeyD: ['d', 'D'],
+	KeyM: ['m', 'M'],
+	KeyN: ['n', 'N'],
 	Digit1: ['1', '!'],
 	Digit2: ['2', '@'],
 	Digit3: ['3', '#'],

@@ -6,7 +6,6 @@
 import type { TraceFacts } from '../decoder/types.ts';
 import {
 	formatBigCount,
-	formatBytes,
 	formatCount,
 	formatDuration,
 	formatFrequency,
@@ -73,7 +72,7 @@ export function buildFactGroups(f: TraceFacts): FactGroup[] {
 					label: msg('facts.size'),
 					source: 'File.size',
 					parts: [
-						{ text: formatBytes(f.fileSize), fact: 'fileSize' },
+						{ text: { bytes: f.fileSize }, fact: 'fileSize' },
 						{
 							text: msg('facts.bytes', { count: formatCount(f.fileSize) }),
 							fact: 'fileSizeBytes',
@@ -193,7 +192,7 @@ export function buildFactGroups(f: TraceFacts): FactGroup[] {
 					label: msg('facts.buffer-size'),
 					source: 'BufferSize',
 					parts: [
-						{ text: formatBytes(f.bufferSize), fact: 'bufferSize' },
+						{ text: { bytes: f.bufferSize }, fact: 'bufferSize' },
 						{
 							text: msg('facts.bytes', { count: formatCount(f.bufferSize) }),
 							fact: 'bufferSizeBytes',

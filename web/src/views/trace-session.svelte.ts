@@ -4,6 +4,7 @@
 // a generation number makes the newest request win and drops late answers from older ones.
 import { proxy, type Remote } from 'comlink';
 import type { TraceFacts } from '../decoder/types.ts';
+import { english, failureText, msg, type Text } from '../i18n/render.ts';
 import type { FailureCode, Result } from '../lib/result.ts';
 import type { DecoderApi, ImportProgress, TraceSummary } from '../worker/api.ts';
 import { MARK_OPEN } from './marks.ts';
@@ -21,7 +22,8 @@ export type SessionState =
 	| {
 			readonly kind: 'error';
 			readonly fileName: string;
-			readonly message: string;
+			/** Why, to say in the reader's language (the worker's English text as data when it has no message). */
+			readonly message: Text;
 			readonly code: FailureCode;
 	  };
 
@@ -111,7 +113,7 @@ export class TraceSession {
 			this.#settle(generation, {
 				kind: 'error',
 				fileName: 'sample.etl',
-				message: `the sample trace could not be loaded: ${describe(err)}`,
+				message: msg('failure.sample', { detail: describe(err) }),
 				code: 'io',
 			});
 			return;
@@ -130,7 +132,7 @@ export class TraceSession {
 			this.#settle(generation, {
 				kind: 'error',
 				fileName: known?.name ?? '',
-				message: opened.error,
+				message: failureText(opened),
 				code: opened.code,
 			});
 			return;
@@ -206,7 +208,8 @@ export class TraceSession {
 		} catch (err) {
 			// Expected failures arrive as Result values; a throw means the decoder itself broke.
 			console.error('decoder worker failed', err);
-			result = { ok: false, code: 'internal', error: `the decoder failed: ${describe(err)}` };
+			const message = msg('failure.decoder', { detail: describe(err) });
+			result = { ok: false, code: 'internal', error: english(message), message };
 		}
 		finished = true;
 		this.importing = null;
@@ -218,7 +221,7 @@ export class TraceSession {
 			generation,
 			result.ok
 				? { kind: 'trace', trace: result.value, facts: result.value.facts, progress: null }
-				: { kind: 'error', fileName, message: result.error, code: result.code },
+				: { kind: 'error', fileName, message: failureText(result), code: result.code },
 		);
 	}
 
@@ -239,7 +242,9 @@ export class TraceSession {
 				this.#settle(this.#generation, {
 					kind: 'error',
 					fileName: this.state.fileName,
-					message: `the decoder stopped unexpectedly${detail}`,
+					message: detail
+						? msg('failure.decoder-stopped-because', { detail: detail.slice(2) })
+						: msg('failure.decoder-stopped'),
 					code: 'internal',
 				});
 			}

@@ -3,6 +3,7 @@ import type { RecordJson } from '../decoder/record-json.ts';
 import type { EventType } from '../columns/layout.ts';
 import type { Result } from '../lib/result.ts';
 import type { GroupKey, Group, Histogram, RowView, TimeRange } from '../query/engine.ts';
+import type { IoGraph } from '../query/io-graph.ts';
 import type { Finding } from '../sockets/findings.ts';
 import type { TrackedTrace } from '../sockets/tracker.ts';
 import type { TraceRecord } from '../store/db.ts';
@@ -10,14 +11,20 @@ import type { ExportProgress } from './export-selection.ts';
 import type { SocketTableName } from './export-tables.ts';
 import type { TableFormat } from '../export/table-writer.ts';
 import type { ExportFormat as LineFormat } from '../decoder/record-lines.ts';
-import type { TraceStatistics, Vocabulary } from './trace-insight.ts';
+import type { PayloadValues, TraceStatistics, Vocabulary } from './trace-insight.ts';
 import type { TrustCounter } from './trust.ts';
 import type { PacketRow } from '../packets/packet-row.ts';
 import type { Layer } from '../packets/types.ts';
 import type { WireFacts } from '../packets/join.ts';
 import type { SideWorkerStarter } from './side-jobs.ts';
+import type { PacketPick } from '../packets/packet-pick.ts';
+import type { PacketStatistics } from '../packets/packet-stats.ts';
+
+import type { Pivot, PivotColumn } from '../query/pivot.ts';
+import type { RuleMatches } from '../query/rule-match.ts';
 
 export type { ExportProgress, SocketTableName, TableFormat, TraceStatistics, Vocabulary };
+export type { IoGraph, PayloadValues, Pivot, PivotColumn, RuleMatches };
 
 /** Most rows one eventRows request reads (a socket's story may hold millions). */
 export const MAX_EVENT_ROWS = 5000;
@@ -57,6 +64,12 @@ export interface ImportProgress {
  * A query's selection, for the requests about its matches. Only the latest selection of a trace
  * is kept: an older handle's requests fail with `superseded`.
  */
+/** What an I/O graph counts: the events of a filter over a range, or those of some sockets. */
+export type IoGraphSource =
+	| { readonly filter: string; readonly range: TimeRange | null }
+	/** `remote`: of datagram sockets, only their traffic with that remote (a conversation's). */
+	| { readonly sockets: readonly string[]; readonly remote?: string | null };
+
 export interface SelectionHandle {
 	readonly traceId: number;
 	readonly selection: number;
@@ -200,7 +213,19 @@ export interface DecoderApi {
 		filter: string,
 		range: TimeRange | null,
 		head?: number,
+		marked?: readonly number[],
 	): Promise<Result<QueryAnswer>>;
+	/**
+	 * Per event (by record index, at most MAX_EVENT_ROWS), the index of the first of `filters`
+	 * it matches, or -1: the colouring rules of the rows on screen. A filter that does not parse
+	 * matches nothing and says why.
+	 */
+	ruleMatches(
+		id: number,
+		filters: readonly string[],
+		indexes: readonly number[],
+		marked?: readonly number[],
+	): Promise<Result<RuleMatches>>;
 	/** Rows [offset, offset + limit) of a selection's matches. */
 	rows(selection: SelectionHandle, offset: number, limit: number): Promise<Result<RowView[]>>;
 	histogram(
@@ -216,6 +241,16 @@ export interface DecoderApi {
 	 * socket); indexes past the trace are left out, and at most MAX_EVENT_ROWS are read.
 	 */
 	eventRows(id: number, indexes: readonly number[]): Promise<Result<RowView[]>>;
+	/**
+	 * Payload fields (`names`, as a record prints them) of events by record index, for the
+	 * columns applied from the details pane; at most MAX_EVENT_ROWS; null for an event that
+	 * does not decode or is past the trace.
+	 */
+	payloadValues(
+		id: number,
+		indexes: readonly number[],
+		names: readonly string[],
+	): Promise<Result<(PayloadValues | null)[]>>;
 	/** Sockets rebuilt from the trace's Winsock events (stored when the import completed). */
 	sockets(id: number): Promise<Result<TrackedTrace>>;
 	findings(id: number): Promise<Result<Finding[]>>;
@@ -227,6 +262,27 @@ export interface DecoderApi {
 	trust(id: number): Promise<Result<TrustCounter[]>>;
 	/** The Statistics panel's tables over a selection's matches. */
 	statistics(selection: SelectionHandle): Promise<Result<TraceStatistics>>;
+	/**
+	 * Bytes sent and received per interval (`interval` ticks, null to choose one for the span),
+	 * counted as the sockets count them. A query of its own: the Events panel's stays current.
+	 */
+	ioGraph(id: number, source: IoGraphSource, interval: number | null): Promise<Result<IoGraph>>;
+	/**
+	 * A selection's matches grouped by `columns` in order (query/pivot.ts), at most `limit`
+	 * groups under each parent.
+	 */
+	pivot(
+		selection: SelectionHandle,
+		columns: readonly PivotColumn[],
+		limit: number,
+	): Promise<Result<Pivot>>;
+	/** The same tree as a file, one row per group (export/pivot-table.ts), in pieces. */
+	exportPivot(
+		selection: SelectionHandle,
+		columns: readonly PivotColumn[],
+		format: TableFormat,
+		write: (piece: Uint8Array, progress: ExportProgress) => Promise<boolean> | boolean,
+	): Promise<Result<{ rows: number; complete: boolean }>>;
 	/**
 	 * A selection's matches as `sockscope decode` would print them, in pieces of about 1 MiB.
 	 * The next piece is made only after `write` returns; returning false stops the export.
@@ -257,12 +313,26 @@ export interface DecoderApi {
 	packetDetails(id: number, number: number): Promise<Result<PacketDetails>>;
 	/** A socket's packets and what the wire says about it (handshake, RST, retransmissions). */
 	socketPackets(id: number, socket: string): Promise<Result<SocketPackets>>;
-	/** The frames a packet filter keeps as pcapng (`sockscope pcapng`), in pieces; false stops. */
+	/** Protocols and top talkers by process of the captured frames (none: no frames). */
+	packetStatistics(id: number): Promise<Result<PacketStatistics>>;
+	/** Whether the trace holds a capture provider's events (cheap: no pass over its file). */
+	hasPackets(id: number): Promise<Result<boolean>>;
+	/**
+	 * The frames a pick holds (a filter's, rows picked, a socket's, a conversation's) as pcapng
+	 * (`sockscope pcapng`), in pieces; false stops.
+	 */
 	exportPcapng(
 		id: number,
-		filter: string,
+		pick: PacketPick,
 		write: (piece: Uint8Array) => Promise<boolean> | boolean,
 	): Promise<Result<{ frames: number; complete: boolean }>>;
+	/** The frames a pick holds as the `packets` table of `sockscope export`, in pieces. */
+	exportPacketTable(
+		id: number,
+		pick: PacketPick,
+		format: TableFormat,
+		write: (piece: Uint8Array) => Promise<boolean> | boolean,
+	): Promise<Result<{ rows: number; complete: boolean }>>;
 	exportTable(
 		id: number,
 		table: SocketTableName,

@@ -2,7 +2,9 @@
 // is importing now, renaming and deleting them, and sweeping copies of files left without their
 // trace. Opened traces and imports keep their own state (open-traces.ts, import-run.ts).
 import type { IDBPDatabase } from 'idb';
-import { fail, ok, type Result } from '../lib/result.ts';
+import { msg } from '../i18n/render.ts';
+import { ok, type Result } from '../lib/result.ts';
+import { failWith } from './guard.ts';
 import { openStore, type SockscopeDB, type TraceRecord } from '../store/db.ts';
 import { deleteTrace, getTrace, listTraces, updateTrace } from '../store/trace-store.ts';
 import { removeOrphans, removeTraceFile, traceFile } from '../store/trace-files.ts';
@@ -100,8 +102,8 @@ export class Catalog {
 
 	async rename(id: number, name: string): Promise<Result<TraceSummary>> {
 		const clean = name.trim();
-		if (!clean) return fail('invalid', 'a trace needs a name');
-		if (!(await this.get(id))) return fail('not-found', `no trace ${id} in the library`);
+		if (!clean) return failWith('invalid', msg('failure.no-name'));
+		if (!(await this.get(id))) return failWith('not-found', msg('failure.no-trace', { id }));
 		const record = await updateTrace(await this.db(), id, { name: clean });
 		for (const f of this.#changed) f(id, record);
 		return ok(this.summary(record));

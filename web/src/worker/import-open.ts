@@ -4,7 +4,9 @@
 import { blobSource, blockCache, switchableSource } from '../decoder/source.ts';
 import { openTrace as openEtl, type OpenTrace } from '../decoder/etl-file.ts';
 import { TraceTables } from '../ingest/trace-tables.ts';
-import { fail, ok, type Result } from '../lib/result.ts';
+import { msg } from '../i18n/render.ts';
+import { ok, type Result } from '../lib/result.ts';
+import { failWith } from './guard.ts';
 import type { TraceRecord } from '../store/db.ts';
 import { addTrace, dropChunksFrom, updateTrace } from '../store/trace-store.ts';
 import type { Catalog } from './catalog.ts';
@@ -67,9 +69,13 @@ async function checkRoom(estimate: StorageEstimate, need: number): Promise<Resul
 	const e = await estimate();
 	const { usage = 0, quota = 0 } = e ?? {};
 	if (quota > 0 && quota - usage < need)
-		return fail(
+		return failWith(
 			'quota',
-			`not enough storage for this trace: it needs about ${mb(need)}, and ${mb(Math.max(0, quota - usage))} of the browser's ${mb(quota)} are free. Delete traces from the library or free disk space.`,
+			msg('failure.quota-room', {
+				need: mb(need),
+				free: mb(Math.max(0, quota - usage)),
+				quota: mb(quota),
+			}),
 		);
 	return ok(undefined);
 }
@@ -117,24 +123,18 @@ export async function openResumedImport(
 	id: number,
 	file: File,
 ): Promise<Result<ImportStart | TraceRecord>> {
-	if (deps.catalog.importing(id)) return fail('busy', 'this trace is being imported already');
+	if (deps.catalog.importing(id)) return failWith('busy', msg('failure.busy'));
 	const db = await deps.catalog.db();
 	const record = await deps.catalog.get(id);
-	if (!record) return fail('not-found', `no trace ${id} in the library`);
+	if (!record) return failWith('not-found', msg('failure.no-trace', { id }));
 	if (record.status === 'complete') return ok(record);
 	// Another version may name, decode or cut the trace into chunks otherwise.
 	if (record.decoderVersion !== DECODER_VERSION)
-		return fail(
-			'version',
-			`${record.name} was imported by another version of Sockscope, which cannot be resumed: delete it and import the file again`,
-		);
+		return failWith('version', msg('failure.version', { name: record.name }));
 	const [opened, print] = await openDropped(file, await deps.traces.module());
 	if (!opened.ok) return opened;
 	if (print !== record.fingerprint)
-		return fail(
-			'mismatch',
-			`${file.name} is not the file this trace was imported from (${record.name}): pick that file to resume`,
-		);
+		return failWith('mismatch', msg('failure.mismatch', { file: file.name, name: record.name }));
 	const columns = record.storedBytes - (record.copied ? record.size : 0);
 	const room = await checkRoom(
 		deps.estimate,

@@ -24,6 +24,7 @@ import {
 	type IngestResult,
 } from '../ingest/ingest.ts';
 import { TraceTables } from '../ingest/trace-tables.ts';
+import { msg } from '../i18n/render.ts';
 import { fail, ok, type FailureCode, type Result } from '../lib/result.ts';
 import { importTracker, type ImportTracker } from '../sockets/import-tracker.ts';
 import type { TraceRecord } from '../store/db.ts';
@@ -39,7 +40,7 @@ import {
 } from '../store/trace-store.ts';
 import type { ImportProgress, TraceSummary } from './api.ts';
 import type { ActiveImport } from './catalog.ts';
-import { errorCode, errorMessage } from './guard.ts';
+import { errorCode, errorMessage, errorText, failWith } from './guard.ts';
 import {
 	COLUMNS_FACTOR,
 	HEAD_BYTES,
@@ -438,16 +439,23 @@ export class ImportRun implements ActiveImport {
 		// Cancel also stops the index pass, and with it whatever waits on it (the decoding, the
 		// sockets): what they throw then is the cancel.
 		if (e instanceof IngestStopped || this.#cancelled)
-			return fail('cancelled', 'the import was cancelled: nothing of it was kept');
+			return failWith('cancelled', msg('failure.cancelled'));
 		const code: FailureCode = errorCode(e);
 		if (code === 'quota') {
 			const need = this.#trace.source.size * (1 + COLUMNS_FACTOR) - this.#counted.storedBytes;
-			return fail(
+			return failWith(
 				'quota',
-				`storage is full after ${this.#counted.records.toLocaleString('en-US')} events: about ${mb(Math.max(0, need))} more are needed. Nothing of this import was kept: free space, then import the file again.`,
+				msg('failure.quota-import', {
+					events: this.#counted.records.toLocaleString('en-US'),
+					need: mb(Math.max(0, need)),
+				}),
 			);
 		}
-		return fail(code === 'internal' ? 'internal' : code, `import failed: ${errorMessage(e)}`);
+		return fail(
+			code === 'internal' ? 'internal' : code,
+			`import failed: ${errorMessage(e)}`,
+			msg('failure.import', { detail: errorText(e) }),
+		);
 	}
 
 	/** Stops what still runs, lets this worker's writes settle, and lets go of the copy. */

@@ -76,8 +76,12 @@ export class LiveTrace implements ChunkSource {
 		return t;
 	}
 
+	/** The page's marks of this trace (event indexes), as its latest query that reads them sent. */
+	marked: ReadonlySet<number> = new Set();
+
 	context(): FilterContext {
 		return {
+			marked: this.marked,
 			strings: this.tables.strings,
 			eventTypes: this.tables.eventTypes,
 			startFiletime: BigInt(this.record.facts.startFiletime),

@@ -4,7 +4,8 @@
 import { BufferRecords, type RecordBytes } from '../decoder/buffer-records.ts';
 import { blobSource, blockCache } from '../decoder/source.ts';
 import { openTrace as openEtl } from '../decoder/etl-file.ts';
-import { CodedError } from '../lib/result.ts';
+import { failureText, msg } from '../i18n/render.ts';
+import { codedError } from './guard.ts';
 import { getBuffers, getTrace } from '../store/trace-store.ts';
 import type { Catalog } from './catalog.ts';
 import { LiveTrace } from './live-trace.ts';
@@ -45,7 +46,7 @@ export class OpenTraces {
 			t = (async () => {
 				const db = await this.#catalog.db();
 				const record = await getTrace(db, id);
-				if (!record) throw new CodedError('not-found', `no trace ${id} in the library`);
+				if (!record) throw codedError('not-found', msg('failure.no-trace', { id }));
 				const live = await LiveTrace.load(db, record, () => this.#storedRecords(id));
 				// Its insight decodes records for filters on payload fields, from the first query on.
 				this.insight(live);
@@ -77,11 +78,11 @@ export class OpenTraces {
 		const record = await getTrace(db, id);
 		const [file, table] = await Promise.all([this.#catalog.files.file(id), getBuffers(db, id)]);
 		if (!record?.copied || !file || !table)
-			throw new CodedError(
+			throw codedError(
 				'io',
 				record?.status === 'complete'
-					? 'the library has no copy of this trace file: import the file again to read its events'
-					: 'the library has no whole copy of this trace file: resume its import to read its events',
+					? msg('failure.no-copy-events')
+					: msg('failure.part-copy-events'),
 			);
 		const opened = await openEtl(
 			blockCache(blobSource(file), 1 << 20, 8),
@@ -89,7 +90,10 @@ export class OpenTraces {
 			record.name,
 		);
 		if (!opened.ok)
-			throw new CodedError('io', `the library's copy of ${record.name}: ${opened.error}`);
+			throw codedError(
+				'io',
+				msg('failure.library-copy', { name: record.name, detail: failureText(opened) }),
+			);
 		return new BufferRecords(opened.value, table);
 	}
 }

@@ -4,12 +4,18 @@
 // and the pcapng download read it.
 import { indexBuffers, openTrace as openEtl } from '../decoder/etl-file.ts';
 import { blobSource, blockCache } from '../decoder/source.ts';
-import { CodedError, fail, ok, type Result } from '../lib/result.ts';
-import { compilePacketFilter, PacketFilterError, type Test } from '../packets/packet-filter.ts';
+import { failureText, msg } from '../i18n/render.ts';
+import { fail, ok, type Result } from '../lib/result.ts';
+import { codedError } from './guard.ts';
+import { PacketFilterError, type Test } from '../packets/packet-filter.ts';
+import { pickTest, type PacketPick } from '../packets/packet-pick.ts';
+import { packetStatistics, type PacketStatistics } from '../packets/packet-stats.ts';
 import { packetInfo, packetRow } from '../packets/packet-row.ts';
 import { pcapngBlocks, socketNames } from '../packets/pcapng-file.ts';
 import { trackPackets, type TracePackets } from '../packets/track-packets.ts';
 import { PROVIDERS } from '../generated/schemas.ts';
+import { PACKET_TABLE, packetTableRow } from '../export/packet-table.ts';
+import { tableWriter, type TableFormat } from '../export/table-writer.ts';
 import { getTrace } from '../store/trace-store.ts';
 import {
 	MAX_SOCKET_PACKETS,
@@ -49,6 +55,8 @@ interface Loaded {
 	/** The latest filter's frames (indexes into packets.frames), and its text. */
 	filter: string;
 	matches: number[];
+	/** The protocols and top talkers, counted on the first request. */
+	statistics?: PacketStatistics;
 }
 
 export class PacketService {
@@ -77,10 +85,9 @@ export class PacketService {
 	async #read(id: number): Promise<Loaded> {
 		const db = await this.#catalog.db();
 		const record = await getTrace(db, id);
-		if (!record) throw new CodedError('not-found', `no trace ${id} in the library`);
+		if (!record) throw codedError('not-found', msg('failure.no-trace', { id }));
 		// A trace without a capture provider's event has no packets: no pass over its file.
-		const live = await this.#traces.live(id);
-		if (!live.tables.eventTypes.some((t) => CAPTURE_PROVIDERS.has(t.provider?.toLowerCase() ?? '')))
+		if (!(await this.#captured(id)))
 			return {
 				packets: NO_PACKETS,
 				names: () => [],
@@ -89,18 +96,17 @@ export class PacketService {
 				matches: [],
 			};
 		const file = record.copied ? await this.#catalog.files.file(id) : null;
-		if (!file)
-			throw new CodedError(
-				'io',
-				'the library has no whole copy of this trace file: import it again to read its packets',
-			);
+		if (!file) throw codedError('io', msg('failure.no-copy-packets'));
 		const opened = await openEtl(
 			blockCache(blobSource(file), 1 << 20, 8),
 			await this.#traces.module(),
 			record.name,
 		);
 		if (!opened.ok)
-			throw new CodedError('io', `the library's copy of ${record.name}: ${opened.error}`);
+			throw codedError(
+				'io',
+				msg('failure.library-copy', { name: record.name, detail: failureText(opened) }),
+			);
 		const index = await indexBuffers(opened.value);
 		const packets = await trackPackets(opened.value, index.buffers);
 		return {
@@ -112,10 +118,25 @@ export class PacketService {
 		};
 	}
 
+	async #captured(id: number): Promise<boolean> {
+		const live = await this.#traces.live(id);
+		return live.tables.eventTypes.some((t) =>
+			CAPTURE_PROVIDERS.has(t.provider?.toLowerCase() ?? ''),
+		);
+	}
+
+	/** Whether the trace holds a capture provider's events (what downloads of packets need). */
+	async hasPackets(id: number): Promise<Result<boolean>> {
+		return ok(await this.#captured(id));
+	}
+
 	#compile(filter: string): Result<Test | null> {
-		if (!filter.trim()) return ok(null);
+		return this.#pick({ kind: 'filter', filter });
+	}
+
+	#pick(pick: PacketPick): Result<Test | null> {
 		try {
-			return ok(compilePacketFilter(filter));
+			return ok(pickTest(pick));
 		} catch (e) {
 			if (e instanceof PacketFilterError) return fail('filter', e.message);
 			throw e;
@@ -180,6 +201,14 @@ export class PacketService {
 		});
 	}
 
+	/** The protocol hierarchy and the top talkers by process of every captured frame. */
+	async statistics(id: number): Promise<Result<PacketStatistics>> {
+		if (!(await this.#captured(id))) return ok(packetStatistics([], []));
+		const l = await this.#load(id);
+		l.statistics ??= packetStatistics(l.packets.frames, l.packets.owners);
+		return ok(l.statistics);
+	}
+
 	/** One socket's packets (the first MAX_SOCKET_PACKETS) and its wire facts. */
 	async socket(id: number, socket: string): Promise<Result<SocketPackets>> {
 		const l = await this.#load(id);
@@ -207,13 +236,13 @@ export class PacketService {
 		});
 	}
 
-	/** The latest filter's frames as pcapng, in pieces of about 1 MiB; false from `write` stops. */
+	/** The frames a pick holds as pcapng, in pieces of about 1 MiB; false from `write` stops. */
 	async exportPcapng(
 		id: number,
-		filter: string,
+		pick: PacketPick,
 		write: (piece: Uint8Array) => Promise<boolean> | boolean,
 	): Promise<Result<{ frames: number; complete: boolean }>> {
-		const test = this.#compile(filter);
+		const test = this.#pick(pick);
 		if (!test.ok) return test;
 		const l = await this.#load(id);
 		let parts: Uint8Array[] = [];
@@ -238,5 +267,32 @@ export class PacketService {
 		}
 		if (size > 0 && !(await flush())) return ok({ frames, complete: false });
 		return ok({ frames, complete: true });
+	}
+
+	/** The frames a pick holds as the `packets` table of `sockscope export`, in pieces. */
+	async exportPacketTable(
+		id: number,
+		pick: PacketPick,
+		format: TableFormat,
+		write: (piece: Uint8Array) => Promise<boolean> | boolean,
+	): Promise<Result<{ rows: number; complete: boolean }>> {
+		const test = this.#pick(pick);
+		if (!test.ok) return test;
+		const l = await this.#load(id);
+		const p = l.packets;
+		let stopped = false;
+		const table = tableWriter(format, PACKET_TABLE, async (piece) => {
+			if (!stopped && !(await write(piece))) stopped = true;
+		});
+		let rows = 0;
+		for (let k = 0; k < p.frames.length; k++) {
+			const f = p.frames[k]!;
+			if (test.value && !test.value(f, p.owners[k]!, l.names)) continue;
+			await table.add(packetTableRow(f, p.owners[k]!, l.interfaces));
+			rows++;
+			if (stopped) return ok({ rows, complete: false });
+		}
+		await table.close();
+		return ok({ rows, complete: !stopped });
 	}
 }

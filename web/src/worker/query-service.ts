@@ -13,6 +13,8 @@ import {
 	type TimeRange,
 } from '../query/engine.ts';
 import { FilterError } from '../query/filter-parser.ts';
+import { isPivotColumn, type Pivot, type PivotColumn } from '../query/pivot.ts';
+import { ruleMatches, type RuleMatches } from '../query/rule-match.ts';
 import { recordDecoder } from '../decoder/single-record.ts';
 import { findingsOf, type Finding } from '../sockets/findings.ts';
 import type { TrackedTrace } from '../sockets/tracker.ts';
@@ -20,21 +22,29 @@ import { getSockets, getTrace } from '../store/trace-store.ts';
 import type {
 	ExportFormat,
 	OpenedTrace,
+	PayloadValues,
 	QueryAnswer,
 	RecordDetails,
+	IoGraphSource,
 	SelectionHandle,
 } from './api.ts';
+import { ioGraph, type IoGraph } from '../query/io-graph.ts';
 import { MAX_EVENT_ROWS } from './api.ts';
 import type { Catalog } from './catalog.ts';
 import { recordDetails } from './details.ts';
 import type { ExportProgress } from './export-selection.ts';
 import { exportSocketTable, type SocketTableName } from './export-tables.ts';
-import type { TableFormat } from '../export/table-writer.ts';
+import { tableWriter, type TableFormat } from '../export/table-writer.ts';
+import { pivotTable } from '../export/pivot-table.ts';
 import type { LiveTrace } from './live-trace.ts';
 import type { OpenTraces } from './open-traces.ts';
-import { errorCode, errorMessage } from './guard.ts';
+import { errorCode, errorMessage, failWith } from './guard.ts';
+import { msg } from '../i18n/render.ts';
 import type { TraceStatistics, Vocabulary } from './trace-insight.ts';
 import { trustCounters, type TrustCounter } from './trust.ts';
+
+/** Most groups a pivot lists under one parent. */
+const MAX_PIVOT_GROUPS = 2000;
 
 const NO_SOCKETS =
 	'the sockets of this trace are not available: it has not been imported completely';
@@ -80,8 +90,10 @@ export class QueryService {
 		filter: string,
 		range: TimeRange | null,
 		head = 0,
+		marked?: readonly number[],
 	): Promise<Result<QueryAnswer>> {
 		const live = await this.#traces.live(id);
+		if (marked) live.marked = new Set(marked);
 		const generation = live.engine.begin();
 		await this.#joinOwners(id, live);
 		// An import stores its first rows within milliseconds of showing the trace: its first
@@ -92,7 +104,7 @@ export class QueryService {
 		try {
 			selection = await live.engine.select(filter, range, generation);
 		} catch (e) {
-			if (e instanceof FilterError) return fail('filter', e.message);
+			if (e instanceof FilterError) return fail('filter', e.message, e.whole);
 			if (e instanceof Superseded) return fail('superseded', e.message);
 			throw e;
 		}
@@ -168,6 +180,113 @@ export class QueryService {
 		return ok(await this.#traces.insight(live).statistics(selection, importing, uncounted));
 	}
 
+	/** The I/O graph of a filter, or of some sockets' own events. */
+	async ioGraph(
+		id: number,
+		source: IoGraphSource,
+		interval: number | null,
+	): Promise<Result<IoGraph>> {
+		const live = await this.#traces.live(id);
+		await this.#joinOwners(id, live);
+		const importing = this.#catalog.importing(id);
+		const tracked = importing ? undefined : await this.#trackedOf(id);
+		const uncounted = new Set(tracked?.uncountedSends ?? []);
+		const chunks = live.chunks();
+		const whole = {
+			from: chunks[0]?.tMin ?? 0,
+			to: Math.max(chunks.at(-1)?.tMax ?? 0, chunks[0]?.tMin ?? 0) + 1,
+		};
+		let filter: string;
+		let range: TimeRange | null;
+		let only: Set<number> | null = null;
+		if ('filter' in source) {
+			({ filter, range } = source);
+		} else {
+			if (!tracked) return fail('not-found', NO_SOCKETS);
+			const wanted = new Set(source.sockets);
+			const sockets = tracked.sockets.filter((s) => wanted.has(s.key));
+			if (sockets.length === 0)
+				return failWith(
+					'not-found',
+					msg('failure.no-socket', { sockets: source.sockets.join(', ') }),
+				);
+			// Their own events when the tracker kept them all; else their endpoints over their span.
+			if (sockets.every((s) => s.events.length === s.eventCount))
+				only = new Set(sockets.flatMap((s) => [...s.events]));
+			// A datagram socket's conversation is its traffic with one of its peers.
+			const peer = source.remote ? addressTerms(source.remote) : null;
+			filter = [
+				...new Set(
+					sockets.map((s) =>
+						peer && s.peers.length > 0
+							? `(endpoint:${s.endpoint} ${peer})`
+							: `endpoint:${s.endpoint}`,
+					),
+				),
+			].join(' or ');
+			range = {
+				from: Math.min(
+					...sockets.map((s) => Math.min(s.opened?.ticks ?? Infinity, s.firstEvent.ticks)),
+				),
+				to: Math.max(...sockets.map((s) => Math.max(s.closed?.ticks ?? 0, s.lastEvent.ticks))) + 1,
+			};
+		}
+		let selection: Selection;
+		try {
+			selection = await live.engine.select(filter, range);
+		} catch (e) {
+			if (e instanceof FilterError) return fail('filter', e.message, e.whole);
+			throw e;
+		}
+		const types = live.context().eventTypes;
+		return ok(
+			await ioGraph(live.engine, types, selection, range ?? whole, interval, uncounted, only),
+		);
+	}
+
+	async pivot(
+		handle: SelectionHandle,
+		columns: readonly PivotColumn[],
+		limit: number,
+	): Promise<Result<Pivot>> {
+		const s = this.#selected(handle);
+		if (!s.ok) return s;
+		const bad = columns.find((c) => !isPivotColumn(c));
+		if (bad !== undefined)
+			return failWith('invalid', msg('failure.cannot-group-by', { column: bad }));
+		const { live, selection } = s.value;
+		const importing = this.#catalog.importing(handle.traceId);
+		const tracked = importing ? undefined : await this.#trackedOf(handle.traceId);
+		const uncounted = new Set(tracked?.uncountedSends ?? []);
+		const limited = Math.max(1, Math.min(MAX_PIVOT_GROUPS, Math.floor(limit) || 1));
+		return ok(
+			await this.#traces.insight(live).pivot(selection, columns, limited, importing, uncounted),
+		);
+	}
+
+	async exportPivot(
+		handle: SelectionHandle,
+		columns: readonly PivotColumn[],
+		format: TableFormat,
+		write: (piece: Uint8Array, progress: ExportProgress) => Promise<boolean> | boolean,
+	): Promise<Result<{ rows: number; complete: boolean }>> {
+		const pivot = await this.pivot(handle, columns, MAX_PIVOT_GROUPS);
+		if (!pivot.ok) return pivot;
+		const { columns: table, rows } = pivotTable(pivot.value);
+		let written = 0;
+		let stopped = false;
+		const writer = tableWriter(format, table, async (piece) => {
+			if (!stopped && !(await write(piece, { rows: written, total: rows.length }))) stopped = true;
+		});
+		for (const row of rows) {
+			if (stopped) return ok({ rows: written, complete: false });
+			await writer.add(row);
+			written++;
+		}
+		await writer.close();
+		return ok({ rows: written, complete: !stopped });
+	}
+
 	async exportRows(
 		handle: SelectionHandle,
 		format: ExportFormat,
@@ -220,6 +339,34 @@ export class QueryService {
 		return ok(await live.engine.rows(known));
 	}
 
+	async ruleMatches(
+		id: number,
+		filters: readonly string[],
+		indexes: readonly number[],
+		marked?: readonly number[],
+	): Promise<Result<RuleMatches>> {
+		const live = await this.#traces.live(id);
+		if (marked) live.marked = new Set(marked);
+		const names = await this.#traces.insight(live).processNames(this.#catalog.importing(id));
+		const ctx = { ...live.context(), processNames: names };
+		return ok(
+			await ruleMatches(live.engine, ctx, filters, indexes.slice(0, MAX_EVENT_ROWS), (i) =>
+				live.locate(i),
+			),
+		);
+	}
+
+	async payloadValues(
+		id: number,
+		indexes: readonly number[],
+		names: readonly string[],
+	): Promise<Result<(PayloadValues | null)[]>> {
+		const live = await this.#traces.live(id);
+		return ok(
+			await this.#traces.insight(live).payloadValues(indexes.slice(0, MAX_EVENT_ROWS), names),
+		);
+	}
+
 	async vocabulary(id: number): Promise<Result<Vocabulary>> {
 		const live = await this.#traces.live(id);
 		return ok(await this.#traces.insight(live).vocabulary(this.#catalog.importing(id)));
@@ -257,6 +404,12 @@ export class QueryService {
 		const [record, tracked] = await Promise.all([getTrace(db, id), getSockets(db, id)]);
 		return record?.status === 'complete' ? tracked : undefined;
 	}
+}
+
+/** "[fe80::1%12]:53" or "10.0.0.5:53" → the filter's address and port terms, or null. */
+function addressTerms(remote: string): string | null {
+	const m = /^\[(.*)\]:(\d+)$/.exec(remote) ?? /^([^:]*):(\d+)$/.exec(remote);
+	return m ? `raddr:${m[1]!.replace(/%.*$/, '')} rport:${m[2]}` : null;
 }
 
 /** Rows [offset, offset + limit) of a selection's matches. */

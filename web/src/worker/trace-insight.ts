@@ -6,6 +6,7 @@ import { explainStatus } from '../decoder/status.ts';
 import { recordDecoder } from '../decoder/single-record.ts';
 import type { Selection } from '../query/engine.ts';
 import { buildStatistics, remotesOfSockets, type Statistics } from '../query/statistics.ts';
+import { buildPivot, type Pivot, type PivotColumn } from '../query/pivot.ts';
 import { exportSelection, type ExportProgress } from './export-selection.ts';
 import { exportParquet } from './export-parquet.ts';
 import type { ExportFormat } from '../decoder/record-lines.ts';
@@ -25,6 +26,11 @@ export interface Vocabulary {
 	/** Remote address → host names from the trace's DNS answers. */
 	readonly hosts: readonly (readonly [string, readonly string[]])[];
 }
+
+/** Payload fields of one event by name: the value, and its named meaning where it has one. */
+export type PayloadValues = Readonly<
+	Record<string, { readonly value: string; readonly meaning: string | null }>
+>;
 
 export interface TraceStatistics extends Statistics {
 	readonly options: OptionRow[];
@@ -155,23 +161,12 @@ export class TraceInsight {
 		importing: boolean,
 		uncounted: ReadonlySet<number>,
 	): Promise<TraceStatistics> {
-		const whole = await this.#wholeTrace();
 		const names = await this.processNames(importing);
 		const engine = this.#live.engine;
 		const tables = this.#live.tables;
-		if (!whole.remotes) {
-			const strings = new Map(tables.strings.map((s, i) => [s, i]));
-			const accepted = await acceptedSockets(
-				engine,
-				whole.all,
-				tables.eventTypes,
-				await this.#reader(),
-				strings,
-			);
-			whole.remotes = await remotesOfSockets(engine, whole.all, tables.eventTypes, accepted);
-		}
+		const remotes = await this.#remotes();
 		const context = { ...this.#live.context(), processNames: names };
-		const base = await buildStatistics(engine, context, sel, whole.remotes, uncounted);
+		const base = await buildStatistics(engine, context, sel, remotes, uncounted);
 		const options = await optionChanges(
 			engine,
 			sel,
@@ -180,6 +175,67 @@ export class TraceInsight {
 			names,
 		);
 		return { ...base, options };
+	}
+
+	/** Which socket talks to whom, over the whole trace (kept until it grows). */
+	async #remotes(): Promise<Map<number, number>> {
+		const whole = await this.#wholeTrace();
+		if (whole.remotes) return whole.remotes;
+		const engine = this.#live.engine;
+		const tables = this.#live.tables;
+		const strings = new Map(tables.strings.map((s, i) => [s, i]));
+		const accepted = await acceptedSockets(
+			engine,
+			whole.all,
+			tables.eventTypes,
+			await this.#reader(),
+			strings,
+		);
+		whole.remotes = await remotesOfSockets(engine, whole.all, tables.eventTypes, accepted);
+		return whole.remotes;
+	}
+
+	/** Group by (query/pivot.ts), bytes counted as the statistics count them. */
+	async pivot(
+		sel: Selection,
+		columns: readonly PivotColumn[],
+		limit: number,
+		importing: boolean,
+		uncounted: ReadonlySet<number>,
+	): Promise<Pivot> {
+		const names = await this.processNames(importing);
+		const remotes = await this.#remotes();
+		const context = { ...this.#live.context(), processNames: names };
+		return buildPivot(this.#live.engine, context, sel, columns, { remotes, uncounted, limit });
+	}
+
+	/** Payload fields of events by record index (worker/api.ts payloadValues). */
+	async payloadValues(
+		indexes: readonly number[],
+		names: readonly string[],
+	): Promise<(PayloadValues | null)[]> {
+		const reader = await this.#reader();
+		const out: (PayloadValues | null)[] = [];
+		for (const index of indexes) {
+			const at = this.#live.locate(index);
+			const fields = at ? (await reader.fields(at.chunk, [at.row]))[0] : null;
+			if (!fields) {
+				out.push(null);
+				continue;
+			}
+			const values: Record<string, { value: string; meaning: string | null }> = {};
+			for (const name of names) {
+				const v = fields[name];
+				if (v === undefined || v === null) continue;
+				const meaning = fields[`${name}Name`];
+				values[name] = {
+					value: String(v),
+					meaning: typeof meaning === 'string' ? meaning : null,
+				};
+			}
+			out.push(values);
+		}
+		return out;
 	}
 
 	async export(

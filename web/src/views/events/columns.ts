@@ -1,18 +1,23 @@
 // The events table's columns: what each shows, how wide it is, and the filter term a cell stands
 // for ("filter on this" / "exclude this"). Users choose which to show; the order is fixed.
 import type { RowView } from '../../query/engine.ts';
+import type { PayloadValues } from '../../worker/api.ts';
 import { canonicalAddress } from '../../sockets/names.ts';
 import {
+	formatDelta,
+	formatFromReference,
 	formatOwner,
 	formatProcess,
 	formatTime,
 	LEVEL_NAMES,
 	utcIso,
 	type TimeMode,
+	type TimeReference,
 } from './row-format.ts';
 
 export type ColumnId =
 	| 'time'
+	| 'delta'
 	| 'process'
 	| 'owner'
 	| 'pid'
@@ -25,7 +30,9 @@ export type ColumnId =
 	| 'remote'
 	| 'remoteName'
 	| 'bytes'
-	| 'status';
+	| 'status'
+	/** A payload field applied as a column from the details pane. */
+	| `field:${string}`;
 
 export interface CellContext {
 	readonly processNames: ReadonlyMap<number, string>;
@@ -35,6 +42,12 @@ export interface CellContext {
 	readonly hostNames?: ReadonlyMap<string, readonly string[]>;
 	/** The reader's words for names the table shows (the Chinese table); absent: the names. */
 	readonly words?: CellWords;
+	/** The event the Time column counts from, if one is set. */
+	readonly reference?: TimeReference | null;
+	/** Each row's previous match's time, by event index (the Δ time column). */
+	readonly previousTime?: ReadonlyMap<number, number>;
+	/** Payload fields applied as columns, of the rows read so far (by event index). */
+	readonly payload?: ReadonlyMap<number, PayloadValues>;
 }
 
 /** What the table shows for an event's name, its level and its phase, in the reader's language. */
@@ -118,9 +131,22 @@ export const COLUMNS: readonly Column[] = [
 		min: 6,
 		max: 16,
 		numeric: true,
-		text: (r, c) => formatTime(c.timeMode, c.startFiletime, r.time),
+		text: (r, c) =>
+			c.reference
+				? formatFromReference(r, c.reference)
+				: formatTime(c.timeMode, c.startFiletime, r.time),
 		// The UTC instant is exact (seconds would go through floating point and miss the row).
 		term: (r, c) => `time>=${utcIso(c.startFiletime, r.time)}`,
+	},
+	{
+		id: 'delta',
+		label: 'Δ time',
+		min: 5,
+		max: 10,
+		numeric: true,
+		text: (r, c) => formatDelta(r, c.previousTime),
+		// No filter field holds it: it depends on the filter itself.
+		term: () => null,
 	},
 	{
 		id: 'process',
@@ -263,9 +289,32 @@ export const DEFAULT_COLUMNS: readonly ColumnId[] = [
 	'status',
 ];
 
-export function visibleColumns(ids: readonly ColumnId[]): Column[] {
-	return COLUMNS.filter((c) => ids.includes(c.id));
+/** The shown columns, in their fixed order, then the payload fields applied as columns. */
+export function visibleColumns(ids: readonly ColumnId[], fields: readonly string[] = []): Column[] {
+	return [...COLUMNS.filter((c) => ids.includes(c.id)), ...fields.map(payloadColumn)];
 }
+
+/** A payload field as a column: its named meaning where it has one, else its value. */
+export function payloadColumn(name: string): Column {
+	const key = name.replace(/\s+/g, '');
+	return {
+		id: `field:${name}`,
+		label: name,
+		min: 5,
+		max: 20,
+		text: (r, c) => {
+			const v = c.payload?.get(r.index)?.[name];
+			return v ? (v.meaning ?? v.value) : '';
+		},
+		term: (r, c) => {
+			const v = c.payload?.get(r.index)?.[name];
+			return v ? `${key} == ${quote(v.value)}` : null;
+		},
+	};
+}
+
+/** A column's heading: the catalogue's name, a payload field's own. */
+export const isPayloadColumn = (id: ColumnId): id is `field:${string}` => id.startsWith('field:');
 
 /** Pixels between two columns and at either end of a row (0.6em of the table's font). */
 export const GAP_EM = 0.6;

@@ -2,6 +2,7 @@
 // for the table, the selected event (and any others marked for copying) and its details. Every
 // request carries a generation so a late answer to an older filter never overwrites a newer one;
 // rows and positions are asked of the answer's selection handle (a newer query supersedes it).
+import type { FilterFailure } from './filter-edit.ts';
 import type { RowView, TimeRange } from '../../query/engine.ts';
 import type { QueryAnswer, RecordDetails } from '../../worker/api.ts';
 import type { TraceApi } from './trace-api.ts';
@@ -18,7 +19,8 @@ export class EventQuery {
 	answer = $state.raw<QueryAnswer | null>(null);
 	/** The filter and range the answer is for (the box may already hold a newer one). */
 	answered = $state.raw<{ filter: string; range: TimeRange | null } | null>(null);
-	error = $state<string | null>(null);
+	/** Why the filter failed (its English text and its message), or null. */
+	error = $state.raw<FilterFailure | null>(null);
 	running = $state(false);
 	/** Rows of the current window, by position in the matches. */
 	rows = $state.raw<ReadonlyMap<number, RowView>>(new Map());
@@ -84,7 +86,7 @@ export class EventQuery {
 				if (generation + 1 !== this.#generation) return;
 				this.filter = filter;
 			}
-			this.error = r.error;
+			this.error = r;
 			return;
 		}
 		this.error = null;

@@ -1,7 +1,13 @@
 // The filter box's state: the text being typed (the draft) beside the filter applied, its syntax
 // error, the autocomplete list and where the user is in it, and the help's visibility.
 // FilterBar.svelte renders it and hands it the input's caret.
-import { hasTerm, shownErrorOf, syntaxErrorOf, toggleTerm } from './filter-edit.ts';
+import {
+	hasTerm,
+	shownErrorOf,
+	syntaxErrorOf,
+	toggleTerm,
+	type FilterFailure,
+} from './filter-edit.ts';
 import { insertSuggestion, listKey, suggest, type Vocabulary } from './filter-suggest.ts';
 
 /** The bar's props, read through getters. */
@@ -9,7 +15,7 @@ export interface FilterBoxProps {
 	/** The filter applied. */
 	readonly value: string;
 	/** The worker's error about it. */
-	readonly error: string | null;
+	readonly error: FilterFailure | null;
 	readonly vocabulary: Vocabulary | null;
 	readonly onrun: (filter: string) => void;
 }

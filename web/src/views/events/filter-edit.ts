@@ -1,6 +1,8 @@
 // Edits of a filter expression made by clicks rather than typing: "filter on this" and "exclude
 // this" on a cell or a statistic, the level and "errors only" toggles. Each adds or removes one
 // top-level term, so the box always shows exactly what is applied.
+import { failureText, type Text } from '../../i18n/render.ts';
+import type { Message } from '../../lib/message.ts';
 import {
 	FilterError,
 	formatFilter,
@@ -95,9 +97,13 @@ export function syntaxErrorOf(text: string): FilterError | null {
 	}
 }
 
+/** A filter failure from the worker: its English text and, when it has one, its message. */
+export type FilterFailure = { readonly error: string; readonly message?: Message };
+
 /** An error as the box shows it: the message, and the text with the place it points to. */
 export interface ShownError {
-	readonly message: string;
+	/** In the reader's language (i18n/render.ts's Text). */
+	readonly message: Text;
 	readonly at: number | null;
 	readonly text: string;
 }
@@ -110,10 +116,12 @@ export function shownErrorOf(
 	draft: string,
 	syntax: FilterError | null,
 	applied: string,
-	error: string | null,
+	error: FilterFailure | string | null,
 ): ShownError | null {
-	if (syntax) return { message: syntax.message, at: syntax.at, text: draft };
-	if (error && draft === applied)
-		return { message: error, at: errorPosition(error), text: applied };
+	if (syntax) return { message: syntax.whole, at: syntax.at, text: draft };
+	if (error && draft === applied) {
+		const failure = typeof error === 'string' ? { error } : error;
+		return { message: failureText(failure), at: errorPosition(failure.error), text: applied };
+	}
 	return null;
 }

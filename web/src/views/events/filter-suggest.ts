@@ -85,6 +85,11 @@ function values(field: string, vocab: Vocabulary): Suggestion[] {
 			return LEVELS.map((l) => ({ label: l, insert: l, detail: msg('suggest.level') }));
 		case 'kind':
 			return KINDS.map((k) => ({ label: k, insert: k, detail: msg('suggest.kind') }));
+		case 'marked':
+			return [
+				{ label: 'yes', insert: 'yes', detail: msg('suggest.marked-yes') },
+				{ label: 'no', insert: 'no', detail: msg('suggest.marked-no') },
+			];
 		default: {
 			const payload = payloadField(field);
 			if (!payload) return [];

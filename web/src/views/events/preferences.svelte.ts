@@ -9,6 +9,8 @@ interface Stored {
 	columns?: ColumnId[];
 	timeMode?: TimeMode;
 	factsOpen?: boolean;
+	/** Payload fields applied as columns (by name), in the order applied. */
+	fields?: string[];
 }
 
 function load(): Stored {
@@ -24,6 +26,8 @@ export class Preferences {
 	timeMode = $state<TimeMode>('relative');
 	/** null: not chosen yet; the facts then start open on screens tall enough to spare room. */
 	factsOpen = $state<boolean | null>(null);
+	/** Payload fields applied as columns from the details pane (table, export, Group by). */
+	fields = $state<string[]>([]);
 
 	constructor() {
 		const s = load();
@@ -32,6 +36,16 @@ export class Preferences {
 			this.columns = s.columns.filter((c) => known.has(c));
 		if (s.timeMode === 'utc' || s.timeMode === 'relative') this.timeMode = s.timeMode;
 		if (typeof s.factsOpen === 'boolean') this.factsOpen = s.factsOpen;
+		if (Array.isArray(s.fields))
+			this.fields = [...new Set(s.fields.filter((f) => typeof f === 'string' && f !== ''))];
+	}
+
+	/** Adds a payload field as a column (or removes it when it is one already). */
+	toggleField(name: string): void {
+		this.fields = this.fields.includes(name)
+			? this.fields.filter((f) => f !== name)
+			: [...this.fields, name];
+		this.#save();
 	}
 
 	toggleColumn(id: ColumnId): void {
@@ -58,7 +72,7 @@ export class Preferences {
 
 	#save(): void {
 		try {
-			const s: Stored = { columns: this.columns, timeMode: this.timeMode };
+			const s: Stored = { columns: this.columns, timeMode: this.timeMode, fields: this.fields };
 			if (this.factsOpen !== null) s.factsOpen = this.factsOpen;
 			localStorage.setItem(KEY, JSON.stringify(s));
 		} catch {

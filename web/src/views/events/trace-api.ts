@@ -6,12 +6,20 @@ import type { Finding } from '../../sockets/findings.ts';
 import type { TrackedTrace } from '../../sockets/tracker.ts';
 import type { Histogram, RowView, TimeRange } from '../../query/engine.ts';
 import type { Result } from '../../lib/result.ts';
+import type { PacketPick } from '../../packets/packet-pick.ts';
+import type { PacketStatistics } from '../../packets/packet-stats.ts';
 import type {
 	DecoderApi,
 	ExportFormat,
 	ChunksCommitted,
 	ExportProgress,
+	IoGraph,
+	IoGraphSource,
 	PacketAnswer,
+	RuleMatches,
+	PayloadValues,
+	Pivot,
+	PivotColumn,
 	PacketDetails,
 	PacketRowView,
 	SocketPackets,
@@ -24,6 +32,7 @@ import type {
 	Vocabulary,
 } from '../../worker/api.ts';
 import type { TrustCounter } from '../../worker/trust.ts';
+import { readsMarks } from '../marking/event-marks.ts';
 
 export type DecoderRemote = Remote<DecoderApi> | DecoderApi;
 
@@ -48,7 +57,21 @@ export class TraceApi {
 	 * with code `superseded` was overtaken by a newer query and is no failure at all.
 	 */
 	query(filter: string, range: TimeRange | null, head: number): Promise<Result<QueryAnswer>> {
-		return this.#api.query(this.traceId, filter, range, head);
+		// A filter on the marks takes them along (the worker knows no marks otherwise).
+		const marked = readsMarks(filter) ? [...this.marks()] : undefined;
+		return this.#api.query(this.traceId, filter, range, head, marked);
+	}
+
+	/** The events the user marked, for filters that read them (set by the view). */
+	marks: () => ReadonlySet<number> = () => new Set();
+
+	/** Per event, the first of `filters` it matches (the colouring rules), or -1. */
+	ruleMatches(
+		filters: readonly string[],
+		indexes: readonly number[],
+	): Promise<Result<RuleMatches>> {
+		const marked = filters.some(readsMarks) ? [...this.marks()] : undefined;
+		return this.#api.ruleMatches(this.traceId, filters, indexes, marked);
 	}
 
 	/** Rows [offset, offset + limit) of a selection's matches (none once it is superseded). */
@@ -76,6 +99,14 @@ export class TraceApi {
 		return rowsOr(await this.#api.eventRows(this.traceId, indexes));
 	}
 
+	/** Payload fields of events by record index (the columns applied from the details pane). */
+	payloadValues(
+		indexes: readonly number[],
+		names: readonly string[],
+	): Promise<Result<(PayloadValues | null)[]>> {
+		return this.#api.payloadValues(this.traceId, indexes, names);
+	}
+
 	details(index: number): Promise<Result<RecordDetails>> {
 		return this.#api.details(this.traceId, index);
 	}
@@ -88,9 +119,33 @@ export class TraceApi {
 		return this.#api.histogram(selection, range.from, range.to, bins);
 	}
 
+	/** Bytes each way per interval, for a filter or some sockets (api.ts). */
+	ioGraph(source: IoGraphSource, interval: number | null): Promise<Result<IoGraph>> {
+		return this.#api.ioGraph(this.traceId, source, interval);
+	}
+
 	/** The Statistics panel's tables over a selection's matches. */
 	statistics(selection: SelectionHandle): Promise<Result<TraceStatistics>> {
 		return this.#api.statistics(selection);
+	}
+
+	/** A selection's matches grouped by `columns` (the Group by view). */
+	pivot(
+		selection: SelectionHandle,
+		columns: readonly PivotColumn[],
+		limit: number,
+	): Promise<Result<Pivot>> {
+		return this.#api.pivot(selection, columns, limit);
+	}
+
+	/** The Group by tree as a file, one row per group. */
+	exportPivot(
+		selection: SelectionHandle,
+		columns: readonly PivotColumn[],
+		format: TableFormat,
+		write: ExportWriter,
+	): Promise<Result<{ rows: number; complete: boolean }>> {
+		return this.#api.exportPivot(selection, columns, format, proxy(write));
 	}
 
 	vocabulary(): Promise<Result<Vocabulary>> {
@@ -146,12 +201,29 @@ export class TraceApi {
 		return this.#api.socketPackets(this.traceId, socket);
 	}
 
-	/** The frames a packet filter keeps as pcapng, piece by piece; `write` returning false stops. */
+	packetStatistics(): Promise<Result<PacketStatistics>> {
+		return this.#api.packetStatistics(this.traceId);
+	}
+
+	hasPackets(): Promise<Result<boolean>> {
+		return this.#api.hasPackets(this.traceId);
+	}
+
+	/** The frames a pick holds as pcapng, piece by piece; `write` returning false stops. */
 	exportPcapng(
-		filter: string,
+		pick: PacketPick,
 		write: (piece: Uint8Array) => boolean,
 	): Promise<Result<{ frames: number; complete: boolean }>> {
-		return this.#api.exportPcapng(this.traceId, filter, proxy(write));
+		return this.#api.exportPcapng(this.traceId, pick, proxy(write));
+	}
+
+	/** The frames a pick holds as the export's `packets` table, piece by piece. */
+	exportPacketTable(
+		pick: PacketPick,
+		format: TableFormat,
+		write: (piece: Uint8Array) => boolean,
+	): Promise<Result<{ rows: number; complete: boolean }>> {
+		return this.#api.exportPacketTable(this.traceId, pick, format, proxy(write));
 	}
 
 	/**

@@ -14,7 +14,12 @@ export type TraceCommand =
 	| { readonly do: 'move'; readonly step: 1 | -1 }
 	| { readonly do: 'time-mode' }
 	| { readonly do: 'panel'; readonly panel: Panel }
-	| { readonly do: 'range'; readonly range: TimeRange | null };
+	| { readonly do: 'range'; readonly range: TimeRange | null }
+	/** The selected event as the time reference, or none when it is that already. */
+	| { readonly do: 'time-reference' }
+	/** Mark or unmark the selected event; go to the next or previous mark. */
+	| { readonly do: 'mark' }
+	| { readonly do: 'mark-step'; readonly step: 1 | -1 };
 
 export interface KeyContext {
 	/** The key goes to a text field: it types there. */
@@ -67,6 +72,13 @@ export function keyCommand(action: ShortcutAction, c: KeyContext): TraceCommand 
 			return c.range ? { do: 'range', range: zoomedOut(c.range, c.span) } : null;
 		case 'zoom-reset':
 			return c.range ? { do: 'range', range: null } : null;
+		case 'time-reference':
+			return c.selected ? { do: 'time-reference' } : null;
+		case 'mark':
+			return c.selected ? { do: 'mark' } : null;
+		case 'next-mark':
+		case 'previous-mark':
+			return { do: 'mark-step', step: action === 'next-mark' ? 1 : -1 };
 		case 'help':
 		case 'theme':
 			// The page's own (App.svelte).

@@ -11,6 +11,7 @@ import { traceKey, type Panel } from '../../state/view-hash.ts';
 import type { ViewLocation } from '../../state/view-location.svelte.ts';
 import type {
 	ExportFormat,
+	PayloadValues,
 	ImportProgress,
 	SocketTableName,
 	TableFormat,
@@ -21,9 +22,19 @@ import { trustCounters, type TrustCounter } from '../../worker/trust.ts';
 import { rowsAsMarkdown, rowsAsTsv } from '../export/copy-rows.ts';
 import { ExportJob, exportFileName } from '../export/export-job.svelte.ts';
 import { MARK_FIRST_ROWS } from '../marks.ts';
+import {
+	activeFilters,
+	loadColourRules,
+	rowColours,
+	storeColourRules,
+	type ColourRules,
+	type RuleColour,
+} from '../marking/colour-rules.ts';
+import { loadMarks, markAfter, readsMarks, saveMarks, toggleMark } from '../marking/event-marks.ts';
 import { eventsOf } from '../sockets/socket-list.ts';
 import { traceSpan, zoomedOut } from '../timeline/timeline-data.ts';
 import { visibleColumns, type CellContext } from './columns.ts';
+import { previousTimesAt, type TimeReference } from './row-format.ts';
 import { EventQuery, MAX_COPY_ROWS } from './event-query.svelte.ts';
 import { refine } from './filter-edit.ts';
 import { importDone } from './import-done.ts';
@@ -53,6 +64,18 @@ export interface KeyTargets {
 	move(step: 1 | -1): void;
 }
 
+/** The page's storage, or null where there is none (storage turned off). */
+function storage(): Storage | null {
+	try {
+		return typeof localStorage === 'undefined' ? null : localStorage;
+	} catch {
+		return null;
+	}
+}
+
+/** Rows whose applied payload fields are kept before they are read again. */
+const MAX_PAYLOAD_ROWS = 20_000;
+
 export class TraceViewState {
 	// These belong to one trace for the view's whole life (the component is keyed by the trace
 	// id; the summary object itself changes as an import goes on).
@@ -70,6 +93,17 @@ export class TraceViewState {
 	readonly toast = new Toast();
 
 	panel = $state<Panel>('events');
+	/** The event the Time column counts from (for this view's life), or null. */
+	reference = $state.raw<TimeReference | null>(null);
+	/** Events the user marked (by index in the trace), kept for this trace on this machine. */
+	eventMarks = $state.raw<ReadonlySet<number>>(new Set());
+	/** The colouring rules, and the colours they give the rows read so far (by event index). */
+	colourRules = $state.raw<ColourRules>(loadColourRules(storage()));
+	rowColours = $state.raw<ReadonlyMap<number, RuleColour>>(new Map());
+	/** Why a colouring rule cannot be tested, by its place among the active ones. */
+	ruleErrors = $state.raw<readonly (string | null)[]>([]);
+	/** The applied payload fields of the rows read so far, by event index. */
+	payload = $state.raw<ReadonlyMap<number, PayloadValues>>(new Map());
 
 	// Derived with functions: the fields they read are set by the constructor, after these.
 	span = $derived.by<TimeRange>(() => traceSpan(this.#props.trace));
@@ -78,8 +112,14 @@ export class TraceViewState {
 		hostNames: this.panels.hostNames,
 		timeMode: this.prefs.timeMode,
 		startFiletime: this.#props.facts.startFiletime,
+		reference: this.reference,
+		// Only read when the Δ time column is shown: it is worked out for every page of rows.
+		previousTime: this.prefs.columns.includes('delta')
+			? previousTimesAt(this.query.rows)
+			: undefined,
+		payload: this.payload,
 	}));
-	columns = $derived(visibleColumns(this.prefs.columns));
+	columns = $derived(visibleColumns(this.prefs.columns, this.prefs.fields));
 	// Closed unless the user opened it: the events are what a trace is opened for.
 	factsOpen = $derived(this.prefs.factsOpen ?? false);
 	/** Events matching the filter. */
@@ -102,6 +142,8 @@ export class TraceViewState {
 		this.#traceName = trace.name;
 		this.#location = location;
 		this.#api = new TraceApi(api, trace.id);
+		this.eventMarks = loadMarks(storage(), this.#key);
+		this.#api.marks = () => this.eventMarks;
 		this.query = new EventQuery(this.#api);
 		this.panels = new PanelData(this.#api, () => this.query.answer);
 		// While the trace is imported, the worker says when to ask again (and once more at the
@@ -113,6 +155,8 @@ export class TraceViewState {
 		this.#followLocation();
 		this.#markFirstRows();
 		this.#loadPanels();
+		this.#loadPayload();
+		this.#loadColours();
 		$effect(() => {
 			if (this.job.message) this.toast.say(this.job.message);
 		});
@@ -191,9 +235,10 @@ export class TraceViewState {
 		this.showEvents(refine(this.query.filter, term));
 	}
 
-	setRange(range: TimeRange | null): void {
+	/** `history`: 'replace' for a step of a run (the wheel's), which Back skips over as one. */
+	setRange(range: TimeRange | null, history: 'push' | 'replace' = 'push'): void {
 		void this.query.run(this.query.filter, range);
-		this.#location.update({ range }, 'push');
+		this.#location.update({ range }, history);
 	}
 
 	zoomOut(): void {
@@ -275,6 +320,94 @@ export class TraceViewState {
 		});
 	}
 
+	/** The colouring rules tested on the rows the table has read (again when the rules change). */
+	#loadColours(): void {
+		let rulesOf: ColourRules | null = null;
+		$effect(() => {
+			const rules = this.colourRules;
+			const filters = activeFilters(rules);
+			const rows = this.query.rows;
+			// Marks change what `marked:` rules match.
+			void this.eventMarks;
+			const fresh = rules !== rulesOf;
+			rulesOf = rules;
+			if (filters.length === 0) {
+				if (untrack(() => this.rowColours.size > 0)) this.rowColours = new Map();
+				return;
+			}
+			const indexes = [...rows.values()].map((r) => r.index);
+			if (indexes.length === 0) return;
+			void this.#api.ruleMatches(filters, indexes).then((r) => {
+				if (!r.ok || rulesOf !== rules) return;
+				const next = rowColours(rules, indexes, r.value.first);
+				// Rows read before keep their colours while the rules are the same.
+				const asked = new Set(indexes);
+				if (!fresh)
+					for (const [i, c] of untrack(() => this.rowColours))
+						if (!asked.has(i) && next.size < 50_000) next.set(i, c);
+				this.rowColours = next;
+				this.ruleErrors = r.value.errors;
+			});
+		});
+	}
+
+	setColourRules(rules: ColourRules): void {
+		this.colourRules = rules;
+		storeColourRules(storage(), rules);
+	}
+
+	/** Marks or unmarks the selected event (M); a filter on the marks is run again. */
+	toggleMark(index: number | null = this.query.selectedIndex): void {
+		if (index === null) return;
+		this.eventMarks = toggleMark(this.eventMarks, index);
+		saveMarks(storage(), this.#key, this.eventMarks);
+		this.toast.say(
+			this.eventMarks.has(index) ? t('marks.marked', { index }) : t('marks.unmarked', { index }),
+		);
+		if (readsMarks(this.query.filter)) void this.query.run();
+	}
+
+	/** Selects the next or previous marked event the filter shows. */
+	async stepMark(step: 1 | -1): Promise<void> {
+		const answer = this.query.answer;
+		if (!answer) return;
+		const target = markAfter(this.eventMarks, this.query.selectedIndex, step);
+		if (target === null) {
+			this.toast.say(t('marks.none'));
+			return;
+		}
+		const position = await this.#api.positionOf(answer.handle, target);
+		if (position < 0) {
+			this.toast.say(t('marks.not-shown', { index: target }));
+			return;
+		}
+		this.query.reveal = { position };
+		await this.query.select(position);
+	}
+
+	/** The applied payload fields of the rows the table has read, asked once per row. */
+	#loadPayload(): void {
+		let fieldsOf = '';
+		$effect(() => {
+			const fields = [...this.prefs.fields];
+			const rows = this.query.rows;
+			if (fields.length === 0) return;
+			const key = fields.join('\u0000');
+			const known = untrack(() => this.payload);
+			// Other fields, or a map grown large: read again.
+			const fresh = key !== fieldsOf || known.size > MAX_PAYLOAD_ROWS;
+			fieldsOf = key;
+			const missing = [...rows.values()].map((r) => r.index).filter((i) => fresh || !known.has(i));
+			if (missing.length === 0) return;
+			void this.#api.payloadValues(missing, fields).then((r) => {
+				if (!r.ok || fieldsOf !== key) return;
+				const next = new Map(fresh ? [] : untrack(() => this.payload));
+				missing.forEach((i, k) => next.set(i, r.value[k] ?? {}));
+				this.payload = next;
+			});
+		});
+	}
+
 	// ---- actions ---------------------------------------------------------------------------------
 
 	async copyText(text: string, what: string): Promise<void> {
@@ -320,6 +453,15 @@ export class TraceViewState {
 		void this.job.runTable(this.#api, table, format, only, fileName);
 	}
 
+	/** Makes the event at `position` the time reference, or clears it when it is that already. */
+	async toggleReference(position: number | null = this.query.selected): Promise<void> {
+		if (position === null) return;
+		const row = this.query.rows.get(position) ?? (await this.query.rowsAt([position]))[0];
+		if (!row) return;
+		this.reference =
+			this.reference?.index === row.index ? null : { index: row.index, time: row.time };
+	}
+
 	/** A key pressed anywhere on the page. */
 	keydown(e: KeyboardEvent, targets: KeyTargets): void {
 		const action = shortcutOf(e);
@@ -359,6 +501,15 @@ export class TraceViewState {
 				break;
 			case 'range':
 				this.setRange(command.range);
+				break;
+			case 'time-reference':
+				void this.toggleReference();
+				break;
+			case 'mark':
+				this.toggleMark();
+				break;
+			case 'mark-step':
+				void this.stepMark(command.step);
 				break;
 		}
 	}

@@ -9,12 +9,15 @@ import { ok, type Result } from '../../lib/result.ts';
 import type {
 	ExportFormat,
 	ExportProgress,
+	PivotColumn,
 	SelectionHandle,
 	SocketTableName,
 	TableFormat,
 } from '../../worker/api.ts';
 import type { ExportWriter, TraceApi } from '../events/trace-api.ts';
 import { screenHeader, screenLines, type ScreenTable } from './screen-csv.ts';
+import { isPayloadColumn } from '../events/columns.ts';
+import type { RowView } from '../../query/engine.ts';
 
 const TYPES: Record<ExportFormat, string> = {
 	csv: 'text/csv;charset=utf-8',
@@ -44,6 +47,21 @@ export function saveBlob(blob: Blob, name: string): void {
 	a.remove();
 	// The download has its own reference by now; a minute covers slow disks.
 	setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+/** The table with the payload fields of `rows` read, when it shows any as columns. */
+async function payloadOf(
+	api: TraceApi,
+	rows: readonly RowView[],
+	table: ScreenTable,
+): Promise<Result<ScreenTable>> {
+	const names = table.columns.flatMap((c) => (isPayloadColumn(c.id) ? [c.id.slice(6)] : []));
+	if (names.length === 0) return ok(table);
+	const indexes = rows.map((r) => r.index);
+	const got = await api.payloadValues(indexes, names);
+	if (!got.ok) return got;
+	const payload = new Map(indexes.map((i, k) => [i, got.value[k] ?? {}]));
+	return ok({ ...table, ctx: { ...table.ctx, payload } });
 }
 
 /** What an export's worker side answers. */
@@ -93,13 +111,17 @@ export class ExportJob {
 		return this.#produce('csv', fileName, async (write) => {
 			if (!write(screenHeader(table), { rows: 0, total })) return ok({ rows: 0, complete: false });
 			let done = 0;
+			let before: number | null = null;
 			while (done < total) {
 				const got = await api.rowsResult(selection, done, SCREEN_ROWS);
 				if (!got.ok) return got;
 				if (got.value.length === 0) break;
+				const withFields = await payloadOf(api, got.value, table);
+				if (!withFields.ok) return withFields;
+				const lines = screenLines(got.value, withFields.value, done, before);
+				before = got.value[got.value.length - 1]!.time;
 				done += got.value.length;
-				if (!write(screenLines(got.value, table), { rows: done, total }))
-					return ok({ rows: done, complete: false });
+				if (!write(lines, { rows: done, total })) return ok({ rows: done, complete: false });
 			}
 			return ok({ rows: done, complete: true });
 		});
@@ -118,6 +140,19 @@ export class ExportJob {
 			fileName,
 			(write) => api.exportTable(table, format, only, write),
 			table,
+		);
+	}
+
+	/** Exports the Group by tree of a selection (one row per group). */
+	runPivot(
+		api: TraceApi,
+		selection: SelectionHandle,
+		columns: readonly PivotColumn[],
+		format: TableFormat,
+		fileName: string,
+	): Promise<void> {
+		return this.#produce(format, fileName, (write) =>
+			api.exportPivot(selection, columns, format, write),
 		);
 	}
 

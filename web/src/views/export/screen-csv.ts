@@ -3,7 +3,8 @@
 // the time in the chosen mode). The same cells as copying rows (copy-rows.ts).
 import type { RowView } from '../../query/engine.ts';
 import { t } from '../../i18n/locale.svelte.ts';
-import type { CellContext, Column } from '../events/columns.ts';
+import { previousTimes } from '../events/row-format.ts';
+import { isPayloadColumn, type CellContext, type Column } from '../events/columns.ts';
 
 export interface ScreenTable {
 	readonly columns: readonly Column[];
@@ -17,7 +18,10 @@ function cell(s: string): string {
 
 /** A column's heading as the table shows it. */
 function heading(c: Column, ctx: CellContext): string {
+	if (c.id === 'delta') return t('table.delta-s');
+	if (isPayloadColumn(c.id)) return c.label;
 	if (c.id !== 'time') return t(`column.${c.id}`);
+	if (ctx.reference) return t('table.time-ref');
 	return ctx.timeMode === 'utc' ? t('table.time-utc') : t('table.time-s');
 }
 
@@ -25,8 +29,20 @@ export function screenHeader({ columns, ctx }: ScreenTable): string {
 	return columns.map((c) => cell(heading(c, ctx))).join(',') + '\n';
 }
 
-export function screenLines(rows: readonly RowView[], { columns, ctx }: ScreenTable): string {
+/**
+ * The lines of rows at positions `first`… of the matches; `before` is the time of the row before
+ * them (for the Δ time column), null at the first match.
+ */
+export function screenLines(
+	rows: readonly RowView[],
+	{ columns, ctx }: ScreenTable,
+	first = 0,
+	before: number | null = null,
+): string {
+	const c = columns.some((k) => k.id === 'delta')
+		? { ...ctx, previousTime: previousTimes(rows, first, before) }
+		: ctx;
 	let out = '';
-	for (const r of rows) out += columns.map((c) => cell(c.text(r, ctx))).join(',') + '\n';
+	for (const r of rows) out += columns.map((k) => cell(k.text(r, c))).join(',') + '\n';
 	return out;
 }

@@ -1,20 +1,14 @@
 // The Packets panel's state: the packet filter and its answer, the rows of the list fetched a
 // block at a time as it scrolls (the list is virtual: only the rows in view are drawn), the
-// picked packet's details, and the pcapng download of what the filter keeps (written by the
-// worker in pieces, each a Blob at once).
+// picked packet's details, the rows picked for a download (click, Ctrl-click, Shift-click), and
+// the pcapng downloads of what the filter keeps and of the rows picked.
 import type { Result } from '../../lib/result.ts';
 import type { PacketAnswer, PacketDetails, PacketRowView } from '../../worker/api.ts';
 import type { TraceApi } from '../events/trace-api.ts';
-import { saveBlob } from '../export/export-job.svelte.ts';
+import { PacketDownload } from './packet-download.svelte.ts';
 
 /** Rows fetched from the worker at a time. */
 export const PACKET_BLOCK = 200;
-
-/** "sample.etl" + "tcp.flags.syn" → "sample-packets.pcapng" (with the filter: "…-filtered…"). */
-export function pcapngFileName(traceName: string, filtered: boolean): string {
-	const base = traceName.replace(/\.etl$/i, '').replace(/[\\/:*?"<>|]+/g, '_') || 'trace';
-	return `${base}-${filtered ? 'packets-filtered' : 'packets'}.pcapng`;
-}
 
 export class PacketsView {
 	readonly #api: TraceApi;
@@ -29,15 +23,16 @@ export class PacketsView {
 	picked = $state<number | null>(null);
 	details = $state.raw<PacketDetails | null>(null);
 	detailsError = $state<string | null>(null);
-	downloading = $state(false);
-	/** What the last download did. */
-	downloaded = $state.raw<{ frames: number; fileName: string } | null>(null);
-	downloadError = $state<string | null>(null);
+	/** Frame numbers of the rows picked for a download, and the row a Shift-click extends from. */
+	selected = $state.raw<ReadonlySet<number>>(new Set());
+	#anchor: number | null = null;
+	readonly pcapng: PacketDownload;
 	readonly #asked = new Set<number>();
 	#run = 0;
 
-	constructor(api: TraceApi) {
+	constructor(api: TraceApi, traceName: () => string) {
 		this.#api = api;
+		this.pcapng = new PacketDownload(api, traceName);
 	}
 
 	get matched(): number {
@@ -59,6 +54,8 @@ export class PacketsView {
 		}
 		this.filter = filter;
 		this.answer = r.value;
+		this.selected = new Set();
+		this.#anchor = null;
 		this.#asked.clear();
 		this.#asked.add(0);
 		this.blocks = new Map([[0, r.value.head]]);
@@ -109,30 +106,40 @@ export class PacketsView {
 		}
 	}
 
-	/** Downloads what the current filter keeps as pcapng. */
-	async download(traceName: string): Promise<void> {
-		if (this.downloading) return;
-		this.downloading = true;
-		this.downloaded = null;
-		this.downloadError = null;
-		const parts: Blob[] = [];
-		const filter = this.filter;
-		try {
-			const r = await this.#api.exportPcapng(filter, (piece) => {
-				parts.push(new Blob([piece as BlobPart]));
-				return true;
-			});
-			if (!r.ok) this.downloadError = r.error;
-			else {
-				const fileName = pcapngFileName(traceName, filter.trim() !== '');
-				saveBlob(new Blob(parts, { type: 'application/vnd.tcpdump.pcap' }), fileName);
-				this.downloaded = { frames: r.value.frames, fileName };
+	/**
+	 * A click on the row at `position`: picks it alone; with Ctrl (⌘) adds it to the rows picked or
+	 * takes it out; with Shift picks every row from the last one clicked to it.
+	 */
+	click(position: number, number: number, how: { toggle: boolean; range: boolean }): void {
+		if (how.range && this.#anchor !== null) {
+			const next = new Set(this.selected);
+			const [from, to] = [Math.min(this.#anchor, position), Math.max(this.#anchor, position)];
+			for (let at = from; at <= to; at++) {
+				const r = this.row(at);
+				if (r) next.add(r.number as number);
 			}
-		} catch (e) {
-			this.downloadError = e instanceof Error ? e.message : String(e);
-		} finally {
-			this.downloading = false;
+			this.selected = next;
+		} else if (how.toggle) {
+			const next = new Set(this.selected);
+			if (!next.delete(number)) next.add(number);
+			this.selected = next;
+			this.#anchor = position;
+		} else {
+			this.selected = new Set([number]);
+			this.#anchor = position;
 		}
+		void this.pick(number);
+	}
+
+	/** Downloads what the current filter keeps as pcapng. */
+	download(): Promise<void> {
+		return this.pcapng.run({ kind: 'filter', filter: this.filter });
+	}
+
+	/** Downloads the rows picked, in time order. */
+	downloadSelected(): Promise<void> {
+		const numbers = [...this.selected].sort((a, b) => a - b);
+		return this.pcapng.run({ kind: 'frames', numbers });
 	}
 }
 

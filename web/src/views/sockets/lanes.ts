@@ -1,5 +1,6 @@
 // Lanes: each socket's life on a shared time axis, cut into phases (connecting, open, closing)
 // with markers where it failed or was aborted. Positions are fractions of the axis (0–1).
+import { msg, type Text } from '../../i18n/render.ts';
 import type { SocketSummary } from '../../sockets/socket.ts';
 
 export type Phase = 'connecting' | 'open' | 'closing';
@@ -13,7 +14,8 @@ export interface LaneSegment {
 export interface LaneMarker {
 	readonly kind: 'error' | 'abort';
 	readonly x: number;
-	readonly label: string;
+	/** Its tooltip, in the reader's language (the abort reason from the schema's names). */
+	readonly label: Text;
 }
 
 export interface Lane {
@@ -48,14 +50,14 @@ export function laneOf(s: SocketSummary, from: number, to: number): Lane {
 	const markers: LaneMarker[] = s.errors.map((e) => ({
 		kind: 'error',
 		x: x(e.ticks),
-		label: `${e.op}: ${e.name}`,
+		label: msg('lanes.error', { op: e.op, name: e.name }),
 	}));
 	if (s.abort) {
 		const t = s.closed?.ticks ?? s.lastEvent.ticks;
 		markers.push({
 			kind: 'abort',
 			x: x(t),
-			label: `aborted: ${s.abort.reasonName ?? s.abort.reason}`,
+			label: msg('lanes.aborted', { reason: { valueMap: 'afdAbort', value: s.abort.reason } }),
 		});
 	}
 	return { key: s.key, segments, markers };

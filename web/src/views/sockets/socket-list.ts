@@ -1,6 +1,7 @@
 // The Sockets panel's list: one row per socket, a small filter language over its fields, sorting,
 // and the events filter and time span that show a socket's own events in the Events panel.
 import { formatBytes } from '../../lib/format-size.ts';
+import type { Lang } from '../../i18n/render.ts';
 import { formatDuration, ticksToMs } from '../../sockets/format.ts';
 import type { SocketSummary } from '../../sockets/socket.ts';
 import { namedEndpoint } from '../../sockets/names.ts';
@@ -317,18 +318,18 @@ export function axisOf(
 }
 
 /** What a cell of the list says: a dash for nothing, sizes and durations made readable. */
-export function cellText(r: SocketRow, key: SortKey): string {
+export function cellText(r: SocketRow, key: SortKey, lang: Lang = 'en'): string {
 	switch (key) {
 		case 'connectMs':
-			return msText(r.connectMs);
+			return msText(r.connectMs, lang);
 		case 'bytesSent':
-			return bytesText(r.bytesSent);
+			return bytesText(r.bytesSent, lang);
 		case 'bytesReceived':
-			return bytesText(r.bytesReceived);
+			return bytesText(r.bytesReceived, lang);
 		case 'openedTicks':
-			return `${formatRelative(r.openedTicks)} s`;
+			return `${formatRelative(r.openedTicks)} ${lang === 'zh' ? '秒' : 's'}`;
 		case 'durationMs':
-			return formatDuration(r.durationMs);
+			return formatDuration(r.durationMs, lang);
 		default:
 			return r[key] || '—';
 	}
@@ -351,5 +352,7 @@ export function eventsOf(s: SocketSummary): {
 	return { filter: `endpoint:${s.endpoint}`, range: { from, to }, select };
 }
 
-export const bytesText = (n: number): string => (n === 0 ? '—' : formatBytes(n));
-export const msText = (ms: number | null): string => (ms === null ? '—' : formatDuration(ms));
+export const bytesText = (n: number, lang: Lang = 'en'): string =>
+	n === 0 ? '—' : formatBytes(n, lang);
+export const msText = (ms: number | null, lang: Lang = 'en'): string =>
+	ms === null ? '—' : formatDuration(ms, lang);

@@ -1,0 +1,99 @@
+// The I/O graph: bytes sent and received per interval over a selection, as the socket figures
+// count them (statistics.ts: completed transfers of AfdSend*/AfdReceive* and the legacy
+// *Completed events, less the nested send exits the tracker judged counted already). Read from
+// the stored columns, one pass over the selection.
+import type { EventType } from '../columns/layout.ts';
+import type { QueryEngine, Selection, TimeRange } from './engine.ts';
+import { countsAsTransfer, transferDirection } from './statistics.ts';
+
+const TICKS_PER_MS = 10_000;
+
+/** The intervals a reader may choose, in ticks: 1 ms to 10 s in 1-2-5 steps. */
+export const IO_INTERVALS: readonly number[] = [
+	1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000,
+].map((ms) => ms * TICKS_PER_MS);
+
+/** About as many intervals as the automatic choice aims for across the span. */
+export const AUTO_BUCKETS = 100;
+/** The most intervals drawn: a finer choice over a long span is widened to fit. */
+export const MAX_BUCKETS = 2000;
+
+/**
+ * The interval for a span: the chosen one (ticks), or with `null` the smallest of IO_INTERVALS
+ * giving at most AUTO_BUCKETS; never so fine that the span needs more than MAX_BUCKETS.
+ */
+export function ioInterval(span: number, chosen: number | null): number {
+	const width = Math.max(1, span);
+	const fits = (b: number, most: number) => Math.ceil(width / b) <= most;
+	if (chosen !== null && fits(chosen, MAX_BUCKETS)) return chosen;
+	const most = chosen === null ? AUTO_BUCKETS : MAX_BUCKETS;
+	const found = IO_INTERVALS.find((b) => (chosen === null || b >= chosen) && fits(b, most));
+	// Past 10 s × the most intervals: whole multiples of 10 s.
+	return found ?? Math.ceil(width / most / IO_INTERVALS.at(-1)!) * IO_INTERVALS.at(-1)!;
+}
+
+export interface IoGraph {
+	/** Ticks since the start of the first interval (a multiple of `interval`). */
+	readonly from: number;
+	readonly to: number;
+	/** Ticks per interval. */
+	readonly interval: number;
+	/** Bytes per interval, each way. */
+	readonly sent: number[];
+	readonly received: number[];
+	readonly totalSent: number;
+	readonly totalReceived: number;
+}
+
+/**
+ * Bytes each way per `interval` over `range` (the selection's own range, else the trace's span)
+ * for the rows of `sel`; `only` keeps some rows by their event index (one socket's events), and
+ * `uncounted` leaves out transfers counted already (statistics.ts).
+ */
+export async function ioGraph(
+	engine: QueryEngine,
+	types: readonly EventType[],
+	sel: Selection,
+	range: TimeRange,
+	chosen: number | null,
+	uncounted: ReadonlySet<number>,
+	only: ReadonlySet<number> | null = null,
+): Promise<IoGraph> {
+	const interval = ioInterval(range.to - range.from, chosen);
+	const from = Math.floor(range.from / interval) * interval;
+	const buckets = Math.max(1, Math.ceil((range.to - from) / interval));
+	const to = from + buckets * interval;
+	const sent = new Array<number>(buckets).fill(0);
+	const received = new Array<number>(buckets).fill(0);
+	const direction = types.map(transferDirection);
+	let totalSent = 0;
+	let totalReceived = 0;
+	for (const part of sel.parts) {
+		const [etype, flags, bytes, time] = await Promise.all([
+			engine.column(part.chunk, 'etype'),
+			engine.column(part.chunk, 'flags'),
+			engine.column(part.chunk, 'bytes'),
+			engine.column(part.chunk, 'time'),
+		]);
+		const add = (i: number) => {
+			const dir = direction[etype[i]!];
+			if (!dir || !countsAsTransfer(flags[i]!)) return;
+			const g = part.base + i;
+			if (uncounted.has(g) || (only && !only.has(g))) return;
+			const t = time[i]!;
+			if (t < range.from || t >= range.to) return;
+			const b = Math.min(buckets - 1, Math.floor((t - from) / interval));
+			const n = bytes[i]!;
+			if (dir === 'send') {
+				sent[b]! += n;
+				totalSent += n;
+			} else {
+				received[b]! += n;
+				totalReceived += n;
+			}
+		};
+		if (part.rows) for (let k = 0; k < part.count; k++) add(part.rows[k]!);
+		else for (let i = part.from; i < part.to; i++) add(i);
+	}
+	return { from, to, interval, sent, received, totalSent, totalReceived };
+}
