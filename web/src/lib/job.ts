@@ -59,7 +59,7 @@ export function portChannel(ports: JobPorts): JobChannel {
 		send: (request) => ports.job.postMessage(request),
 		listen(onMessage, onError) {
 			ports.job.onmessage = (e: MessageEvent<JobMessage<unknown>>) => onMessage(e.data);
-			ports.control.onmessage = (e: MessageEvent<string>) => onError(e.data);
+			ports.control.onmessage = (e: MessageEvent<string>) => onError(e.data || 'worker error');
 		},
 		stop() {
 			ports.control.postMessage(STOP_WORKER);

@@ -27,7 +27,7 @@ export function startSideWorker(kind: SideWorker): JobPorts {
 	const control = new MessageChannel();
 	worker.postMessage(job.port2, [job.port2]);
 	worker.onerror = (e) => {
-		control.port1.postMessage(e.message || 'worker error');
+		control.port1.postMessage(e.message);
 		worker.terminate();
 	};
 	control.port1.onmessage = (e: MessageEvent<string>) => {
