@@ -6,13 +6,10 @@
 // join needs (a SYN teaches a socket its port before the frames after it).
 import type { BufferEntry, OpenTrace } from '../decoder/etl-file.ts';
 import { mergeRecords, type BufferSink } from '../decoder/merge.ts';
-import { ProviderTable } from '../decoder/record-json.ts';
-import { BufferFeeder } from '../sockets/buffer-view.ts';
 import { enrich } from '../sockets/enrich.ts';
-import { SocketTracker } from '../sockets/tracker.ts';
 import { PacketCapture } from './capture.ts';
 import { PacketJoin, type PacketOwner } from './join.ts';
-import type { TracePackets } from './track-packets.ts';
+import { trackWithCapture, type TracePackets } from './track-packets.ts';
 import type { Frame } from './types.ts';
 
 /** What trackPackets answers, but the frames and owners, which went by one at a time. */
@@ -35,9 +32,6 @@ export async function streamPackets(
 	onSlice?: BufferSink,
 ): Promise<StreamedPackets> {
 	const origin = BigInt(trace.facts.startFiletime);
-	const tracker = new SocketTracker({ origin, maxEventsPerSocket: 0 });
-	const providers = new ProviderTable(trace);
-	const feeder = new BufferFeeder(tracker, origin, (p) => providers.guid(p));
 	// Outbound frames' sources are this machine's: learnt over every frame before any is joined.
 	const learner = new PacketJoin([], origin);
 	const first = new PacketCapture({
@@ -45,20 +39,14 @@ export async function streamPackets(
 		keep: false,
 		onFrame: (f) => learner.learnLocal(f),
 	});
-	let index = 0;
-	await mergeRecords(
+	const { tracker, feeder } = await trackWithCapture(
 		trace,
 		buffers,
-		(b, i) => {
-			feeder.feed(b, i, index);
-			first.feed(b, i, index);
-			index++;
-		},
-		onBuffer,
+		first,
 		undefined,
+		onBuffer,
 		onSlice,
 	);
-	first.finish();
 	const tracked = enrich(tracker.snapshot(), feeder.net);
 	const join = new PacketJoin(tracked.sockets, origin, [
 		...first.localAddresses(),
@@ -81,7 +69,7 @@ export async function streamPackets(
 				out.each(f, join.owner(f));
 			},
 		});
-		index = 0;
+		let index = 0;
 		await mergeRecords(
 			trace,
 			buffers,

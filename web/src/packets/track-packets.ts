@@ -30,18 +30,22 @@ export interface TrackPacketsOptions {
 	readonly eventOwners?: boolean;
 }
 
-export async function trackPackets(
+/**
+ * The records of `buffers` in time order, fed to a socket tracker and to `capture` together: the
+ * pass both `trackPackets` and `streamPackets` make. Returns what the tracker and its feeder hold.
+ */
+export async function trackWithCapture(
 	trace: OpenTrace,
 	buffers: readonly BufferEntry[],
+	capture: PacketCapture,
+	tracker: Omit<TrackerOptions, 'origin'> | undefined,
 	onBuffer?: BufferSink,
 	onSlice?: BufferSink,
-	options: TrackPacketsOptions = {},
-): Promise<TracePackets> {
+): Promise<{ tracker: SocketTracker; feeder: BufferFeeder }> {
 	const origin = BigInt(trace.facts.startFiletime);
-	const tracker = new SocketTracker({ maxEventsPerSocket: 0, ...options.tracker, origin });
+	const sockets = new SocketTracker({ maxEventsPerSocket: 0, ...tracker, origin });
 	const providers = new ProviderTable(trace);
-	const feeder = new BufferFeeder(tracker, origin, (p) => providers.guid(p));
-	const capture = new PacketCapture({ pointerSize: trace.facts.pointerSize });
+	const feeder = new BufferFeeder(sockets, origin, (p) => providers.guid(p));
 	let index = 0;
 	await mergeRecords(
 		trace,
@@ -56,6 +60,26 @@ export async function trackPackets(
 		onSlice,
 	);
 	capture.finish();
+	return { tracker: sockets, feeder };
+}
+
+export async function trackPackets(
+	trace: OpenTrace,
+	buffers: readonly BufferEntry[],
+	onBuffer?: BufferSink,
+	onSlice?: BufferSink,
+	options: TrackPacketsOptions = {},
+): Promise<TracePackets> {
+	const origin = BigInt(trace.facts.startFiletime);
+	const capture = new PacketCapture({ pointerSize: trace.facts.pointerSize });
+	const { tracker, feeder } = await trackWithCapture(
+		trace,
+		buffers,
+		capture,
+		options.tracker,
+		onBuffer,
+		onSlice,
+	);
 	const enriched = enrich(tracker.snapshot(), feeder.net);
 	const tracked = options.eventOwners ? withOwners(enriched, feeder.net) : enriched;
 	const interfaces = capture.interfaces();
