@@ -3,8 +3,12 @@ import { expect } from 'vitest';
 import { readAlert, waitForOutcome, type OpenedPage } from './page.ts';
 
 /** Fails with the alert's text when the page showed an error instead of facts. */
-export async function expectFacts(tab: OpenedPage, fileName: string): Promise<void> {
-	const outcome = await waitForOutcome(tab.page, fileName);
+export async function expectFacts(
+	tab: OpenedPage,
+	fileName: string,
+	timeout = 30_000,
+): Promise<void> {
+	const outcome = await waitForOutcome(tab.page, fileName, timeout);
 	if (outcome === 'error') expect.fail(`${fileName}: ${await readAlert(tab.page)}`);
 }
 
@@ -14,8 +18,12 @@ export async function expectFacts(tab: OpenedPage, fileName: string): Promise<vo
  * travels on its own Comlink channel and can land after the import returned, leaving a full bar
  * on screen (TraceSession.#import; reported, see the PWA report).
  */
-export async function expectImported(tab: OpenedPage, fileName: string): Promise<void> {
-	await expectFacts(tab, fileName);
+export async function expectImported(
+	tab: OpenedPage,
+	fileName: string,
+	timeout = 30_000,
+): Promise<void> {
+	await expectFacts(tab, fileName, timeout);
 	const bar = tab.page.getByTestId('import-progress');
 	// Read in one go: the bar may go between two reads, and a read that waits for it would wait
 	// out Playwright's whole timeout.
@@ -27,7 +35,7 @@ export async function expectImported(tab: OpenedPage, fileName: string): Promise
 						els.length === 0 ||
 						Number(els[0]!.querySelector('progress')?.getAttribute('value')) >= 1,
 				),
-			{ timeout: 30_000 },
+			{ timeout },
 		)
 		.toBe(true);
 }

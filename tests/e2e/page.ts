@@ -97,7 +97,11 @@ export type Outcome = 'facts' | 'error';
  * Waits until reading `fileName` ended in facts or an error alert. The file name makes a stale
  * result from a previous file impossible to mistake for this one.
  */
-export async function waitForOutcome(page: Page, fileName: string): Promise<Outcome> {
+export async function waitForOutcome(
+	page: Page,
+	fileName: string,
+	timeout = 30_000,
+): Promise<Outcome> {
 	const exactName = new RegExp(`^${fileName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
 	const facts = page.getByTestId('trace-facts').filter({
 		has: page.locator('[data-fact="fileName"]', { hasText: exactName }),
@@ -106,10 +110,10 @@ export async function waitForOutcome(page: Page, fileName: string): Promise<Outc
 	// A file the library holds already asks first: import it again, so that it is read anew.
 	const kept = page.getByTestId('duplicate-prompt');
 	// Attached, not visible: the facts panel may be folded away.
-	await facts.or(alert).or(kept).first().waitFor({ state: 'attached', timeout: 30_000 });
+	await facts.or(alert).or(kept).first().waitFor({ state: 'attached', timeout });
 	if ((await kept.count()) > 0) {
 		await kept.getByRole('button', { name: 'Import again' }).click();
-		await facts.or(alert).first().waitFor({ state: 'attached', timeout: 30_000 });
+		await facts.or(alert).first().waitFor({ state: 'attached', timeout });
 	}
 	return (await facts.count()) > 0 ? 'facts' : 'error';
 }

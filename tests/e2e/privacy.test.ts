@@ -26,6 +26,7 @@ import {
 import { startServer } from './server.ts';
 import { waitForOfflineReady } from './service-worker.ts';
 import { fixturesDir } from './sources.ts';
+import { OFFLINE_IMPORT_MS, OFFLINE_WALK_MS } from '../timeouts.ts';
 
 const baseUrl = inject('baseUrl');
 const origin = new URL(baseUrl).origin;
@@ -300,47 +301,51 @@ describe('hostile strings in a trace', () => {
 });
 
 describe('with the network off after the first visit', () => {
-	it('starts, imports a new trace, and works through the library', async () => {
-		// A server of its own, so it can be stopped: then nothing answers at all.
-		const server = await startServer(['dist', '--port', '0']);
-		const tab = await openSite(browser, server.url);
-		const { page } = tab;
-		try {
-			await waitForOfflineReady(page);
-			await openSample(page);
-			await expectImported(tab, 'sample.etl');
-		} finally {
-			await server.stop();
-		}
-		await browser.context.setOffline(true);
-		try {
-			await page.reload();
-			await page.getByRole('heading', { level: 1, name: 'Sockscope' }).waitFor();
-			expect(
-				await page.getByTestId('offline-status').getAttribute('data-state'),
-				'controlled by the service worker',
-			).toBe('ready');
+	it(
+		'starts, imports a new trace, and works through the library',
+		async () => {
+			// A server of its own, so it can be stopped: then nothing answers at all.
+			const server = await startServer(['dist', '--port', '0']);
+			const tab = await openSite(browser, server.url);
+			const { page } = tab;
+			try {
+				await waitForOfflineReady(page);
+				await openSample(page);
+				await expectImported(tab, 'sample.etl');
+			} finally {
+				await server.stop();
+			}
+			await browser.context.setOffline(true);
+			try {
+				await page.reload();
+				await page.getByRole('heading', { level: 1, name: 'Sockscope' }).waitFor();
+				expect(
+					await page.getByTestId('offline-status').getAttribute('data-state'),
+					'controlled by the service worker',
+				).toBe('ready');
 
-			// A trace never seen before: the decoder worker and its WASM come from the cache.
-			await pickFile(page, fixture(TRACE));
-			await expectImported(tab, TRACE);
-			expect(await readFact(page, 'build')).toBe('22623');
+				// A trace never seen before: the decoder worker and its WASM come from the cache.
+				await pickFile(page, fixture(TRACE));
+				await expectImported(tab, TRACE, OFFLINE_IMPORT_MS);
+				expect(await readFact(page, 'build')).toBe('22623');
 
-			// What was imported online is still there.
-			await showLibrary(page);
-			await page.getByTestId('open-trace').filter({ hasText: 'sample.etl' }).first().click();
-			await expectFacts(tab, 'sample.etl');
+				// What was imported online is still there.
+				await showLibrary(page);
+				await page.getByTestId('open-trace').filter({ hasText: 'sample.etl' }).first().click();
+				await expectFacts(tab, 'sample.etl');
 
-			// A second tab opens from the cache too.
-			const second = await openSite(browser, server.url);
-			await openSample(second.page);
-			await expectImported(second, 'sample.etl');
-			expect(second.errors).toEqual([]);
-			await second.page.close();
-		} finally {
-			await browser.context.setOffline(false);
-		}
-		expect(tab.errors).toEqual([]);
-		await page.close();
-	});
+				// A second tab opens from the cache too.
+				const second = await openSite(browser, server.url);
+				await openSample(second.page);
+				await expectImported(second, 'sample.etl', OFFLINE_IMPORT_MS);
+				expect(second.errors).toEqual([]);
+				await second.page.close();
+			} finally {
+				await browser.context.setOffline(false);
+			}
+			expect(tab.errors).toEqual([]);
+			await page.close();
+		},
+		OFFLINE_WALK_MS,
+	);
 });
