@@ -1,12 +1,9 @@
 // The latest entry of CHANGELOG.md, for the update prompt: the build writes it to changes.json
 // beside the page (vite.config.ts). The prompt fetches it from the server, so it shows the
 // entry of the version waiting to take over, not of the one running.
-export interface ChangelogEntry {
-	/** The entry's heading, e.g. "0.1.0 (unreleased)". */
-	readonly title: string;
-	/** Its items, as written (Markdown list items without the dash, lines joined). */
-	readonly items: readonly string[];
-}
+import type { ChangelogEntry } from '../web/src/lib/changelog-entry.ts';
+
+export type { ChangelogEntry };
 
 export function latestEntry(markdown: string): ChangelogEntry | null {
 	const at = markdown.search(/^## /m);
