@@ -35,9 +35,15 @@ export interface ActiveImport {
 	readonly ended: Promise<unknown>;
 }
 
-/** Tries to remove a copy still held by a worker being stopped: a few times, then leaves it. */
-const COPY_REMOVE_TRIES = 5;
+/**
+ * Tries to remove a copy still held by a worker being stopped, for about 15 s, then leaves it to
+ * the next sweep. The page stops that worker when asked (side-workers.ts), so the lock goes only
+ * once the page's thread gets to it: over a second under load (a CI run kept the copy after five
+ * tries in one second).
+ */
+const COPY_REMOVE_TRIES = 20;
 const COPY_REMOVE_PAUSE_MS = 100;
+const COPY_REMOVE_PAUSE_MAX_MS = 1_000;
 
 export class Catalog {
 	#db: Promise<LibraryDB> | null = null;
@@ -133,7 +139,8 @@ export class Catalog {
 		for (let k = 0; k < COPY_REMOVE_TRIES; k++) {
 			await this.files.remove(id);
 			if (!(await this.files.file(id))) return;
-			await new Promise((resolve) => setTimeout(resolve, COPY_REMOVE_PAUSE_MS * (k + 1)));
+			const pause = Math.min(COPY_REMOVE_PAUSE_MS * (k + 1), COPY_REMOVE_PAUSE_MAX_MS);
+			await new Promise((resolve) => setTimeout(resolve, pause));
 		}
 	}
 }
