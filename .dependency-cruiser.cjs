@@ -49,6 +49,28 @@ module.exports = {
 			to: { path: '^web/src/(ingest|query)/', pathNot: '^web/src/$1/' },
 		},
 		{
+			name: 'ingest-asks-the-socket-rules-only',
+			comment:
+				"The chunk builder asks the tracker's own rules (header-PID trust, send nesting) so that both decide alike; nothing else of sockets/.",
+			severity: 'error',
+			from: { path: '^web/src/ingest/' },
+			to: {
+				path: '^web/src/sockets/',
+				pathNot: '^web/src/sockets/(header-pid|send-nesting|locations)\\.ts$',
+			},
+		},
+		{
+			name: 'socket-rules-stand-alone',
+			comment:
+				'header-pid.ts, send-nesting.ts and locations.ts are what ingest/ may ask: they import only generated tables and each other.',
+			severity: 'error',
+			from: { path: '^web/src/sockets/(header-pid|send-nesting|locations)\\.ts$' },
+			to: {
+				path: '^web/src/',
+				pathNot: '^web/src/(generated/|sockets/(header-pid|send-nesting|locations)\\.ts$)',
+			},
+		},
+		{
 			name: 'store-never-imports-worker',
 			comment: 'The store keeps what the worker gives it; the worker drives it, not the reverse.',
 			severity: 'error',

@@ -495,6 +495,34 @@ function tsCodes() {
 
 // ---- what the AFD events mean (schema/winsock-semantics.json) ---------------------------------
 
+const AFD_FIELD_KEYS = [
+	'endpoint',
+	'acceptEndpoint',
+	'status',
+	'address',
+	'port',
+	'bytes',
+	'reason',
+	'option',
+	'value',
+];
+
+/** An event's `fields` with every key (null when it has none), each checked against its schema. */
+function afdFields(e, schema) {
+	const out = {};
+	for (const key of Object.keys(e.fields))
+		if (!AFD_FIELD_KEYS.includes(key)) throw new Error(`winsock-semantics: ${e.id} fields.${key}?`);
+	for (const key of AFD_FIELD_KEYS) {
+		const name = e.fields[key] ?? null;
+		if (name !== null && !schema.fields.some((f) => f.name === name))
+			throw new Error(`winsock-semantics: ${e.id} has no field ${name} (fields.${key})`);
+		out[key] = name;
+	}
+	if (e.pidField && !schema.fields.some((f) => f.name === e.pidField))
+		throw new Error(`winsock-semantics: ${e.id} has no field ${e.pidField}`);
+	return out;
+}
+
 function tsSemantics() {
 	const byId = new Map(afd.events.map((e) => [e.id, e]));
 	const roles = {};
@@ -517,6 +545,26 @@ function tsSemantics() {
 			posted: e.posted ?? null,
 			nests: e.nests ?? false,
 			pidField: e.pidField ?? null,
+			abortBy: e.abortBy ?? null,
+			fields: afdFields(e, schema),
+		};
+	}
+	const legacy = {};
+	for (const e of semantics.legacyEvents) {
+		const schema = byId.get(e.id);
+		if (!schema || e.id > 41) throw new Error(`winsock-semantics: ${e.id} is not a legacy event`);
+		if (schema.specLabel !== e.label)
+			throw new Error(`winsock-semantics: event ${e.id} is ${schema.specLabel}, not ${e.label}`);
+		if (e.id in legacy) throw new Error(`winsock-semantics: legacy event ${e.id} twice`);
+		legacy[e.id] = {
+			label: e.label,
+			role: e.role,
+			request: e.request,
+			posted: e.posted,
+			datagram: e.datagram,
+			pidField: e.pidField ?? null,
+			abortBy: e.abortBy ?? null,
+			fields: afdFields(e, schema),
 		};
 	}
 	const locations = {};
@@ -530,7 +578,7 @@ function tsSemantics() {
 	});
 	let s = banner('schema/winsock-semantics.json');
 	s +=
-		'// What the Winsock-AFD enter/exit events mean: roles by event id, Location codes, EnterExit.\n\n';
+		'// What the Winsock-AFD events mean: roles and fields by event id (legacy 1-41 and enter/exit\n// 1000+), Location codes, EnterExit.\n\n';
 	s += `export type AfdRole =\n${[...new Set(semantics.events.map((e) => e.role))].map((r) => `\t| '${r}'`).join('\n')};\n\n`;
 	s += `export interface AfdEventMeaning {
 	readonly name: string;
@@ -549,6 +597,48 @@ function tsSemantics() {
 	readonly nests: boolean;
 	/** The payload field holding the caller's PID. */
 	readonly pidField: string | null;
+	/** Who an abort is by: AFD, the transport, or by its Reason (TRANSPORT_ABORT_REASONS). */
+	readonly abortBy: 'afd' | 'transport' | 'reason' | null;
+	readonly fields: AfdFields;
+}
+
+/** Which payload fields (by name) hold what the tracker reads; null where the event has none. */
+export interface AfdFields {
+	/** The socket's Endpoint (a legacy connection indication names its listener's). */
+	readonly endpoint: string | null;
+	/** The socket an accept's exit accepted into. */
+	readonly acceptEndpoint: string | null;
+	/** The NTSTATUS outcome. */
+	readonly status: string | null;
+	/** The peer's (a bind's: the local) address: a SOCKADDR, or an IP address with \`port\`. */
+	readonly address: string | null;
+	readonly port: string | null;
+	/** The byte count (transferred, offered, indicated or dropped, by role and phase). */
+	readonly bytes: string | null;
+	/** An abort's or a drop's reason. */
+	readonly reason: string | null;
+	/** An option set: the option and its value (WSAEventSelect: the event mask). */
+	readonly option: string | null;
+	readonly value: string | null;
+}
+
+export type AfdLegacyRole =
+${[...new Set(semantics.legacyEvents.map((e) => e.role))].map((r) => `\t| '${r}'`).join('\n')};
+
+/** What a legacy event (1-41) means. */
+export interface AfdLegacyMeaning {
+	/** Its title on Microsoft's tracing page. */
+	readonly label: string;
+	readonly role: AfdLegacyRole;
+	/** An application request: what may come after closesocket by mistake. */
+	readonly request: boolean;
+	/** A posted send or receive, logged in the caller's context. */
+	readonly posted: boolean;
+	/** A sendto/recvfrom call: its remote is per datagram (a sendto completion's, its request's). */
+	readonly datagram: boolean;
+	readonly pidField: string | null;
+	readonly abortBy: 'afd' | 'transport' | 'reason' | null;
+	readonly fields: AfdFields;
 }
 
 /** Header PID at a Location: trusted, not, trusted unless it is the System process, or not known. */
@@ -565,6 +655,8 @@ export interface AfdLocation {
 
 `;
 	s += `export const AFD_EVENTS: Readonly<Record<number, AfdEventMeaning>> = ${JSON.stringify(roles, null, '\t')};\n\n`;
+	s += `/** The legacy events (1-41) by id. */\nexport const AFD_LEGACY_EVENTS: Readonly<Record<number, AfdLegacyMeaning>> = ${JSON.stringify(legacy, null, '\t')};\n\n`;
+	s += `/** ${semantics.transportAbortReasons.about} */\nexport const TRANSPORT_ABORT_REASONS: readonly number[] = ${JSON.stringify(semantics.transportAbortReasons.values)};\n\n`;
 	s += `/** Location codes (a private field: empirical, build-dependent); codes not here are unknown. */\nexport const AFD_LOCATIONS: Readonly<Record<number, AfdLocation>> = ${JSON.stringify(locations, null, '\t')};\n\n`;
 	s += `/** Phase by EnterExit value; values past the list are read as exits. */\nexport const ENTER_EXIT_PHASES: readonly ('enter' | 'exit')[] = ${JSON.stringify(phases)};\n\n`;
 	s += `/** Header PIDs at or below this are Idle/System: never a socket's owner. */\nexport const SYSTEM_PID = ${semantics.systemPid.value};\n`;

@@ -3,7 +3,7 @@
 // schema interpreter's field table by field name.
 import { FieldOut, FieldType, PayloadLayout, RecordKind, RecordOut } from '../generated/layouts.ts';
 import { EVENT_SCHEMAS, PROVIDERS } from '../generated/schemas.ts';
-import { AFD_EVENTS, AFD_LOCATIONS, type AfdLocation } from '../generated/afd-semantics.ts';
+import { AFD_EVENTS } from '../generated/afd-semantics.ts';
 import {
 	AF_INET,
 	AF_INET6,
@@ -38,9 +38,10 @@ import { BytesTable } from '../lib/bytes-table.ts';
 import { pointerText, PointerTable } from '../lib/pointer-table.ts';
 import { eventTypeKey, type TraceTables } from './trace-tables.ts';
 import { kernelEventName } from './kernel-names.ts';
+import { callerPhase, headerPidTrust, ownerCandidate } from '../sockets/header-pid.ts';
+import { doubleCounts } from '../sockets/send-nesting.ts';
 
 const AFD_CODE = PROVIDERS.find((p) => p.key === 'afd')!.code;
-const SYSTEM_PID = 4;
 /** Per EPROCESS: not looked up yet, and none learned (PIDs are never negative). */
 const UNKNOWN = -1;
 const NONE = -2;
@@ -59,8 +60,8 @@ interface SocketFields {
 	location: number;
 	/** The phase whose bytes are the transfer (AFD enter/exit events; null: not a transfer). */
 	bytesAt: 'enter' | 'exit' | null;
-	/** An AFD call the application makes (its enter runs in the caller's thread). */
-	call: boolean;
+	/** Whether its header PID is the caller's context: at its enter, at any point, or not known. */
+	callerPhase: 'enter' | 'any' | null;
 	/** Bind events name the local address; every other address is the peer's. */
 	local: boolean;
 }
@@ -82,7 +83,7 @@ const SOCKET_FIELDS: SocketFields[] = EVENT_SCHEMAS.map((s) => {
 		enterExit: at('EnterExit'),
 		location: at('Location'),
 		bytesAt: s.provider === AFD_CODE ? (AFD_EVENTS[s.id]?.bytes ?? null) : null,
-		call: s.provider === AFD_CODE && (AFD_EVENTS[s.id]?.call ?? false),
+		callerPhase: s.provider === AFD_CODE ? callerPhase(s.id) : null,
 		local: /bind/i.test(s.name) || /^bind/i.test(s.label ?? ''),
 	};
 });
@@ -103,34 +104,28 @@ const F_OFFSET = FieldOut.offset >> 2;
 const F_SIZE = FieldOut.size >> 2;
 
 /**
- * The Location table as an array by code (a dense lookup per event, not a keyed one): what the
- * header PID and the byte count say at each Location.
- */
-const LOCATIONS: (AfdLocation | undefined)[] = Array.from(
-	{ length: Math.max(...Object.keys(AFD_LOCATIONS).map(Number)) + 1 },
-	(_, code) => AFD_LOCATIONS[code],
-);
-
-/**
- * What an AFD event's header PID says of its Process while no create has named it: the caller's
- * PID at a reliable Location (and, without Locations, as the legacy events were always read) or
- * at an unknown Location on the enter of an application call; never at a Location known to be
- * unreliable; otherwise it is only shown. `location`: the event's Location, -1 when it has none.
+ * What an AFD event's header PID says of its Process while no create has named it
+ * (sockets/header-pid.ts, as the tracker asks it): the caller's PID at a reliable Location, as
+ * the legacy events without Locations were always read, or as the weak guess of the caller's own
+ * event at an unknown Location; never at a Location known to be unreliable; otherwise it is only
+ * shown. `location`: the event's Location, -1 when it has none.
  */
 function headerTrust(
 	location: number,
 	s: SocketFields,
 	flags: number,
 ): 'teaches' | 'shown' | 'never' {
-	if (location < 0) return 'teaches';
-	const loc = LOCATIONS[location];
-	if (loc)
-		return loc.pid === 'reliable' || loc.pid === 'reliable-unless-system'
-			? 'teaches'
-			: loc.pid === 'unreliable'
-				? 'never'
-				: 'shown';
-	return flags & FLAG_ENTER && s.call ? 'teaches' : 'shown';
+	const own = s.callerPhase === 'any' || (s.callerPhase === 'enter' && (flags & FLAG_ENTER) !== 0);
+	switch (headerPidTrust(location < 0 ? undefined : location, own)) {
+		case 'caller':
+		case 'guess':
+		case 'no-location':
+			return 'teaches';
+		case 'not-caller':
+			return 'never';
+		default:
+			return 'shown';
+	}
 }
 
 export class ChunkBuilder {
@@ -368,7 +363,7 @@ export class ChunkBuilder {
 				if (named !== pid) this.#learnPid(eprocess, (pid = named));
 			} else if (pid === NONE) {
 				const trust = headerTrust(location, s, flags);
-				if (trust === 'teaches' && headerPid !== NO_PID && headerPid > SYSTEM_PID)
+				if (trust === 'teaches' && headerPid !== NO_PID && ownerCandidate(headerPid))
 					this.#learnPid(eprocess, (pid = headerPid));
 				// At a Location where it is known not to be the caller's, it names no one.
 				else if (trust === 'never') pid = NO_PID;
@@ -396,12 +391,7 @@ export class ChunkBuilder {
 			flags |= FLAG_BYTES;
 			if (s.bytesAt === 'enter')
 				flags |= flags & FLAG_ENTER ? FLAG_TRANSFER_AT_ENTER : FLAG_NOT_TRANSFER;
-			else if (
-				s.bytesAt === 'exit' &&
-				location >= 0 &&
-				LOCATIONS[location]?.bytes === 'double-count'
-			)
-				flags |= FLAG_NOT_TRANSFER;
+			else if (s.bytesAt === 'exit' && doubleCounts(location)) flags |= FLAG_NOT_TRANSFER;
 		}
 		const family =
 			s.family >= 0 && bytes[missing + s.family * FieldOut.SIZE] === 0

@@ -11,8 +11,9 @@
 // Locations where they are the caller's also teach. A header PID at a Location known to be
 // unreliable, or at or below the System PID, teaches nothing; at a Location not known either way
 // the enter of an application call (legacy: a posted request) gives a weak guess that any trusted
-// source replaces. What each event id and Location means comes from the generated tables
-// (schema/winsock-semantics.json → generated/afd-semantics.ts).
+// source replaces (header-pid.ts). What each event id and Location means comes from the
+// generated tables (schema/winsock-semantics.json → generated/afd-semantics.ts): the tracker
+// dispatches on each event's role and reads the fields the table names (afd-roles.ts).
 //
 // Lifecycle: create (1, 1000) → bind (2/3, 1029/1030) → connect (4/5 → 6, 1017-1021) or listen
 // (1037, or connections indicated on it: 35/36, 3000/3001) and accept (15/16, 1023-1027) → data
@@ -22,7 +23,7 @@
 // Rules where the events leave room:
 // - Enter/exit events: the exit's Status is the outcome. Bytes are in the phase the table names:
 //   receives at the exit (the enter is the buffer offered: "posted"); AfdSend at the exit, once
-//   per call (see #streamSend: nested pairs, buffered completions, unknown Locations); datagram
+//   per call (send-nesting.ts: nested pairs, buffered completions, unknown Locations); datagram
 //   sends at the enter (their exit is optional, see #datagramSend). An exit with STATUS_PENDING is
 //   neither completed nor failed. A connect enter starts the latency clock, its exit (or legacy 6)
 //   stops it. Events with no EnterExit field, and EnterExit 2-4, count as exits (never as calls).
@@ -48,13 +49,25 @@
 //   connect, option) on a socket after its closesocket; completions of earlier requests are not.
 import type { DnsReport } from '../dns/dns-report.ts';
 import {
-	AFD_EVENTS,
-	AFD_LOCATIONS,
 	ENTER_EXIT_PHASES,
-	SYSTEM_PID,
+	TRANSPORT_ABORT_REASONS,
 	type AfdLocation,
 } from '../generated/afd-semantics.ts';
 import { EVENT_MAPS } from '../generated/schemas.ts';
+import {
+	addressOf,
+	CONNECT,
+	DATAGRAM,
+	numOf,
+	RECEIVE,
+	REQUEST,
+	roleOf,
+	SEND,
+	type EventRole,
+} from './afd-roles.ts';
+import { headerPidTrust, ownerCandidate } from './header-pid.ts';
+import { locationOf } from './locations.ts';
+import { sendStep } from './send-nesting.ts';
 import {
 	isFailure,
 	LEGACY,
@@ -139,49 +152,8 @@ export interface TrackedTrace {
 	readonly owners?: EventOwners;
 }
 
-/** Bits of LiveSocket.closeBits: which close/cleanup events a socket has had. */
-const CLOSE_BITS: Readonly<Record<number, readonly [number, number]>> = {
-	13: [1, 1],
-	14: [2, 2],
-	1001: [4, 8],
-	1002: [16, 32],
-};
-
-// What an event id is, as bits in a table by id (from the generated AFD_EVENTS, plus the legacy
-// requests): set lookups per event cost more than the rest of the tracker's work on a data event.
-const SEND = 1;
-const RECEIVE = 2;
-const CONNECT = 4;
-/** Enter events of calls the application makes (their thread is the caller's). */
-const APP_CALL = 8;
-/** Enter events of application I/O requests (what may come after closesocket by mistake). */
-const APP_IO = 16;
-/** Legacy events of requests the application makes. */
-const LEGACY_REQUEST = 32;
-/** Close or cleanup events: CLOSE_BITS has them. */
-const CLOSING = 64;
-/** Events only datagram sockets log. */
-const DATAGRAM = 128;
-const ID_BITS = new Uint8Array(4096);
-for (const [key, m] of Object.entries(AFD_EVENTS)) {
-	const id = Number(key);
-	const role = m.role;
-	ID_BITS[id] =
-		(role === 'send' ? SEND : 0) |
-		(role === 'receive' ? RECEIVE : 0) |
-		(role === 'connect' ? CONNECT : 0) |
-		(m.call ? APP_CALL : 0) |
-		(m.call && role !== 'create' && role !== 'close' ? APP_IO : 0) |
-		(m.datagram ? DATAGRAM : 0);
-}
-const setBits = (bit: number, ids: readonly number[]) => ids.forEach((id) => (ID_BITS[id]! |= bit));
-setBits(LEGACY_REQUEST, [2, 3, 4, 5, 15, 16, 18, 19, 20, 21, 22, 29, 32]);
-setBits(CLOSING, Object.keys(CLOSE_BITS).map(Number));
-/** The bits of an event id (ids past the table: none). */
-const bitsOf = (id: number): number => (id < 4096 ? ID_BITS[id]! : 0);
 const SOCK_DGRAM = 2;
-/** Abort reasons that the transport indicated (AFD_ABORT_ValueMap). */
-const TRANSPORT_ABORT_REASONS = new Set([4, 18]);
+const TRANSPORT_ABORTS = new Set(TRANSPORT_ABORT_REASONS);
 const MAX_POLL_EVENTS = 64;
 const MAX_INDICATED = 4096;
 
@@ -197,14 +169,6 @@ interface Poller {
 }
 
 const nonZero = (p: string | undefined): string | null => (p && p !== '0x0' ? p : null);
-
-/** Legacy address + port fields as 'a.b.c.d:port' / '[v6]:port'. */
-function legacyAddress(v: AfdEventView): string | undefined {
-	const a = v.text(F.Address);
-	const port = v.num(F.Port);
-	if (a === undefined || port === undefined) return undefined;
-	return a.includes(':') ? `[${a}]:${port}` : `${a}:${port}`;
-}
 
 export class SocketTracker {
 	readonly processes = new ProcessTable();
@@ -244,63 +208,58 @@ export class SocketTracker {
 	/** Reads one Winsock-AFD event. Events must come in time order. */
 	afd(v: AfdEventView): void {
 		this.#afdEvents++;
-		const id = v.id;
+		const r = roleOf(v.id);
 		const ticks = v.ticks;
 		const index = v.index;
 		if (ticks > this.#end) this.#end = ticks;
-		const fam: Family = id >= 1000 ? MODERN : LEGACY;
-		const kind = bitsOf(id);
+		const fam = r.family;
 		// EnterExit 2-4 (AFD internal, TCP/IP-caused, AFD-caused) are completions, never calls.
 		const phase = fam === MODERN ? v.num(F.EnterExit) : undefined;
 		const exit = phase === undefined || (ENTER_EXIT_PHASES[phase] ?? 'exit') === 'exit';
 		const location = fam === MODERN ? v.num(F.Location) : undefined;
-		const loc = location === undefined ? undefined : AFD_LOCATIONS[location];
 		const eprocess = nonZero(v.ptr(F.Process));
-		if (eprocess && v.headerPid !== null && v.headerPid > SYSTEM_PID)
-			this.#headerPid(eprocess, v.headerPid, ticks, fam, exit, kind, id, loc);
-		if (id === 30) return this.#poll(eprocess, ticks, index);
-		if (id === 1 || id === 1000) return this.#create(v, fam, exit, eprocess);
-		if (id === 1024 || id === 1027) return this.#acceptWithEndpoint(v, exit, eprocess);
-		if (id === 35 || id === 36) return this.#indication(v, eprocess);
-		const ep = nonZero(v.ptr(F.Endpoint));
+		if (eprocess && v.headerPid !== null && ownerCandidate(v.headerPid))
+			this.#headerPid(eprocess, v.headerPid, ticks, r, exit, location);
+		const role = r.role;
+		if (role === 'poll-request') return this.#poll(eprocess, ticks, index);
+		if (role === 'create') return this.#create(v, r, fam, exit, eprocess);
+		if (r.acceptEndpoint >= 0) return this.#acceptWithEndpoint(v, r, exit, eprocess);
+		if (fam === LEGACY && role === 'connect-indication') return this.#indication(v, r, eprocess);
+		const ep = nonZero(v.ptr(r.endpoint));
 		if (!ep) return; // RIO and NRT events name no socket
-		const bit = kind & CLOSING ? CLOSE_BITS[id]![exit ? 1 : 0] : 0;
+		const bit = r.closeBits[exit ? 1 : 0]!;
 		const s = this.#lookup(ep, eprocess, ticks, index, bit);
 		s.see(fam, ticks, index);
 		s.closeBits |= bit;
 		const t = s.tally(fam);
-		if (s.closeRequested && kind & (fam === MODERN ? (exit ? 0 : APP_IO) : LEGACY_REQUEST))
+		if (s.closeRequested && r.bits & REQUEST && (fam === LEGACY || !exit))
 			this.#afterClose(s, t, index);
 		// Close events and a legacy accept naming the accepted socket are not "doing something".
-		if (!bit && id !== 15 && id !== 16) s.activity++;
-		if (fam === LEGACY) this.#legacy(v, s, t);
-		else this.#modern(v, s, t, exit, kind, loc);
+		if (!bit && !(fam === LEGACY && role === 'accept')) s.activity++;
+		if (fam === LEGACY) this.#legacy(v, r, s, t);
+		else this.#modern(v, r, s, t, exit, location === undefined ? undefined : locationOf(location));
 	}
 
 	/**
-	 * What a header PID (above the System PID) teaches about an EPROCESS: at a Location where it is
-	 * the caller's, the PID (unless a create or the kernel already said); at a Location where it is
-	 * not, nothing; at a Location not known either way, a weak guess when the event is the enter of
-	 * an application call (legacy: a posted request), kept only until a trusted source speaks.
+	 * What a header PID (above the System PID) teaches about an EPROCESS (header-pid.ts): at a
+	 * Location where it is the caller's, the PID (unless a create or the kernel already said); a
+	 * weak guess when the event is the caller's own (the enter of an application call, a legacy
+	 * posted request) at a Location not known either way, kept only until a trusted source
+	 * speaks; otherwise nothing.
 	 */
 	#headerPid(
 		eprocess: string,
 		pid: number,
 		ticks: number,
-		fam: Family,
+		r: EventRole,
 		exit: boolean,
-		kind: number,
-		id: number,
-		loc: AfdLocation | undefined,
+		location: number | undefined,
 	): void {
 		if (this.processes.hasStrongPid(eprocess)) return;
-		if (loc) {
-			if (loc.pid === 'reliable' || loc.pid === 'reliable-unless-system')
-				this.processes.learnPid(eprocess, pid, ticks, 'reliable-location');
-			return;
-		}
-		if ((fam === MODERN && !exit && kind & APP_CALL) || (fam === LEGACY && id >= 18 && id <= 22))
-			this.processes.learnPid(eprocess, pid, ticks, 'header');
+		const own = r.callerPhase === 'any' || (r.callerPhase === 'enter' && !exit);
+		const trust = headerPidTrust(location, own);
+		if (trust === 'caller') this.processes.learnPid(eprocess, pid, ticks, 'reliable-location');
+		else if (trust === 'guess') this.processes.learnPid(eprocess, pid, ticks, 'header');
 	}
 
 	#mark(v: AfdEventView): Mark {
@@ -336,8 +295,14 @@ export class SocketTracker {
 		this.#ended.set(s.endpoint, s);
 	}
 
-	#create(v: AfdEventView, fam: Family, exit: boolean, eprocess: string | null): void {
-		const ep = nonZero(v.ptr(F.Endpoint));
+	#create(
+		v: AfdEventView,
+		r: EventRole,
+		fam: Family,
+		exit: boolean,
+		eprocess: string | null,
+	): void {
+		const ep = nonZero(v.ptr(r.endpoint));
 		if (!ep) return;
 		let s = this.#live.get(ep);
 		const otherProcess = s && eprocess && s.eprocess && s.eprocess !== eprocess;
@@ -357,7 +322,7 @@ export class SocketTracker {
 		s.family ??= v.num(F.AddressFamily) ?? null;
 		s.type ??= v.num(F.SocketType) ?? null;
 		s.protocol ??= v.num(F.Protocol) ?? null;
-		const pid = v.num(fam === MODERN ? F.ProcessId : F.UserModePid);
+		const pid = numOf(v, r.pid);
 		if (pid !== undefined && pid > 0) {
 			if (s.pid === null) {
 				s.pid = pid;
@@ -365,107 +330,101 @@ export class SocketTracker {
 			}
 			if (eprocess) this.processes.learnPid(eprocess, pid, v.ticks, 'afd-create');
 		}
-		const status = fam === MODERN && exit ? v.num(F.Status) : undefined;
+		const status = exit ? numOf(v, r.status) : undefined;
 		if (status !== undefined && isFailure(status))
 			s.createFailure = s.error(fam, this.#mark(v), 'create', status);
 	}
 
-	#legacy(v: AfdEventView, s: LiveSocket, t: Tally): void {
-		const id = v.id;
-		switch (id) {
-			case 2:
-			case 3:
-				return this.#bound(s, t, LEGACY, v, v.num(F.Status) ?? 0, legacyAddress(v));
-			case 40:
-				return this.#bound(s, t, LEGACY, v, v.num(F.Error) ?? 0, undefined);
-			case 4:
-			case 5:
-				return s.connectStart(LEGACY, this.#mark(v), legacyAddress(v));
-			case 6:
-				return s.connectDone(LEGACY, this.#mark(v), v.num(F.Error) ?? 0);
-			case 7:
-			case 8:
-				return this.#abort(s, v, id === 7 ? 'afd' : 'transport', v.num(F.Reason) ?? 0);
-			case 9:
-			case 10:
+	#legacy(v: AfdEventView, r: EventRole, s: LiveSocket, t: Tally): void {
+		switch (r.role) {
+			case 'bind':
+				return this.#bound(s, t, LEGACY, v, numOf(v, r.status) ?? 0, addressOf(v, r));
+			case 'connect-request':
+				return s.connectStart(LEGACY, this.#mark(v), addressOf(v, r));
+			case 'connect-completion':
+				return s.connectDone(LEGACY, this.#mark(v), numOf(v, r.status) ?? 0);
+			case 'abort':
+				return this.#abort(
+					s,
+					v,
+					r.abortBy === 'afd' ? 'afd' : 'transport',
+					numOf(v, r.reason) ?? 0,
+				);
+			case 'send-failure':
 				t.sendFailures++;
-				s.error(LEGACY, this.#mark(v), 'send', v.num(F.Error) ?? 0);
+				s.error(LEGACY, this.#mark(v), 'send', numOf(v, r.status) ?? 0);
 				return;
-			case 11:
-			case 12:
+			case 'receive-failure':
 				t.receiveFailures++;
-				s.error(LEGACY, this.#mark(v), 'receive', v.num(F.Error) ?? 0);
+				s.error(LEGACY, this.#mark(v), 'receive', numOf(v, r.status) ?? 0);
 				return;
-			case 13:
-				return this.#closeRequest(s, LEGACY, v, v.num(F.Error));
-			case 14:
-				return this.#cleanup(s, LEGACY, v, v.num(F.Error));
-			case 15:
-			case 16:
-				return this.#legacyAccept(s, t, v);
-			case 17:
-				s.error(LEGACY, this.#mark(v), 'accept', v.num(F.Error) ?? 0);
+			case 'close':
+				return this.#closeRequest(s, LEGACY, v, numOf(v, r.status));
+			case 'cleanup':
+				return this.#cleanup(s, LEGACY, v, numOf(v, r.status));
+			case 'accept':
+				return this.#legacyAccept(s, t, v, r);
+			case 'accept-failure':
+				s.error(LEGACY, this.#mark(v), 'accept', numOf(v, r.status) ?? 0);
 				return;
-			case 18:
-			case 21:
-			case 22:
+			case 'send-request':
 				t.sendsPosted++;
-				t.bytesSendPosted += v.num(F.BufferLength) ?? 0;
-				if (id !== 18) {
-					s.lastSendTo = legacyAddress(v) ?? null;
+				t.bytesSendPosted += numOf(v, r.bytes) ?? 0;
+				// A sendto names its remote: its completion's, and the socket's if it has none.
+				if (r.address >= 0) {
+					s.lastSendTo = addressOf(v, r) ?? null;
 					this.#peer(s, s.lastSendTo ?? undefined);
 				}
 				return;
-			case 19:
-			case 20:
+			case 'receive-request':
 				t.receivesPosted++;
-				t.bytesReceivePosted += v.num(F.BufferLength) ?? 0;
+				t.bytesReceivePosted += numOf(v, r.bytes) ?? 0;
 				return;
-			case 23:
-			case 26:
-			case 27: {
-				const bytes = v.num(F.BufferLength) ?? 0;
-				const from = id === 23 ? undefined : legacyAddress(v);
+			case 'receive-completion': {
+				const bytes = numOf(v, r.bytes) ?? 0;
+				const from = addressOf(v, r);
 				t.receives++;
 				t.bytesReceived += bytes;
 				this.#peer(s, from);
-				const remote = id !== 23 || s.type === SOCK_DGRAM ? (from ?? s.remote) : null;
+				const remote = r.bits & DATAGRAM || s.type === SOCK_DGRAM ? (from ?? s.remote) : null;
 				if (remote) t.datagram(remote, false, bytes, this.#mark(v));
 				s.transferred(LEGACY, v.ticks, v.index);
 				return;
 			}
-			case 24:
-			case 25:
-			case 28: {
-				const bytes = v.num(F.BufferLength) ?? 0;
-				this.#sent(s, t, v, bytes);
+			case 'send-completion': {
+				const bytes = numOf(v, r.bytes) ?? 0;
+				this.#sent(s, t, LEGACY, v, bytes);
+				// A sendto's completion names no remote: its request did.
 				const remote =
-					id === 28 ? (s.lastSendTo ?? s.remote) : s.type === SOCK_DGRAM ? s.remote : null;
+					r.bits & DATAGRAM ? (s.lastSendTo ?? s.remote) : s.type === SOCK_DGRAM ? s.remote : null;
 				if (remote) t.datagram(remote, true, bytes, this.#mark(v));
 				return;
 			}
-			case 29:
-				return s.option(LEGACY, this.#mark(v), v.num(F.Option) ?? 0, v.num(F.Value) ?? 0, null);
-			case 31: {
-				const err = v.num(F.Error) ?? 0;
+			case 'option':
+				return s.option(
+					LEGACY,
+					this.#mark(v),
+					numOf(v, r.option) ?? 0,
+					numOf(v, r.value) ?? 0,
+					null,
+				);
+			case 'poll-completion': {
+				const err = numOf(v, r.status) ?? 0;
 				if (isFailure(err)) s.error(LEGACY, this.#mark(v), 'select', err);
 				const p = s.eprocess ? this.#pollers.get(s.eprocess) : undefined;
 				if (p) p.completions++;
 				return;
 			}
-			case 32:
-				return s.option(LEGACY, this.#mark(v), -1, v.num(F.EventMask) ?? 0, null);
-			case 33:
-			case 34:
-				this.#peer(s, legacyAddress(v));
-				return s.drop(LEGACY, v.index, v.num(F.Reason) ?? 0, v.num(F.PacketSize) ?? 0);
-			case 37:
-			case 38:
-			case 39:
+			case 'event-select':
+				return s.option(LEGACY, this.#mark(v), -1, numOf(v, r.value) ?? 0, null);
+			case 'drop':
+				this.#peer(s, addressOf(v, r));
+				return s.drop(LEGACY, v.index, numOf(v, r.reason) ?? 0, numOf(v, r.bytes) ?? 0);
+			case 'data-indication':
 				t.indications++;
-				t.bytesIndicated += v.num(F.BytesIndicated) ?? 0;
+				t.bytesIndicated += numOf(v, r.bytes) ?? 0;
 				return;
-			case 41:
+			case 'disconnect':
 				s.peerDisconnect ??= this.#mark(v);
 				return;
 		}
@@ -473,35 +432,34 @@ export class SocketTracker {
 
 	#modern(
 		v: AfdEventView,
+		r: EventRole,
 		s: LiveSocket,
 		t: Tally,
 		exit: boolean,
-		kind: number,
 		loc: AfdLocation | undefined,
 	): void {
-		const id = v.id;
-		const status = exit ? (v.num(F.Status) ?? 0) : 0;
+		const kind = r.bits;
+		const status = exit ? (numOf(v, r.status) ?? 0) : 0;
 		// A socket whose create is not in the trace shows its type by its datagram events.
 		if (kind & DATAGRAM && s.type === null) s.type = SOCK_DGRAM;
 		if (kind & (SEND | RECEIVE)) {
-			const m = AFD_EVENTS[id]!;
-			const address = m.address === (exit ? 'exit' : 'enter') ? v.text(F.Address) : undefined;
+			const address = r.addressAt === (exit ? 'exit' : 'enter') ? addressOf(v, r) : undefined;
 			this.#peer(s, address);
 			const remote = s.type === SOCK_DGRAM || kind & DATAGRAM ? (address ?? s.remote) : null;
 			if (kind & SEND) {
-				if (m.bytes === 'enter') this.#datagramSend(v, s, t, exit, status, remote);
-				else this.#streamSend(v, s, t, exit, status, remote, m.nests, loc);
+				if (r.bytesAt === 'enter') this.#datagramSend(v, r, s, t, exit, status, remote);
+				else this.#streamSend(v, r, s, t, exit, status, remote, loc);
 				return;
 			}
 			if (!exit) {
 				t.receivesPosted++;
-				t.bytesReceivePosted += v.num(F.BufferLength) ?? 0;
+				t.bytesReceivePosted += numOf(v, r.bytes) ?? 0;
 			} else if (status === STATUS_PENDING) return;
 			else if (isFailure(status)) {
 				t.receiveFailures++;
 				s.error(MODERN, this.#mark(v), 'receive', status);
 			} else {
-				const bytes = v.num(F.BufferLength) ?? 0;
+				const bytes = numOf(v, r.bytes) ?? 0;
 				t.receives++;
 				t.bytesReceived += bytes;
 				if (remote) t.datagram(remote, false, bytes, this.#mark(v));
@@ -510,7 +468,7 @@ export class SocketTracker {
 			return;
 		}
 		if (kind & CONNECT) {
-			const remote = v.text(F.Address);
+			const remote = addressOf(v, r);
 			if (!exit) s.connectStart(MODERN, this.#mark(v), remote);
 			else {
 				if (remote) this.#peer(s, remote);
@@ -518,102 +476,91 @@ export class SocketTracker {
 			}
 			return;
 		}
-		switch (id) {
-			case 1001:
+		switch (r.role) {
+			case 'close':
 				if (!exit) return this.#closeRequest(s, MODERN, v, undefined);
 				if (isFailure(status)) s.error(MODERN, this.#mark(v), 'close', status);
 				return;
-			case 1002:
+			case 'cleanup':
 				if (!exit) {
 					s.cleanupStarted ??= this.#mark(v);
 					return;
 				}
 				return this.#cleanup(s, MODERN, v, status);
-			case 1023:
-			case 1026:
+			case 'accept':
 				if (exit && isFailure(status)) s.error(MODERN, this.#mark(v), 'accept', status);
 				else if (exit && status !== STATUS_PENDING) t.accepts++;
 				return;
-			case 1029:
-			case 1030:
+			case 'bind':
 				if (!exit) t.bindAttempted = true;
-				else this.#bound(s, t, MODERN, v, status, v.text(F.Address));
+				else this.#bound(s, t, MODERN, v, status, addressOf(v, r));
 				return;
-			case 1032:
-				return this.#abort(
-					s,
-					v,
-					TRANSPORT_ABORT_REASONS.has(v.num(F.Reason) ?? 0) ? 'transport' : 'afd',
-					v.num(F.Reason) ?? 0,
-				);
-			case 1033:
-				this.#peer(s, v.text(F.Address));
-				return s.drop(MODERN, v.index, v.num(F.Reason) ?? 0, v.num(F.BufferLength) ?? 0);
-			case 1035:
+			case 'abort': {
+				const reason = numOf(v, r.reason) ?? 0;
+				const byTransport =
+					r.abortBy === 'reason' ? TRANSPORT_ABORTS.has(reason) : r.abortBy === 'transport';
+				return this.#abort(s, v, byTransport ? 'transport' : 'afd', reason);
+			}
+			case 'drop':
+				this.#peer(s, addressOf(v, r));
+				return s.drop(MODERN, v.index, numOf(v, r.reason) ?? 0, numOf(v, r.bytes) ?? 0);
+			case 'option':
 				if (exit)
-					s.option(MODERN, this.#mark(v), v.num(F.Option) ?? 0, v.num(F.Value) ?? 0, status);
+					s.option(MODERN, this.#mark(v), numOf(v, r.option) ?? 0, numOf(v, r.value) ?? 0, status);
 				return;
-			case 1037:
+			case 'listen':
 				if (exit && !isFailure(status) && status !== STATUS_PENDING) s.listening = true;
 				else if (exit && isFailure(status)) s.error(MODERN, this.#mark(v), 'listen', status);
 				return;
-			case 3000:
-			case 3001:
+			case 'connect-indication':
 				s.listening = true;
 				return;
-			case 3003:
-			case 3004:
+			case 'data-indication':
 				t.indications++;
-				t.bytesIndicated += v.num(F.BufferLength) ?? 0;
+				t.bytesIndicated += numOf(v, r.bytes) ?? 0;
 				return;
-			case 3006:
+			case 'disconnect':
 				s.peerDisconnect ??= this.#mark(v);
 				return;
 		}
 	}
 
 	/**
-	 * A send whose bytes are at the exit (AfdSend). One call may be logged as nested enter/exit
-	 * pairs on one thread (3047 → 3056 → 3073 → 3051) and a buffered send completes again later
-	 * (3024): an exit at a double-counting Location is never counted, one at a counting Location
-	 * always; at a Location not known either way, nesting decides: an exit inside an unfinished
-	 * send of the same socket on the same thread is the inner part of one call, not counted again
-	 * (and the socket says that its figure rests on that guess). The outermost enter is the request.
+	 * A send whose bytes are at the exit (AfdSend): what each enter and exit is, send-nesting.ts
+	 * decides (nested pairs on one thread, buffered completions, unknown Locations).
 	 */
 	#streamSend(
 		v: AfdEventView,
+		r: EventRole,
 		s: LiveSocket,
 		t: Tally,
 		exit: boolean,
 		status: number,
 		remote: string | null,
-		nests: boolean,
 		loc: AfdLocation | undefined,
 	): void {
-		const tid = v.tid ?? -1;
-		const depth = nests ? s.sendDepthOf(tid) : 0;
-		if (!exit) {
-			if (nests) s.setSendDepth(tid, depth + 1);
-			if (depth > 0) return;
-			t.sendsPosted++;
-			t.bytesSendPosted += v.num(F.BufferLength) ?? 0;
-			return;
-		}
-		if (depth > 0) s.setSendDepth(tid, depth - 1);
-		if (status === STATUS_PENDING || loc?.bytes === 'double-count') return;
-		if (depth > 1 && loc?.bytes !== 'count') {
-			t.nestedSendExits++;
-			t.nestedSendBytes += v.num(F.BufferLength) ?? 0;
-			this.#uncountedSends.push(v.index);
-			return;
+		switch (sendStep(s, v.tid ?? -1, exit, r.nests, status === STATUS_PENDING, loc)) {
+			case 'request':
+				t.sendsPosted++;
+				t.bytesSendPosted += numOf(v, r.bytes) ?? 0;
+				return;
+			case 'nested':
+				t.nestedSendExits++;
+				t.nestedSendBytes += numOf(v, r.bytes) ?? 0;
+				this.#uncountedSends.push(v.index);
+				return;
+			case 'outcome':
+				break;
+			default:
+				return;
 		}
 		if (isFailure(status)) {
 			t.sendFailures++;
 			s.error(MODERN, this.#mark(v), 'send', status);
 			return;
 		}
-		const bytes = v.num(F.BufferLength) ?? 0;
-		this.#sent(s, t, v, bytes);
+		const bytes = numOf(v, r.bytes) ?? 0;
+		this.#sent(s, t, MODERN, v, bytes);
 		if (remote) t.datagram(remote, true, bytes, this.#mark(v));
 	}
 
@@ -624,6 +571,7 @@ export class SocketTracker {
 	 */
 	#datagramSend(
 		v: AfdEventView,
+		r: EventRole,
 		s: LiveSocket,
 		t: Tally,
 		exit: boolean,
@@ -631,12 +579,12 @@ export class SocketTracker {
 		remote: string | null,
 	): void {
 		const tid = v.tid ?? -1;
-		const bytes = v.num(F.BufferLength) ?? 0;
+		const bytes = numOf(v, r.bytes) ?? 0;
 		if (!exit) {
 			t.sendsPosted++;
 			t.bytesSendPosted += bytes;
 			t.datagramSendEnters++;
-			this.#sent(s, t, v, bytes);
+			this.#sent(s, t, MODERN, v, bytes);
 			if (remote) t.datagram(remote, true, bytes, this.#mark(v));
 			(s.datagramInFlight ??= new Map()).set(tid, { bytes, remote });
 			return;
@@ -654,9 +602,9 @@ export class SocketTracker {
 			return;
 		}
 		if (t.datagramSendEnters > 0) return;
-		this.#sent(s, t, v, bytes);
+		this.#sent(s, t, MODERN, v, bytes);
 		// Its enter, which has the address by the table, is not in the trace: the exit's, if any.
-		const to = v.text(F.Address) ?? remote;
+		const to = addressOf(v, r) ?? remote;
 		this.#peer(s, to ?? undefined);
 		if (to) t.datagram(to, true, bytes, this.#mark(v));
 	}
@@ -681,10 +629,10 @@ export class SocketTracker {
 		s.bound ??= this.#mark(v);
 	}
 
-	#sent(s: LiveSocket, t: Tally, v: AfdEventView, bytes: number): void {
+	#sent(s: LiveSocket, t: Tally, fam: Family, v: AfdEventView, bytes: number): void {
 		t.sends++;
 		t.bytesSent += bytes;
-		s.transferred(v.id >= 1000 ? MODERN : LEGACY, v.ticks, v.index);
+		s.transferred(fam, v.ticks, v.index);
 		if (bytes > this.#t.tinySendBytes) return;
 		t.tinySends++;
 		t.tinyRate ??= new RateWindow(this.#t.tinySendCount, this.#tinyWindow);
@@ -724,15 +672,15 @@ export class SocketTracker {
 			(s.afterClose = s.afterClose.length ? s.afterClose : []).push(index);
 	}
 
-	/** 35/36: a connection indicated on a listening socket (legacy). */
-	#indication(v: AfdEventView, eprocess: string | null): void {
-		const ep = nonZero(v.ptr(F.ListenEndpoint));
+	/** A connection indicated on a listening socket (legacy 35/36: they name the listener). */
+	#indication(v: AfdEventView, r: EventRole, eprocess: string | null): void {
+		const ep = nonZero(v.ptr(r.endpoint));
 		if (!ep) return;
 		const s = this.#lookup(ep, eprocess, v.ticks, v.index);
 		s.see(LEGACY, v.ticks, v.index);
 		s.activity++;
 		s.listening = true;
-		const peer = legacyAddress(v);
+		const peer = addressOf(v, r);
 		if (!peer) return;
 		if (this.#indicated.size >= MAX_INDICATED)
 			this.#indicated.delete(this.#indicated.keys().next().value!);
@@ -740,8 +688,8 @@ export class SocketTracker {
 	}
 
 	/** Legacy 15/16: the listener's accept, or the accepted socket's (see the rules above). */
-	#legacyAccept(s: LiveSocket, t: Tally, v: AfdEventView): void {
-		const status = v.num(F.Status) ?? 0;
+	#legacyAccept(s: LiveSocket, t: Tally, v: AfdEventView, r: EventRole): void {
+		const status = numOf(v, r.status) ?? 0;
 		if (s.listening) {
 			s.activity++;
 			if (isFailure(status)) s.error(LEGACY, this.#mark(v), 'accept', status);
@@ -752,22 +700,22 @@ export class SocketTracker {
 			s.error(LEGACY, this.#mark(v), 'accept', status);
 			return;
 		}
-		const peer = legacyAddress(v);
+		const peer = addressOf(v, r);
 		const listener = peer ? this.#indicated.get(peer) : undefined;
 		if (peer) this.#indicated.delete(peer);
 		this.#accepted(s, listener ?? null, peer, LEGACY, v);
 	}
 
 	/** 1024/1027: accept on a listening Endpoint, naming the accepted one on exit. */
-	#acceptWithEndpoint(v: AfdEventView, exit: boolean, eprocess: string | null): void {
-		const ep = nonZero(v.ptr(F.Endpoint));
-		const acceptEp = exit ? nonZero(v.ptr(F.AcceptEndpoint)) : null;
+	#acceptWithEndpoint(v: AfdEventView, r: EventRole, exit: boolean, eprocess: string | null): void {
+		const ep = nonZero(v.ptr(r.endpoint));
+		const acceptEp = exit ? nonZero(v.ptr(r.acceptEndpoint)) : null;
 		if (ep) {
 			const l = this.#lookup(ep, eprocess, v.ticks, v.index);
 			l.see(MODERN, v.ticks, v.index);
 			l.activity++;
 			if (l.closeRequested && !exit) this.#afterClose(l, l.tally(MODERN), v.index);
-			const status = v.num(F.Status) ?? 0;
+			const status = numOf(v, r.status) ?? 0;
 			if (exit && isFailure(status)) l.error(MODERN, this.#mark(v), 'accept', status);
 			else if (exit && status !== STATUS_PENDING) {
 				l.tally(MODERN).accepts++;
@@ -778,7 +726,7 @@ export class SocketTracker {
 			const a =
 				this.#live.get(acceptEp) ?? this.#open(acceptEp, eprocess, 'accepted', v.ticks, v.index);
 			a.see(MODERN, v.ticks, v.index);
-			this.#accepted(a, l, v.text(F.Address), MODERN, v);
+			this.#accepted(a, l, addressOf(v, r), MODERN, v);
 		}
 	}
 
