@@ -16,6 +16,7 @@ const codes = read('schema/winsock-codes.json');
 const wellKnown = read('schema/well-known-providers.json');
 const statusNotes = read('schema/status-notes.json').notes;
 const semantics = read('schema/winsock-semantics.json');
+const netSemantics = read('schema/net-semantics.json');
 const tsvProviders = read('schema/tsv-providers.json').providers;
 const statusNotesZh = read('schema/status-notes-zh.json').explain;
 const dnsStatus = read('schema/dns-status.json');
@@ -663,6 +664,100 @@ export interface AfdLocation {
 	return s;
 }
 
+// ---- what the TCPIP, DNS-Client and NameResolution events mean (schema/net-semantics.json) ---
+
+function tsNetSemantics() {
+	const byKey = new Map(tsvSchemas.map(({ p, schema }) => [p.key, schema]));
+	/** Each block's events by id, every field checked against some version of the event. */
+	const table = (block, key, keys, more) => {
+		const schema = byKey.get(key);
+		if (!schema) throw new Error(`net-semantics: no provider ${key}`);
+		const out = {};
+		for (const e of block.events) {
+			const versions = schema.events.filter((x) => x.id === e.id);
+			if (versions.length === 0) throw new Error(`net-semantics: ${key} has no event ${e.id}`);
+			if (!versions.some((x) => x.taskName === e.name))
+				throw new Error(`net-semantics: ${key} ${e.id} is not ${e.name}`);
+			if (e.id in out) throw new Error(`net-semantics: ${key} ${e.id} twice`);
+			const fields = {};
+			for (const k of Object.keys(e.fields))
+				if (!keys.includes(k)) throw new Error(`net-semantics: ${key} ${e.id} fields.${k}?`);
+			for (const k of keys) {
+				const name = e.fields[k] ?? null;
+				if (name !== null && !versions.some((x) => x.fields.some((f) => f.name === name)))
+					throw new Error(`net-semantics: ${key} ${e.id} has no field ${name}`);
+				fields[k] = name;
+			}
+			out[e.id] = { name: e.name, role: e.role, ...more(e), fields };
+		}
+		return out;
+	};
+	const union = (list) => [...new Set(list)].map((r) => `\t| '${r}'`).join('\n');
+	const { tcpip, dnsClient, nameResolution } = netSemantics;
+	const tcp = table(tcpip, 'tcpip', ['local', 'remote', 'status', 'pid', 'rexmit', 'tcb'], (e) => ({
+		reason: e.reason ?? null,
+	}));
+	const dns = table(dnsClient, 'dns', ['name', 'type', 'status', 'results', 'clientPid'], (e) => ({
+		lookup: e.lookup ?? null,
+	}));
+	const gai = table(nameResolution, 'nameres', ['name', 'status', 'results'], () => ({}));
+	let s = banner('schema/net-semantics.json');
+	s +=
+		'// What the TCPIP, DNS-Client and NameResolution events the sockets read mean: roles and the\n// payload fields (by name) that hold what is read of them; null where an event has none.\n\n';
+	s += `/** What a TCPIP event says of its connection. */\nexport type TcpRole =\n${union(tcpip.events.map((e) => e.role))};\n\n`;
+	s += `/** Why a connect failed, when the TCPIP event itself names it (a catalogue key: tcp.reason.<reason>). */\nexport type TcpEventReason =\n${union(tcpip.events.flatMap((e) => (e.reason ? [e.reason] : [])))};\n\n`;
+	s += `export interface TcpEventMeaning {
+	readonly name: string;
+	readonly role: TcpRole;
+	readonly reason: TcpEventReason | null;
+	readonly fields: {
+		/** SOCKADDRs. */
+		readonly local: string | null;
+		readonly remote: string | null;
+		/** NTSTATUS (the rundown: the TCP state). */
+		readonly status: string | null;
+		/** Payload ProcessId (the rundown: Pid). */
+		readonly pid: string | null;
+		readonly rexmit: string | null;
+		readonly tcb: string | null;
+	};
+}
+
+/** Who logged a DNS answer: the asking process (client), or the DNS cache service for it. */
+export type DnsLookupSource =\n${union(dnsClient.events.flatMap((e) => (e.lookup ? [e.lookup] : [])))};
+
+export interface DnsEventMeaning {
+	readonly name: string;
+	readonly role: ${[...new Set(dnsClient.events.map((e) => `'${e.role}'`))].join(' | ')};
+	readonly lookup: DnsLookupSource | null;
+	readonly fields: {
+		readonly name: string | null;
+		readonly type: string | null;
+		/** A Win32 or DNS status. */
+		readonly status: string | null;
+		readonly results: string | null;
+		readonly clientPid: string | null;
+	};
+}
+
+export interface GaiEventMeaning {
+	readonly name: string;
+	readonly role: ${[...new Set(nameResolution.events.map((e) => `'${e.role}'`))].join(' | ')};
+	readonly fields: {
+		readonly name: string | null;
+		/** A WSA code. */
+		readonly status: string | null;
+		readonly results: string | null;
+	};
+}
+
+`;
+	s += `/** Microsoft-Windows-TCPIP connection events by id. */\nexport const TCPIP_EVENTS: Readonly<Record<number, TcpEventMeaning>> = ${JSON.stringify(tcp, null, '\t')};\n\n`;
+	s += `/** Microsoft-Windows-DNS-Client events by id. */\nexport const DNS_CLIENT_EVENTS: Readonly<Record<number, DnsEventMeaning>> = ${JSON.stringify(dns, null, '\t')};\n\n`;
+	s += `/** Microsoft-Windows-Winsock-NameResolution events by id (getaddrinfo results). */\nexport const NAME_RESOLUTION_EVENTS: Readonly<Record<number, GaiEventMeaning>> = ${JSON.stringify(gai, null, '\t')};\n`;
+	return s;
+}
+
 // ---- what the packet-capture events mean (schema/packet-capture.json) -------------------------
 
 function tsPacketCapture() {
@@ -703,6 +798,7 @@ const outputs = {
 	'web/src/generated/schemas.ts': tsSchemas(),
 	'web/src/generated/codes.ts': tsCodes(),
 	'web/src/generated/afd-semantics.ts': tsSemantics(),
+	'web/src/generated/net-semantics.ts': tsNetSemantics(),
 	'web/src/generated/packet-capture.ts': tsPacketCapture(),
 };
 const check = process.argv.includes('--check');

@@ -1,11 +1,13 @@
 // Every DNS lookup the trace logs, failed ones too: DNS-Client's client-side queries (3006 start,
 // 3008 completion, in the asking process), the DNS cache service's own steps (3018 cache, 3020
 // wire, 3013 network query, with ClientPID where the build logs it) and getaddrinfo's results
-// (Winsock-NameResolution 1001/1004). Fed in trace order by the sockets' NetCollector.
+// (Winsock-NameResolution 1001/1004). Fed in trace order by the sockets' NetCollector. Which
+// event is which, and which fields hold what, is data (schema/net-semantics.json).
+import { DNS_CLIENT_EVENTS, type DnsLookupSource } from '../generated/net-semantics.ts';
 import { canonicalAddress, parseGaiResult, parseQueryResults } from '../sockets/names.ts';
 
 /** Where a lookup was logged: in the asking process, or by the DNS cache service for it. */
-export type DnsSource = 'client' | 'getaddrinfo' | 'cache' | 'wire' | 'network';
+export type DnsSource = DnsLookupSource | 'getaddrinfo';
 
 export interface DnsLookup {
 	/** Record index (trace order) and ticks of the event that completed it. */
@@ -28,19 +30,6 @@ export interface DnsLookup {
 /** What the collector hands over of one event: its fields by name. */
 export type FieldOf = (name: string) => string | number | boolean | null;
 
-const DNS_SOURCE: Readonly<Record<number, DnsSource>> = {
-	3008: 'client',
-	3018: 'cache',
-	3020: 'wire',
-	3013: 'network',
-};
-
-/** DNS-Client events the log reads: the client's start, and every completion with results. */
-export const DNS_LOG_EVENTS: ReadonlySet<number> = new Set([
-	3006,
-	...Object.keys(DNS_SOURCE).map(Number),
-]);
-
 const normal = (name: string) => name.trim().replace(/\.$/, '');
 
 export class DnsLog {
@@ -49,7 +38,7 @@ export class DnsLog {
 	readonly #started = new Map<string, number[]>();
 
 	/**
-	 * A DNS-Client event (one of DNS_LOG_EVENTS); `pid` and `tid` are its header's. A client's
+	 * A DNS-Client event (one of DNS_CLIENT_EVENTS); `pid` and `tid` are its header's. A client's
 	 * query starts and completes on the thread that asked, so the start it matches is the oldest
 	 * open one of the same thread, name and type.
 	 */
@@ -61,21 +50,25 @@ export class DnsLog {
 		tid: number | null,
 		get: FieldOf,
 	): void {
-		const name = normal(str(get('QueryName')));
+		const m = DNS_CLIENT_EVENTS[id];
+		if (!m) return;
+		const f = m.fields;
+		const field = (name: string | null) => (name === null ? null : get(name));
+		const name = normal(str(field(f.name)));
 		if (!name) return;
-		const type = num(get('QueryType'));
-		if (id === 3006) {
+		const type = num(field(f.type));
+		if (m.role === 'query-start') {
 			const key = `${pid}|${tid}|${name}|${type}`;
 			const list = this.#started.get(key);
 			if (list) list.push(ticks);
 			else this.#started.set(key, [ticks]);
 			return;
 		}
-		const source = DNS_SOURCE[id];
+		const source = m.lookup;
 		if (!source) return;
-		const status = num(get('QueryStatus')) ?? num(get('Status')) ?? 0;
-		const asker = source === 'client' ? pid : (num(get('ClientPID')) ?? null);
-		const { addresses, chain } = parseQueryResults(str(get('QueryResults')));
+		const status = num(field(f.status)) ?? 0;
+		const asker = source === 'client' ? pid : (num(field(f.clientPid)) ?? null);
+		const { addresses, chain } = parseQueryResults(str(field(f.results)));
 		let startTicks: number | null = null;
 		if (source === 'client')
 			startTicks = this.#started.get(`${pid}|${tid}|${name}|${type}`)?.shift() ?? null;

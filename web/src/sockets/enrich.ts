@@ -4,14 +4,19 @@
 // name(s) and TCP outcome. The AFD tracker knows nothing of either.
 import { RecordOut } from '../generated/layouts.ts';
 import { EVENT_SCHEMAS, PROVIDERS } from '../generated/schemas.ts';
+import {
+	DNS_CLIENT_EVENTS,
+	NAME_RESOLUTION_EVENTS,
+	TCPIP_EVENTS,
+} from '../generated/net-semantics.ts';
 import type { DecodedBuffer } from '../decoder/decoded-buffer.ts';
 import { eventFields, type FieldValue } from '../decoder/event-fields.ts';
 import type { RecordJson } from '../decoder/record-json.ts';
 import { addressOfEndpoint, NameTable } from './names.ts';
-import { DNS_LOG_EVENTS, DnsLog } from '../dns/dns-log.ts';
+import { DnsLog } from '../dns/dns-log.ts';
 import { dnsReport, type DnsReport } from '../dns/dns-report.ts';
 import type { SocketSummary } from './socket.ts';
-import { TCP_EVENTS, TcpTable, tcpOutcome, type TcpConnection } from './tcp.ts';
+import { TcpTable, tcpOutcome, type TcpConnection } from './tcp.ts';
 import type { ProcessInfo } from './processes.ts';
 import type { TrackedTrace } from './tracker.ts';
 
@@ -22,9 +27,6 @@ const NAMERES = code('nameres');
 const NET_GUIDS = new Map(
 	PROVIDERS.filter((p) => [DNS, TCPIP, NAMERES].includes(p.code)).map((p) => [p.guid, p.code]),
 );
-/** DNS-Client events that carry a query's results. */
-const DNS_RESULTS = new Set([3008, 3013, 3018, 3020]);
-const GAI_RESULTS = new Set([1001, 1004]);
 
 /** TCP events of a socket count from a little before its first event to a little after its last. */
 const JOIN_SLACK_TICKS = 5 * 10_000_000;
@@ -94,54 +96,65 @@ export class NetCollector {
 	): void {
 		// A header PID of all ones: none logged.
 		const pid = headerPid === null || headerPid === 0xffffffff ? null : headerPid;
-		const str = (name: string) => {
-			const v = get(name);
+		// Fields as the tables name them (null: the event has none).
+		const str = (name: string | null) => {
+			const v = name === null ? null : get(name);
 			return typeof v === 'string' ? v : null;
 		};
-		const num = (name: string) => {
-			const v = get(name);
+		const num = (name: string | null) => {
+			const v = name === null ? null : get(name);
 			return typeof v === 'number' ? v : null;
 		};
-		if (provider === DNS) this.dns.dnsEvent(id, index, ticks, pid, tid, get);
-		else if (provider === NAMERES) this.dns.gaiResult(index, ticks, pid, get);
-		if (provider === DNS && id === 3006) return;
-		if (provider === DNS)
+		if (provider === DNS) {
+			const m = DNS_CLIENT_EVENTS[id]!;
+			this.dns.dnsEvent(id, index, ticks, pid, tid, get);
+			if (m.role !== 'name-answer') return;
+			const f = m.fields;
 			this.names.dnsAnswer(
 				index,
 				ticks,
-				str('QueryName') ?? '',
-				num('QueryStatus') ?? num('Status') ?? 0,
-				str('QueryResults') ?? '',
+				str(f.name) ?? '',
+				num(f.status) ?? 0,
+				str(f.results) ?? '',
 			);
-		else if (provider === NAMERES)
+		} else if (provider === NAMERES) {
+			const f = NAME_RESOLUTION_EVENTS[id]!.fields;
+			this.dns.gaiResult(index, ticks, pid, get);
 			this.names.gaiResult(
 				index,
 				ticks,
-				str('NodeName') ?? '',
-				num('Status') ?? 0,
-				str('Result') ?? '',
+				str(f.name) ?? '',
+				num(f.status) ?? 0,
+				str(f.results) ?? '',
 			);
-		else
+		} else {
+			const f = TCPIP_EVENTS[id]!.fields;
 			this.tcp.add({
 				index,
 				ticks,
 				id,
-				local: str('LocalAddress'),
-				remote: str('RemoteAddress'),
-				status: id === 1300 ? num('State') : num('Status'),
-				pid: num('Pid') ?? num('ProcessId'),
-				rexmit: num('RexmitCount'),
-				tcb: str('Tcb'),
+				local: str(f.local),
+				remote: str(f.remote),
+				status: num(f.status),
+				pid: num(f.pid),
+				rexmit: num(f.rexmit),
+				tcb: str(f.tcb),
 			});
+		}
 	}
 }
 
+/** Whether the collector reads an event: one its provider's table names. */
 function wanted(provider: number, id: number): boolean {
-	return provider === DNS
-		? DNS_RESULTS.has(id) || DNS_LOG_EVENTS.has(id)
-		: provider === NAMERES
-			? GAI_RESULTS.has(id)
-			: provider === TCPIP && TCP_EVENTS.has(id);
+	const table =
+		provider === DNS
+			? DNS_CLIENT_EVENTS
+			: provider === NAMERES
+				? NAME_RESOLUTION_EVENTS
+				: provider === TCPIP
+					? TCPIP_EVENTS
+					: null;
+	return table !== null && Object.hasOwn(table, id);
 }
 
 /** Where a socket first used its remote: its connect, else its accept, else its last event. */

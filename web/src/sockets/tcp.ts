@@ -4,72 +4,17 @@
 // trusted here: only the payload's ProcessId / rundown Pid are kept, and only above 4.
 import { explainStatus } from '../decoder/status.ts';
 import { english, list as clauses, msg, type Msg, type Text } from '../i18n/render.ts';
+import { TCPIP_EVENTS, type TcpEventReason } from '../generated/net-semantics.ts';
 import { addressOfEndpoint } from './names.ts';
 
-/** What a TCPIP event id means for a connection. */
-export type TcpRole =
-	| 'request'
-	| 'proceeding'
-	| 'complete'
-	| 'failure'
-	| 'timeout'
-	| 'refused'
-	| 'syn-retransmit'
-	| 'data-retransmit'
-	| 'rto-timeout'
-	| 'keepalive-timeout'
-	| 'disconnect-timeout'
-	| 'reset'
-	| 'accept'
-	| 'close'
-	| 'abort'
-	| 'disconnect'
-	| 'shutdown'
-	| 'rundown';
+/** What a TCPIP event id means for a connection (schema/net-semantics.json). */
+export type { TcpRole } from '../generated/net-semantics.ts';
 
 /**
  * Why a connect failed, as a catalogue key (`tcp.reason.<code>`): the reason Windows names in the
  * event itself, or what the connection's events say.
  */
-export type TcpReason =
-	| 'address-family'
-	| 'compartment'
-	| 'inspection'
-	| 'no-route'
-	| 'session-state'
-	| 'path-df'
-	| 'failed'
-	| 'timed-out'
-	| 'refused';
-
-/** Event id → role, and for failures the reason Windows names in the event itself. */
-export const TCP_EVENTS: ReadonlyMap<number, { role: TcpRole; reason?: TcpReason }> = new Map([
-	[1002, { role: 'request' }],
-	[1031, { role: 'proceeding' }],
-	[1033, { role: 'complete' }],
-	[1018, { role: 'failure', reason: 'address-family' }],
-	[1019, { role: 'failure', reason: 'compartment' }],
-	[1020, { role: 'failure', reason: 'inspection' }],
-	[1021, { role: 'failure', reason: 'no-route' }],
-	[1034, { role: 'failure' }],
-	[1035, { role: 'failure', reason: 'inspection' }],
-	[1036, { role: 'failure', reason: 'session-state' }],
-	[1037, { role: 'failure', reason: 'path-df' }],
-	[1045, { role: 'timeout' }],
-	[1183, { role: 'refused' }],
-	[1186, { role: 'syn-retransmit' }],
-	[1187, { role: 'data-retransmit' }],
-	[1046, { role: 'rto-timeout' }],
-	[1047, { role: 'keepalive-timeout' }],
-	[1048, { role: 'disconnect-timeout' }],
-	[1184, { role: 'reset' }],
-	[1017, { role: 'accept' }],
-	[1038, { role: 'close' }],
-	[1039, { role: 'abort' }],
-	[1043, { role: 'disconnect' }],
-	[1044, { role: 'shutdown' }],
-	[1300, { role: 'rundown' }],
-]);
+export type TcpReason = TcpEventReason | 'failed' | 'timed-out' | 'refused';
 
 /** One TCPIP event, as the feeder reads it. */
 export interface TcpEvent {
@@ -147,7 +92,7 @@ export class TcpTable {
 	}
 
 	add(e: TcpEvent): void {
-		const meaning = TCP_EVENTS.get(e.id);
+		const meaning = TCPIP_EVENTS[e.id];
 		const port = portOf(e.local);
 		const remote = remoteKey(e.remote);
 		if (!meaning || port === null || remote === null) return;
