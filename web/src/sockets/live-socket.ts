@@ -10,6 +10,7 @@
 import { EVENT_MAPS } from '../generated/schemas.ts';
 import { explainStatus } from '../decoder/status.ts';
 import { filetimeToIso } from '../decoder/time.ts';
+import type { EventIndex, Ticks } from '../decoder/units.ts';
 import { IndexList } from './index-list.ts';
 import type { RateWindow } from './rate-window.ts';
 import type { PidSource, ProcessTable } from './processes.ts';
@@ -44,8 +45,8 @@ export const MAX_LINKED_EVENTS = 16;
 
 /** A point in the stream: ticks and record index. */
 export interface Mark {
-	ticks: number;
-	index: number;
+	ticks: Ticks;
+	index: EventIndex;
 }
 
 interface ConnectState {

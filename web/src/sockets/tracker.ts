@@ -48,6 +48,7 @@
 // - I/O after close: an application request (an enter event, a legacy posted event, bind,
 //   connect, option) on a socket after its closesocket; completions of earlier requests are not.
 import type { DnsReport } from '../dns/dns-report.ts';
+import type { EventIndex, Filetime, Milliseconds, Ticks } from '../decoder/units.ts';
 import {
 	ENTER_EXIT_PHASES,
 	TRANSPORT_ABORT_REASONS,
@@ -87,17 +88,17 @@ import { F, type AfdEventView, type ProcessEventView } from './view.ts';
 
 export interface TrackerOptions {
 	/** FILETIME of tick 0: the trace's StartTime. */
-	readonly origin: bigint;
+	readonly origin: Filetime;
 	/** Event indexes kept per socket (default: all; 0: none, they are only counted). */
 	readonly maxEventsPerSocket?: number;
 	/** A completed send of at most this many bytes is tiny (default 64). */
 	readonly tinySendBytes?: number;
 	/** This many tiny sends within tinySendWindowMs on one socket is a storm (default 50 in 1 s). */
 	readonly tinySendCount?: number;
-	readonly tinySendWindowMs?: number;
+	readonly tinySendWindowMs?: Milliseconds;
 	/** This many select/poll calls within pollWindowMs by one process is a busy loop (100 in 1 s). */
 	readonly pollCount?: number;
-	readonly pollWindowMs?: number;
+	readonly pollWindowMs?: Milliseconds;
 }
 
 export type Thresholds = Required<Omit<TrackerOptions, 'origin' | 'maxEventsPerSocket'>>;
@@ -129,7 +130,7 @@ export interface TrackedTrace {
 	/** FILETIME of tick 0, as a decimal string. */
 	readonly origin: string;
 	/** Ticks of the last event seen. */
-	readonly endTicks: number;
+	readonly endTicks: Ticks;
 	readonly afdEvents: number;
 	/** In order of their first event. */
 	readonly sockets: SocketSummary[];
@@ -165,14 +166,14 @@ interface Poller {
 	busyAt: number | null;
 	busyCalls: number;
 	events: number[];
-	firstTicks: number;
+	firstTicks: Ticks;
 }
 
 const nonZero = (p: string | undefined): string | null => (p && p !== '0x0' ? p : null);
 
 export class SocketTracker {
 	readonly processes = new ProcessTable();
-	readonly #origin: bigint;
+	readonly #origin: Filetime;
 	readonly #maxEvents: number;
 	readonly #t: Thresholds;
 	readonly #tinyWindow: number;
@@ -250,7 +251,7 @@ export class SocketTracker {
 	#headerPid(
 		eprocess: string,
 		pid: number,
-		ticks: number,
+		ticks: Ticks,
 		r: EventRole,
 		exit: boolean,
 		location: number | undefined,
@@ -266,7 +267,7 @@ export class SocketTracker {
 		return { ticks: v.ticks, index: v.index };
 	}
 
-	#lookup(ep: string, eprocess: string | null, ticks: number, index: number, closeBit = 0) {
+	#lookup(ep: string, eprocess: string | null, ticks: Ticks, index: EventIndex, closeBit = 0) {
 		const s = this.#live.get(ep);
 		if (s) return s;
 		const ended = this.#ended.get(ep);
@@ -279,8 +280,8 @@ export class SocketTracker {
 		ep: string,
 		eprocess: string | null,
 		origin: LiveSocket['origin'],
-		ticks: number,
-		index: number,
+		ticks: Ticks,
+		index: EventIndex,
 	): LiveSocket {
 		const generation = this.#generations.get(ep) ?? 0;
 		this.#generations.set(ep, generation + 1);
@@ -666,7 +667,7 @@ export class SocketTracker {
 		};
 	}
 
-	#afterClose(s: LiveSocket, t: Tally, index: number): void {
+	#afterClose(s: LiveSocket, t: Tally, index: EventIndex): void {
 		t.ioAfterClose++;
 		if (s.afterClose.length < MAX_LINKED_EVENTS && !s.afterClose.includes(index))
 			(s.afterClose = s.afterClose.length ? s.afterClose : []).push(index);
@@ -755,7 +756,7 @@ export class SocketTracker {
 		}
 	}
 
-	#poll(eprocess: string | null, ticks: number, index: number): void {
+	#poll(eprocess: string | null, ticks: Ticks, index: EventIndex): void {
 		if (!eprocess) return;
 		let p = this.#pollers.get(eprocess);
 		if (!p) {

@@ -2,6 +2,7 @@
 // worker (which has the decoder's tables and must not build an object per event for 10 M events)
 // implement these cheaply: one view object can be reused for every record, because the tracker
 // copies what it keeps and never holds on to a view.
+import type { EventIndex, Ticks } from '../decoder/units.ts';
 
 /**
  * The fields the tracker reads, by the schema's names (winsock-afd.json). Views are asked for
@@ -42,12 +43,12 @@ export const F = Object.fromEntries(FIELD_NAMES.map((name, i) => [name.replace(/
 /** One Microsoft-Windows-Winsock-AFD event. */
 export interface AfdEventView {
 	/** The record's position in the trace's time-ordered record sequence (header record = 0). */
-	readonly index: number;
+	readonly index: EventIndex;
 	/**
 	 * 100 ns ticks since the tracker's origin (the trace's StartTime FILETIME), negative before it.
 	 * A double is exact up to 2^53 ticks (28 years), where a FILETIME itself (~1.3e17) is not.
 	 */
-	readonly ticks: number;
+	readonly ticks: Ticks;
 	readonly id: number;
 	readonly version: number;
 	/**
@@ -70,8 +71,8 @@ export interface AfdEventView {
  * Start 1, End 2, DCStart 3, DCEnd 4, Defunct 39). The payload is parsed by processes.ts.
  */
 export interface ProcessEventView {
-	readonly index: number;
-	readonly ticks: number;
+	readonly index: EventIndex;
+	readonly ticks: Ticks;
 	readonly source: 'kernel-process' | 'mof';
 	/** The Kernel-Process event id, or the MOF event type (opcode). */
 	readonly id: number;
