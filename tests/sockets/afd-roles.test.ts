@@ -34,6 +34,14 @@ describe('roleOf', () => {
 		}
 	});
 
+	it('the legacy table agrees with itself: posted events are requests, addresses have ports', () => {
+		for (const [id, m] of Object.entries(AFD_LEGACY_EVENTS)) {
+			if (m.posted) expect(m.request, id).toBe(true);
+			expect(m.fields.port !== null, id).toBe(m.fields.address !== null);
+			if (m.role !== 'poll-request') expect(m.fields.endpoint, id).not.toBeNull();
+		}
+	});
+
 	it('reads ids not in the tables for their Endpoint only, by family', () => {
 		for (const [id, family] of [
 			[500, LEGACY],
