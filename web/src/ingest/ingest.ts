@@ -95,6 +95,7 @@ function yieldToEventLoop(): Promise<void> {
 
 export class IngestStopped extends Error {
 	constructor() {
+		// i18n: data (the page says failure.cancelled)
 		super('import cancelled');
 	}
 }
