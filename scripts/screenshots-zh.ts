@@ -29,6 +29,7 @@ export const ZH_SHOTS = [
 	'trace-facts',
 	'dns',
 	'packets',
+	'packet-filter-error',
 	'packet-details',
 	'import-error',
 	'compare',
@@ -95,7 +96,7 @@ export async function zhShots(only: readonly string[]): Promise<void> {
 			'dns',
 		];
 		if (sample.some(wanted)) await sampleShots(page);
-		if (['packets', 'packet-details'].some(wanted)) await packetShots();
+		if (['packets', 'packet-filter-error', 'packet-details'].some(wanted)) await packetShots();
 		if (wanted('import-error')) await importError();
 		if (wanted('compare')) await compareShot();
 		if (wanted('update')) await updateShot();
@@ -140,6 +141,8 @@ export async function zhShots(only: readonly string[]): Promise<void> {
 			await box.locator('summary').click();
 		await page.getByTestId('trace-facts').waitFor();
 		await shoot('trace-facts', 'details.facts-box');
+		// Closed again: the facts box would fill the next pages' screenshots.
+		await box.locator('summary').click();
 
 		await panel('trace.panel-dns');
 		await page.getByTestId('dns-names').waitFor({ timeout: 60_000 });
@@ -160,6 +163,14 @@ export async function zhShots(only: readonly string[]): Promise<void> {
 			.locator('[data-testid="packet-status"][data-filter=""]')
 			.waitFor({ timeout: 60_000 });
 		await shoot('packets');
+		// A filter the packets do not take: what is wrong, in Chinese.
+		await page.getByTestId('packet-filter').fill('tcp.nosuch==1');
+		await page.getByTestId('packet-filter').press('Enter');
+		await page.getByTestId('packet-error').waitFor();
+		await shoot('packet-filter-error', '[data-testid="packets"]');
+		await page.getByTestId('packet-filter').fill('');
+		await page.getByTestId('packet-filter').press('Enter');
+		await page.getByTestId('packet-error').waitFor({ state: 'detached' });
 		// An unowned frame (ARP or neighbor discovery) says why it has no socket.
 		await page.getByTestId('packet-row').last().click();
 		await page.getByTestId('packet-details').waitFor();
@@ -200,7 +211,7 @@ export async function zhShots(only: readonly string[]): Promise<void> {
 		await change.waitFor({ timeout: 60_000 });
 		await change.getByRole('button').first().click();
 		await page.getByTestId('compare-detail').waitFor();
-		await shoot('compare');
+		await shoot('compare', 'section.compare');
 	}
 
 	// The page loaded from one build while a newer one is installed and waits: its prompt.
@@ -209,7 +220,7 @@ export async function zhShots(only: readonly string[]): Promise<void> {
 		const site = join(work, 'site');
 		cpSync(join(projectRoot, 'dist'), site, { recursive: true });
 		const next = join(work, 'next');
-		const built = buildSite(next, { SOCKSCOPE_VERSION: 'next' });
+		const built = buildSite(next, { SOCKSCOPE_VERSION: '0.2.0' });
 		const own = await startServer([site, '--port', '0']);
 		try {
 			await open(own.url, true);
