@@ -4,7 +4,7 @@
 // (tests/i18n/latin-words.ts); what is still English on a page is listed in STILL_ENGLISH, so a
 // new English word fails. Screenshots of each stop go to test-results/zh/ (the CJK font is
 // fonts-noto-cjk).
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -17,6 +17,7 @@ import { statsOf } from '../decoder/load.ts';
 import { latinWords as dataFree } from '../i18n/latin-words.ts';
 import { answerFor } from './analyst-page.ts';
 import { launchBrowser, type Browser } from './browser.ts';
+import { projectRoot } from './server.ts';
 import { dropFile, openSite, type OpenedPage } from './page.ts';
 
 const baseUrl = inject('baseUrl');
@@ -76,6 +77,8 @@ const STILL_ENGLISH: Record<string, readonly string[]> = {
 	// Interface names, protocol names, TCP flags and options (data), and the packet filter the
 	// user typed (tcp.nosuch).
 	packets: ['eth', 'ICMPv6', 'MSS', 'WS', 'ACK', 'PSH', 'FIN', 'SYN', 'RST', 'tcp.nosuch'],
+	// The header fields a damage names (as the trace header spells them).
+	damage: ['BufferSize', 'Offset'],
 	// Percentiles of the connect times.
 	compare: ['p50', 'p90'],
 	// The file extension in the storage panel's notes.
@@ -257,6 +260,24 @@ describe('中文 at 1440×900', () => {
 		expect(words).toMatch(/[\u4e00-\u9fff]/);
 		expect(latinWords([words], 'error')).toEqual([]);
 		await shoot('import-error');
+	});
+
+	it('a damaged trace in the library: its damage in Chinese', { timeout: 120_000 }, async () => {
+		// The sample with one buffer's BufferSize broken: imported to the end, its damage listed.
+		const bytes = readFileSync(join(projectRoot, 'public', 'sample.etl'));
+		bytes.writeUInt32LE(0x7fffffff, 0x30000);
+		const path = join(mkdtempSync(join(tmpdir(), 'sockscope-zh-')), 'damaged-sample.etl');
+		writeFileSync(path, bytes);
+		await dropFile(page, path);
+		const item = page
+			.locator('li[data-trace-id][data-status="damaged"]')
+			.filter({ hasText: 'damaged-sample.etl' });
+		await item.waitFor({ timeout: 120_000 });
+		await page.goto(baseUrl);
+		const damage = await item.getByTestId('trace-damage').innerText();
+		expect(damage).toContain('缓冲区 3（偏移 0x30000）的 BufferSize 为 0x7fffffff');
+		expect(latinWords([damage], 'damage')).toEqual([]);
+		await shoot('library-damage');
 	});
 
 	it(

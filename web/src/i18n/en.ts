@@ -219,6 +219,30 @@ export const en: Record<string, string> = {
 	'library.status-damaged': 'damaged',
 	'library.copy-lost':
 		'no copy of the file could be kept ({{problem}}): after a reload, the details and exports of its events need the file imported again',
+	'damage.where': 'buffer {{buffer}} at offset {{offset}}',
+	'damage.inside-decompressed': 'decompressed offset {{offset}}',
+	'damage.inside': 'offset {{offset}}',
+	'damage.too-small':
+		'{{where}}: only {{bytes}} bytes left in the file, less than a buffer header ({{limit}} bytes)',
+	'damage.bad-buffer-size':
+		'{{where}} has BufferSize {{value}} (must be at least 0x48 and at most {{limit}})',
+	'damage.bad-data-end':
+		'{{where}} has Offset (end of data) {{value}}, outside its {{limit}} bytes',
+	'damage.truncated':
+		'{{where}} is cut short: the file ends after {{value}} of its {{limit}} bytes',
+	'damage.compression': '{{where}}: corrupt compressed data at file offset {{offset}}',
+	'damage.record-size':
+		'{{where}}: record at {{inside}} has size {{value}} ({{limit}} bytes left in the buffer)',
+	'damage.record-marker': '{{where}}: no record header at {{inside}} (read {{value}})',
+	'damage.header-type': '{{where}}: record at {{inside}} has unknown header type {{value}}',
+	'damage.over-budget':
+		"{{where}} claims to expand to {{value}} bytes (its Offset), more than the trace's own BufferSize {{limit}}",
+	'damage.extended-item': '{{where}}: record at {{inside}} has malformed extended data items',
+	'damage.stopped': '{{where}}: decoding stopped (status {{status}}) at {{inside}}',
+	'damage.skipped-to-end':
+		'{{found}}; {{skipped}} bytes skipped to the end of the file (no valid buffer header after it)',
+	'damage.skipped-to':
+		'{{found}}; {{skipped}} bytes skipped to the next buffer header at offset {{at}}',
 	'library.damage-more_one': '… {{count}} more',
 	'library.damage-more_other': '… {{count}} more',
 

@@ -173,6 +173,25 @@ export const zh: Record<string, string> = {
 	'library.status-damaged': '已损坏',
 	'library.copy-lost':
 		'无法保留文件副本（{{problem}}）：重新加载页面后，要查看其事件的详情或导出，需要再次导入该文件',
+	'damage.where': '缓冲区 {{buffer}}（偏移 {{offset}}）',
+	'damage.inside-decompressed': '解压后偏移 {{offset}}',
+	'damage.inside': '偏移 {{offset}}',
+	'damage.too-small': '{{where}}：文件只剩 {{bytes}} 字节，不足一个缓冲区标头（{{limit}} 字节）',
+	'damage.bad-buffer-size': '{{where}}的 BufferSize 为 {{value}}（应在 0x48 到 {{limit}} 之间）',
+	'damage.bad-data-end': '{{where}}的 Offset（数据结尾）为 {{value}}，超出了其 {{limit}} 字节',
+	'damage.truncated': '{{where}}不完整：其 {{limit}} 字节中只有 {{value}} 字节，文件就结束了',
+	'damage.compression': '{{where}}：文件偏移 {{offset}} 处的压缩数据已损坏',
+	'damage.record-size':
+		'{{where}}：{{inside}} 处记录的大小为 {{value}}（缓冲区仅剩 {{limit}} 字节）',
+	'damage.record-marker': '{{where}}：{{inside}} 处没有记录标头（读到 {{value}}）',
+	'damage.header-type': '{{where}}：{{inside}} 处记录的标头类型 {{value}} 未知',
+	'damage.over-budget':
+		'{{where}}声称解压后有 {{value}} 字节（其 Offset），超过跟踪自身的 BufferSize {{limit}}',
+	'damage.extended-item': '{{where}}：{{inside}} 处记录的扩展数据项格式错误',
+	'damage.stopped': '{{where}}：解码在 {{inside}} 处停止（状态 {{status}}）',
+	'damage.skipped-to-end':
+		'{{found}}；已跳过 {{skipped}} 字节直到文件结尾（其后没有有效的缓冲区标头）',
+	'damage.skipped-to': '{{found}}；已跳过 {{skipped}} 字节，到偏移 {{at}} 处的下一个缓冲区标头',
 	'library.damage-more_other': '… 另有 {{count}} 条',
 
 	// ---- storage and update ----
@@ -459,7 +478,7 @@ export const zh: Record<string, string> = {
 	'facts.events-lost': '丢失的事件',
 	'facts.buffers-lost': '丢失的缓冲区',
 	'facts.bytes': '{{count}} 字节',
-	'facts.at-mhz': '主频 {{mhz}} MHz',
+	'facts.at-mhz': '个，主频 {{mhz}} MHz',
 	'facts.pointer-bytes': '字节（{{bits}}）',
 	'facts.type': '· 类型',
 	'facts.not-recorded': '未记录',
