@@ -2,9 +2,9 @@
 // written to docs/screenshots/zh/. A zh-CN browser gets the Chinese page; the labels are the
 // catalogue's. The pages: landing and storage, events with details, statistics, sockets with
 // findings, a story, lanes, conversations, trace facts, DNS, a capture's packets, an import
-// error, a failed copy's note in the library, the comparison of two runs and the update prompt
+// error, a damaged trace's damage in the library, the comparison of two runs and the update prompt
 // (a second build of the site served over the first, as tests/e2e/pwa.test.ts does).
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -32,6 +32,7 @@ export const ZH_SHOTS = [
 	'packet-filter-error',
 	'packet-details',
 	'import-error',
+	'library-damage',
 	'compare',
 	'update',
 ] as const;
@@ -98,6 +99,7 @@ export async function zhShots(only: readonly string[]): Promise<void> {
 		if (sample.some(wanted)) await sampleShots(page);
 		if (['packets', 'packet-filter-error', 'packet-details'].some(wanted)) await packetShots();
 		if (wanted('import-error')) await importError();
+		if (wanted('library-damage')) await libraryDamage();
 		if (wanted('compare')) await compareShot();
 		if (wanted('update')) await updateShot();
 	} finally {
@@ -144,6 +146,7 @@ export async function zhShots(only: readonly string[]): Promise<void> {
 		// Closed again: the facts box would fill the next pages' screenshots.
 		await box.locator('summary').click();
 
+		await page.evaluate(() => scrollTo(0, 0));
 		await panel('trace.panel-dns');
 		await page.getByTestId('dns-names').waitFor({ timeout: 60_000 });
 		await shoot('dns');
@@ -182,6 +185,21 @@ export async function zhShots(only: readonly string[]): Promise<void> {
 		await pick('damaged.etl', new TextEncoder().encode('this is no trace\n'.repeat(20)));
 		await page.getByTestId('error').waitFor({ timeout: 30_000 });
 		await shoot('import-error');
+	}
+
+	// The sample with one buffer's BufferSize broken: imported to the end, its damage listed.
+	async function libraryDamage() {
+		await open(server.url);
+		const bytes = readFileSync(join(projectRoot, 'public', 'sample.etl'));
+		bytes.writeUInt32LE(0x7fffffff, 0x30000);
+		await pick('damaged-sample.etl', bytes);
+		const item = page
+			.locator('li[data-trace-id][data-status="damaged"]')
+			.filter({ hasText: 'damaged-sample.etl' });
+		await item.waitFor({ timeout: 120_000 });
+		await open(server.url);
+		await item.getByTestId('trace-damage').waitFor();
+		await shoot('library-damage', 'section.library');
 	}
 
 	// Two runs of one workload compared (one refused by its API host every time), the change
