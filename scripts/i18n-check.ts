@@ -5,7 +5,7 @@
 // (schema/glossary-zh.json) over zh.ts and the Chinese schemas, Latin/CJK spacing, and no literal
 // text in .svelte markup but the names in MARKUP_ALLOWED, and no new English prose built in the
 // .ts modules that feed the page (builderLiterals).
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { en } from '../web/src/i18n/en.ts';
@@ -122,10 +122,19 @@ for (const file of files(join(root, 'web/src'))) {
 		.join('/');
 	if (!file.endsWith('.ts') || BUILDER_DIRS.test(rel)) continue;
 	const allowed = new Set(known[rel] ?? []);
-	for (const l of builderLiterals(readFileSync(file, 'utf8')))
+	const built = builderLiterals(readFileSync(file, 'utf8'));
+	for (const l of built)
 		if (!allowed.has(l.text))
 			problems.push(`${rel}:${l.line}: English built outside the catalogue: "${l.text}"`);
+	// A listed literal that is gone (moved to the catalogue) leaves the list, so it only shrinks.
+	const found = new Set(built.map((l) => l.text));
+	for (const text of allowed)
+		if (!found.has(text))
+			problems.push(`${rel}: "${text}" is listed in i18n-builders-known.json but no longer built`);
 }
+for (const rel of Object.keys(known))
+	if (!existsSync(join(root, rel)))
+		problems.push(`i18n-builders-known.json lists ${rel}: no such file`);
 
 if (problems.length) {
 	for (const p of [...new Set(problems)]) console.error(`i18n: ${p}`);

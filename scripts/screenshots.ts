@@ -2,13 +2,15 @@
 // `npm run build` first): Debian's Chromium through playwright-core, light theme, English.
 // `npm run screenshots` rewrites docs/screenshots/*.png; `npm run screenshots -- compare` only
 // the ones named. The comparison is of two runs of the compare tests' workload (one refused by
-// its API host every time), imported as files.
+// its API host every time), imported as files. `npm run screenshots -- zh [NAME…]` takes the
+// Chinese ones instead (scripts/screenshots-zh.ts).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { run } from '../tests/compare/workload.ts';
 import { launchBrowser } from '../tests/e2e/browser.ts';
 import { pickBytes } from '../tests/e2e/page.ts';
 import { projectRoot, startServer } from '../tests/e2e/server.ts';
+import { zhShots } from './screenshots-zh.ts';
 
 const SAMPLE_SHOTS = [
 	'events',
@@ -21,6 +23,10 @@ const SAMPLE_SHOTS = [
 	'pivot',
 ];
 const only = process.argv.slice(2);
+if (only[0] === 'zh') {
+	await zhShots(only.slice(1));
+	process.exit(0);
+}
 const wanted = (name: string) => only.length === 0 || only.includes(name);
 
 const out = join(projectRoot, 'docs', 'screenshots');

@@ -1,10 +1,10 @@
 // The page in 中文 at 1440×900, walked on the sample: landing and storage, events with details,
 // a filter error, statistics, sockets with findings and a story, lanes and conversations, trace
-// facts, DNS, then a capture's packets and an import error. No Latin word but data may show
+// facts, DNS, then a capture's packets and an import error, and two runs compared. No Latin word but data may show
 // (tests/i18n/latin-words.ts); what is still English on a page is listed in STILL_ENGLISH, so a
 // new English word fails. Screenshots of each stop go to test-results/zh/ (the CJK font is
 // fonts-noto-cjk).
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -12,10 +12,12 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { zh } from '../../web/src/i18n/zh.ts';
 import { FILTER_FIELDS } from '../../web/src/query/filter-fields.ts';
 import { netshCaptureScenario } from '../builders/netsh-capture.ts';
+import { run } from '../compare/workload.ts';
 import { statsOf } from '../decoder/load.ts';
 import { latinWords as dataFree } from '../i18n/latin-words.ts';
 import { answerFor } from './analyst-page.ts';
 import { launchBrowser, type Browser } from './browser.ts';
+import { projectRoot } from './server.ts';
 import { dropFile, openSite, type OpenedPage } from './page.ts';
 
 const baseUrl = inject('baseUrl');
@@ -72,24 +74,13 @@ const STILL_ENGLISH: Record<string, readonly string[]> = {
 	error: ['logman', 'netsh', 'trace', 'pktmon', 'WPR', 'cab'],
 	// Header field names the facts quote (EventsLost, BuffersLost) and a provider's name.
 	facts: ['EventsLost', 'BuffersLost', 'winsock'],
-	// Protocol names and TCP flags (data), and the dissectors' own words in the Info column
-	// ("query", "response", "neighbor discovery"), English as Wireshark's are: still to move.
-	packets: [
-		'eth',
-		'arp',
-		'ICMPv6',
-		'MSS',
-		'WS',
-		'ACK',
-		'PSH',
-		'FIN',
-		'SYN',
-		'RST',
-		'query',
-		'response',
-		'neighbor',
-		'discovery',
-	],
+	// Interface names, protocol names, TCP flags and options (data), and the packet filter the
+	// user typed (tcp.nosuch).
+	packets: ['eth', 'ICMPv6', 'MSS', 'WS', 'ACK', 'PSH', 'FIN', 'SYN', 'RST', 'tcp.nosuch'],
+	// The header fields a damage names (as the trace header spells them).
+	damage: ['BufferSize', 'Offset'],
+	// Percentiles of the connect times.
+	compare: ['p50', 'p90'],
 	// The file extension in the storage panel's notes.
 	storage: ['etl'],
 	// The user's own filter text, and the field names the message lists (identifiers).
@@ -179,6 +170,17 @@ describe('中文 at 1440×900', () => {
 		await shoot('lanes-conversations');
 		const sockets = await page.getByTestId('sockets').innerText();
 		expect(latinWords([sockets], 'sockets')).toEqual([]);
+		// Its follow-socket times in Chinese units, none in ms or s.
+		expect(await page.getByTestId('follow-socket').innerText()).not.toMatch(/\d (ms|s)\b/);
+		// A filter the list does not take says so in Chinese, naming what was typed.
+		await page.getByTestId('socket-filter').fill('colour:red');
+		const problem = page.getByTestId('socket-filter-error');
+		expect(await problem.innerText()).toBe(
+			zh['sockets.filter-unknown-field']!.replace('{{name}}', 'colour'),
+		);
+		await page.getByTestId('socket-filter').fill('latency>abc');
+		expect(latinWords([await problem.innerText()], 'filter')).toEqual(['abc']);
+		await page.getByTestId('socket-filter').fill('');
 	});
 
 	it('trace facts', async () => {
@@ -189,6 +191,8 @@ describe('中文 at 1440×900', () => {
 		const facts = page.getByTestId('trace-facts');
 		await facts.waitFor();
 		expect(latinWords(await shown('trace-facts'), 'facts')).toEqual([]);
+		// The duration and the timer's resolution in Chinese units.
+		expect((await shown('trace-facts'))[0]).not.toMatch(/\d (ms|s)\b/);
 		await facts.scrollIntoViewIfNeeded();
 		await shoot('trace-facts');
 	});
@@ -197,6 +201,7 @@ describe('中文 at 1440×900', () => {
 		await page.getByRole('tab', { name: zh['trace.panel-dns'] }).click();
 		await page.getByTestId('dns-names').waitFor();
 		expect(latinWords(await shown('dns'), 'dns')).toEqual([]);
+		expect((await shown('dns'))[0]).not.toMatch(/\d (ms|s)\b/);
 		await shoot('dns');
 	});
 
@@ -222,7 +227,21 @@ describe('中文 at 1440×900', () => {
 			.locator('[data-testid="packet-status"][data-filter=""]')
 			.waitFor({ timeout: 60_000 });
 		expect(latinWords(await shown('packets'), 'packets')).toEqual([]);
+		// Info in Chinese: the DNS query and response, why a frame has no socket.
+		const info = (await page.getByTestId('packets').innerText()).split('\n');
+		expect(info.some((l) => l.includes('DNS 查询'))).toBe(true);
+		expect(info.some((l) => l.includes('DNS 响应'))).toBe(true);
+		expect(info.some((l) => l.includes(zh['packet-stats.reason.arp']!))).toBe(true);
 		await shoot('packets');
+		// A filter the packets do not take: what is wrong, in Chinese.
+		await page.getByTestId('packet-filter').fill('tcp.nosuch==1');
+		await page.getByTestId('packet-filter').press('Enter');
+		const problem = page.getByTestId('packet-error');
+		await expect.poll(() => problem.innerText(), { timeout: 20_000 }).toMatch(/数据包没有字段/);
+		expect(latinWords([await problem.innerText()], 'packets')).toEqual([]);
+		await page.getByTestId('packet-filter').fill('');
+		await page.getByTestId('packet-filter').press('Enter');
+		await problem.waitFor({ state: 'detached' });
 	});
 
 	it('an import error', async () => {
@@ -242,4 +261,62 @@ describe('中文 at 1440×900', () => {
 		expect(latinWords([words], 'error')).toEqual([]);
 		await shoot('import-error');
 	});
+
+	it('a damaged trace in the library: its damage in Chinese', { timeout: 120_000 }, async () => {
+		// The sample with one buffer's BufferSize broken: imported to the end, its damage listed.
+		const bytes = readFileSync(join(projectRoot, 'public', 'sample.etl'));
+		bytes.writeUInt32LE(0x7fffffff, 0x30000);
+		const path = join(mkdtempSync(join(tmpdir(), 'sockscope-zh-')), 'damaged-sample.etl');
+		writeFileSync(path, bytes);
+		await dropFile(page, path);
+		const item = page
+			.locator('li[data-trace-id][data-status="damaged"]')
+			.filter({ hasText: 'damaged-sample.etl' });
+		await item.waitFor({ timeout: 120_000 });
+		await page.goto(baseUrl);
+		const damage = await item.getByTestId('trace-damage').innerText();
+		expect(damage).toContain('缓冲区 3（偏移 0x30000）的 BufferSize 为 0x7fffffff');
+		expect(latinWords([damage], 'damage')).toEqual([]);
+		await shoot('library-damage');
+	});
+
+	it(
+		'two runs compared: the change, its sentence and the figures',
+		{ timeout: 180_000 },
+		async () => {
+			const runs = [
+				{ name: 'works.etl', bytes: run(41) },
+				{ name: 'fails.etl', bytes: run(1041, 'refused') },
+			];
+			const dir = mkdtempSync(join(tmpdir(), 'sockscope-zh-'));
+			for (const r of runs) {
+				await page.goto(baseUrl);
+				const path = join(dir, r.name);
+				writeFileSync(path, r.bytes);
+				await dropFile(page, path);
+				await page
+					.locator('li[data-trace-id][data-status="complete"]')
+					.filter({ hasText: r.name })
+					.waitFor({ timeout: 120_000 });
+			}
+			await page.goto(baseUrl);
+			for (const r of runs)
+				await page
+					.locator('li[data-trace-id]')
+					.filter({ hasText: r.name })
+					.getByTestId('compare-pick')
+					.check();
+			await page.getByTestId('compare-start').click();
+			const change = page.getByTestId('compare-changes').locator(':scope > li').first();
+			await change.waitFor({ timeout: 60_000 });
+			await change.getByRole('button').first().click();
+			const sentences = page.getByTestId('compare-sentences');
+			await sentences.waitFor();
+			expect(await sentences.innerText()).toMatch(/个连接中有 \d+ 个被拒绝/);
+			const compare = await page.locator('section.compare').innerText();
+			expect(latinWords([compare], 'compare')).toEqual([]);
+			expect(compare).not.toMatch(/\d (ms|s)\b/);
+			await shoot('compare');
+		},
+	);
 });

@@ -7,6 +7,7 @@ import { compileFilter } from '../../web/src/query/filter-compile.ts';
 import { FIELDS } from '../../web/src/query/filter-fields.ts';
 import { parseFilter } from '../../web/src/query/filter-parser.ts';
 import { FILTER_SYNTAX } from '../../web/src/query/filter-syntax.ts';
+import { en } from '../../web/src/i18n/en.ts';
 
 const readme = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8');
 const context = { strings: [], eventTypes: [], startFiletime: 0n, processNames: new Map() };
@@ -22,9 +23,9 @@ describe('filter syntax table', () => {
 		const cell = (s: string) => s.replace(/\|/g, '\\|');
 		for (const row of FILTER_SYNTAX)
 			expect(readme).toContain(
-				`| ${row.write.map((w) => `\`${cell(w)}\``).join(' · ')} | ${row.means} |`,
+				`| ${row.write.map((w) => `\`${cell(w)}\``).join(' · ')} | ${en[`filter.syntax.${row.key}`]} |`,
 			);
-		for (const [name, spec] of Object.entries(FIELDS))
-			expect(readme).toContain(`| \`${name}\` | ${spec.help} |`);
+		for (const name of Object.keys(FIELDS))
+			expect(readme).toContain(`| \`${name}\` | ${en[`filter.field.${name}`]} |`);
 	});
 });

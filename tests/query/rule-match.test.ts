@@ -9,6 +9,7 @@ import { QueryEngine } from '../../web/src/query/engine.ts';
 import type { FilterContext } from '../../web/src/query/filter-compile.ts';
 import { FilterError } from '../../web/src/query/filter-parser.ts';
 import { ruleMatches } from '../../web/src/query/rule-match.ts';
+import { english, textIn } from '../../web/src/i18n/render.ts';
 import { activeFilters, DEFAULT_RULES } from '../../web/src/views/marking/colour-rules.ts';
 import type { SampleTruth } from '../builders/sample.ts';
 import { open } from '../decoder/load.ts';
@@ -72,7 +73,9 @@ describe('colouring rules', () => {
 			all(),
 			locate,
 		);
-		expect(errors[0]).toMatch(/rport/);
+		// A message the page renders in the reader's language; in English, the CLI's words.
+		expect(english(errors[0]!)).toMatch(/rport/);
+		expect(textIn('zh', errors[0]!)).toMatch(/未知字段/);
 		expect(errors[1]).toBe(null);
 		const errorsSet = await indexesOf('status:error');
 		expect(first.filter((k) => k === 1).length).toBe(errorsSet.size);

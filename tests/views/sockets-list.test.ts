@@ -125,7 +125,7 @@ const refused = socket({
 const rows: SocketRow[] = [ok, refused].map((s) => rowOf(s));
 const keys = (filter: string) => {
 	const test = compileSocketFilter(filter);
-	if (typeof test === 'string') throw new Error(test);
+	if (typeof test !== 'function') throw new Error(english(test));
 	return rows.filter(test).map((r) => r.key);
 };
 
@@ -137,7 +137,7 @@ describe('the sockets list in Chinese', () => {
 	const zhRows = [ok, refused].map((s) => rowOf(s, words));
 	const zhKeys = (filter: string) => {
 		const test = compileSocketFilter(filter);
-		if (typeof test === 'string') throw new Error(test);
+		if (typeof test !== 'function') throw new Error(english(test));
 		return zhRows.filter(test).map((r) => r.key);
 	};
 	it('shows the words given and filters on them and on the English ones alike', () => {
@@ -170,8 +170,14 @@ describe('the sockets list', () => {
 		expect(keys(`raddr:${refused.remote!.replace(/:\d+$/, '')}`)).toEqual(['b#0']);
 		expect(keys(`port:${ok.remote!.replace(/^.*:/, '')}`)).toEqual(['a#0']);
 		expect(keys(`port:${ok.local!.replace(/^.*:/, '')}`)).toEqual(['a#0', 'b#0']);
-		expect(compileSocketFilter('colour:red')).toBe("Unknown field 'colour'");
-		expect(compileSocketFilter('latency>abc')).toBe("'abc' is not a number");
+		const problem = (filter: string) => {
+			const p = compileSocketFilter(filter);
+			return typeof p === 'function' ? null : p;
+		};
+		expect(english(problem('colour:red')!)).toBe("Unknown field 'colour'");
+		expect(english(problem('latency>abc')!)).toBe("'abc' is not a number");
+		expect(textIn('zh', problem('colour:red')!)).toBe('未知字段“colour”');
+		expect(textIn('zh', problem('latency>abc')!)).toBe('“abc”不是数字');
 	});
 
 	it('sorts either way, with missing values last', () => {

@@ -1,6 +1,7 @@
 // The changes a comparison names, from a closed set: each a rule over one pair's figures on both
 // sides (the baseline that works, the problem that fails), with its thresholds in THRESHOLDS.
-import { formatDuration } from '../sockets/format.ts';
+import { EVENT_MAPS } from '../generated/schemas.ts';
+import { english, list, msg, type Msg, type Text } from '../i18n/render.ts';
 import { countRose, expectedCount, mannWhitneyGreater } from './significance.ts';
 import { DNS_OK, total, type PairFigures } from './summary.ts';
 import type { CountRule, Thresholds } from './thresholds.ts';
@@ -23,8 +24,10 @@ export type ChangeSeverity = 'error' | 'warning' | 'info';
 export interface Change {
 	readonly kind: ChangeKind;
 	readonly severity: ChangeSeverity;
-	/** One sentence: what changed, with both sides' figures. */
+	/** One sentence: what changed, with both sides' figures (English: the CLI's). */
 	readonly message: string;
+	/** The same sentence as a message, for the page to say in the reader's language. */
+	readonly text: Msg;
 	/** The figure the rule compared, on each side. */
 	readonly baseline: number;
 	readonly problem: number;
@@ -49,10 +52,26 @@ export function kindRank(kind: ChangeKind): number {
 	return CHANGE_KINDS.findIndex((k) => k.kind === kind);
 }
 
-function change(kind: ChangeKind, message: string, baseline: number, problem: number): Change {
+function change(kind: ChangeKind, text: Msg, baseline: number, problem: number): Change {
 	const severity = CHANGE_KINDS[kindRank(kind)]!.severity;
-	return { kind, severity, message, baseline, problem };
+	return { kind, severity, message: english(text), text, baseline, problem };
 }
+
+/** Drop reasons by their manifest name, to say them in the reader's language. */
+const DROP_REASONS = new Map(
+	Object.entries(EVENT_MAPS['afdDatagramDrop'] ?? {}).map(([v, name]) => [name, Number(v)]),
+);
+
+/** Drop reasons with their counts ("Insufficient local buffer space 19"), listed. */
+const dropsCounted = (t: Readonly<Record<string, number>>): Text =>
+	list(
+		Object.entries(t).map(([name, n]) => {
+			const value = DROP_REASONS.get(name);
+			const reason: Text = value === undefined ? name : { valueMap: 'afdDatagramDrop', value };
+			return msg('compare.counted', { name: reason, n });
+		}),
+		'enum',
+	);
 
 const REFUSED = new Set(['STATUS_CONNECTION_REFUSED']);
 const TIMEOUTS = new Set(['STATUS_IO_TIMEOUT', 'STATUS_TIMEOUT']);
@@ -63,10 +82,6 @@ function failuresWhere(f: PairFigures, keep: (status: string) => boolean): numbe
 	return n;
 }
 
-function of(n: number, all: number, what: string): string {
-	return `${n} of ${all} ${what}`;
-}
-
 /** A failure count that rose beyond what the baseline's rate per connection predicts. */
 function failureRule(
 	kind: ChangeKind,
@@ -74,33 +89,26 @@ function failureRule(
 	p: PairFigures,
 	rule: CountRule,
 	keep: (status: string) => boolean,
-	verb: string,
 ): Change | null {
 	const nb = failuresWhere(b, keep);
 	const np = failuresWhere(p, keep);
 	if (!countRose(expectedCount(nb, b.connections, p.connections), np, rule)) return null;
-	return change(
-		kind,
-		`${of(np, p.connections, 'connections')} ${verb}, against ${nb} of ${b.connections} in the baseline.`,
-		nb,
-		np,
-	);
+	const statuses = list(Object.keys(p.failures).filter(keep), 'enum');
+	const values = { np, p: p.connections, nb, b: b.connections, statuses };
+	return change(kind, msg(`compare.change.${kind}`, values), nb, np);
 }
 
 export function refusedRule(b: PairFigures, p: PairFigures, t: Thresholds): Change | null {
-	return failureRule('refused', b, p, t.refused, (s) => REFUSED.has(s), 'were refused');
+	return failureRule('refused', b, p, t.refused, (s) => REFUSED.has(s));
 }
 
 export function timeoutRule(b: PairFigures, p: PairFigures, t: Thresholds): Change | null {
-	return failureRule('timeout', b, p, t.timeout, (s) => TIMEOUTS.has(s), 'timed out');
+	return failureRule('timeout', b, p, t.timeout, (s) => TIMEOUTS.has(s));
 }
 
 export function failedRule(b: PairFigures, p: PairFigures, t: Thresholds): Change | null {
 	const other = (s: string) => !REFUSED.has(s) && !TIMEOUTS.has(s);
-	const c = failureRule('failed', b, p, t.failed, other, 'failed');
-	if (!c) return null;
-	const statuses = Object.keys(p.failures).filter(other).join(', ');
-	return { ...c, message: c.message.replace(' failed,', ` failed (${statuses}),`) };
+	return failureRule('failed', b, p, t.failed, other);
 }
 
 /** Slower connects: enough on both sides, a large ratio of medians, and the rank test agrees. */
@@ -114,9 +122,16 @@ export function latencyRule(b: PairFigures, p: PairFigures, t: Thresholds): Chan
 	if (test.p > r.maxP) return null;
 	return change(
 		'latency',
-		`Connects took ${formatDuration(p.latency.p50)} at the median (p90 ${formatDuration(p.latency.p90)}, ` +
-			`${p.latency.count} connects), ${ratio.toFixed(1)}× the baseline's ${formatDuration(b.latency.p50)} ` +
-			`(p90 ${formatDuration(b.latency.p90)}, ${b.latency.count} connects; rank test p = ${test.p.toExponential(1)}).`,
+		msg('compare.change.latency', {
+			p50: { durationMs: p.latency.p50 },
+			p90: { durationMs: p.latency.p90 },
+			n: p.latency.count,
+			ratio: ratio.toFixed(1),
+			b50: { durationMs: b.latency.p50 },
+			b90: { durationMs: b.latency.p90 },
+			bcount: b.latency.count,
+			pvalue: test.p.toExponential(1),
+		}),
 		b.latency.p50,
 		p.latency.p50,
 	);
@@ -126,8 +141,13 @@ export function leakRule(b: PairFigures, p: PairFigures, t: Thresholds): Change 
 	if (!countRose(expectedCount(b.open, b.connections, p.connections), p.open, t.leak)) return null;
 	return change(
 		'leak',
-		`${of(p.open, p.connections, 'sockets')} were still open at the end of the trace, against ` +
-			`${b.open} of ${b.connections} in the baseline (which closed ${b.closed}).`,
+		msg('compare.change.leak', {
+			np: p.open,
+			p: p.connections,
+			nb: b.open,
+			b: b.connections,
+			closed: b.closed,
+		}),
 		b.open,
 		p.open,
 	);
@@ -144,13 +164,21 @@ export function dnsFailureRule(b: PairFigures, p: PairFigures, t: Thresholds): C
 	if (!countRose(fb, fp, r) || fp < r.minShare * all) return null;
 	// Lookups that fail while the application still connects as before are not this change.
 	if (p.connected > b.connected / 2 && p.connected > 0) return null;
-	const statuses = Object.keys(p.dns)
-		.filter((s) => s !== DNS_OK)
-		.join(', ');
+	const statuses = list(
+		Object.keys(p.dns).filter((s) => s !== DNS_OK),
+		'enum',
+	);
 	return change(
 		'dns-failure',
-		`${of(fp, all, 'lookups')} of the name failed (${statuses}) and ${p.connected} connections ` +
-			`were made, against ${fb} failed of ${total(b.dns)} and ${b.connected} connections in the baseline.`,
+		msg('compare.change.dns-failure', {
+			fp,
+			all,
+			statuses,
+			connected: p.connected,
+			fb,
+			ball: total(b.dns),
+			bconnected: b.connected,
+		}),
 		fb,
 		fp,
 	);
@@ -160,13 +188,15 @@ export function dropsRule(b: PairFigures, p: PairFigures, t: Thresholds): Change
 	const exposure = (f: PairFigures) => f.datagramsReceived + f.datagramsDropped;
 	const e = expectedCount(b.datagramsDropped, exposure(b), exposure(p));
 	if (!countRose(e, p.datagramsDropped, t.drops)) return null;
-	const reasons = Object.entries(p.dropReasons)
-		.map(([r, n]) => `${r} ${n}`)
-		.join(', ');
 	return change(
 		'drops',
-		`${p.datagramsDropped} datagrams were dropped (${reasons}) with ${p.datagramsReceived} received, ` +
-			`against ${b.datagramsDropped} dropped with ${b.datagramsReceived} received in the baseline.`,
+		msg('compare.change.drops', {
+			np: p.datagramsDropped,
+			reasons: dropsCounted(p.dropReasons),
+			received: p.datagramsReceived,
+			nb: b.datagramsDropped,
+			breceived: b.datagramsReceived,
+		}),
 		b.datagramsDropped,
 		p.datagramsDropped,
 	);
@@ -188,8 +218,14 @@ export function resetsRule(b: PairFigures, p: PairFigures, t: Thresholds): Chang
 	if (!resets && !retransmits) return null;
 	return change(
 		'resets',
-		`${of(p.resets, p.connections, 'connections')} were reset and ${rexmit(p)} segments retransmitted, ` +
-			`against ${b.resets} of ${b.connections} reset and ${rexmit(b)} retransmitted in the baseline.`,
+		msg('compare.change.resets', {
+			np: p.resets,
+			p: p.connections,
+			rp: rexmit(p),
+			nb: b.resets,
+			b: b.connections,
+			rb: rexmit(b),
+		}),
 		resets ? b.resets : rexmit(b),
 		resets ? p.resets : rexmit(p),
 	);
@@ -201,7 +237,7 @@ export function newRule(b: PairFigures, p: PairFigures, t: Thresholds): Change |
 	if (present(b) > 0 || p.connections < t.presence.minConnections) return null;
 	return change(
 		'new',
-		`Only in the problem trace: ${p.connections} connections (${p.connected} connected), none in the baseline.`,
+		msg('compare.change.new', { p: p.connections, connected: p.connected }),
 		0,
 		p.connections,
 	);
@@ -211,7 +247,7 @@ export function goneRule(b: PairFigures, p: PairFigures, t: Thresholds): Change 
 	if (present(p) > 0 || b.connections < t.presence.minConnections) return null;
 	return change(
 		'gone',
-		`Only in the baseline: ${b.connections} connections (${b.connected} connected), none in the problem trace.`,
+		msg('compare.change.gone', { b: b.connections, connected: b.connected }),
 		b.connections,
 		0,
 	);
@@ -224,11 +260,26 @@ export function bytesRule(b: PairFigures, p: PairFigures, t: Thresholds): Change
 	const hi = Math.max(vb, vp);
 	const lo = Math.min(vb, vp);
 	if (hi < t.bytes.minBytes || hi < t.bytes.minFactor * Math.max(lo, 1)) return null;
-	const factor = lo === 0 ? '' : ` (${(hi / lo).toFixed(1)}× ${vp > vb ? 'more' : 'less'})`;
+	const ratio = { factor: (hi / lo).toFixed(1) };
+	const factor =
+		lo === 0
+			? ''
+			: vp > vb
+				? msg('compare.change.bytes-more', ratio)
+				: msg('compare.change.bytes-less', ratio);
 	return change(
 		'bytes',
-		`${vp} bytes (${p.bytesSent} sent, ${p.bytesReceived} received) over ${p.connected} connections${factor}, ` +
-			`against ${vb} (${b.bytesSent} sent, ${b.bytesReceived} received) over ${b.connected} in the baseline.`,
+		msg('compare.change.bytes', {
+			vp,
+			sent: p.bytesSent,
+			received: p.bytesReceived,
+			connected: p.connected,
+			factor,
+			vb,
+			bsent: b.bytesSent,
+			breceived: b.bytesReceived,
+			bconnected: b.connected,
+		}),
 		vb,
 		vp,
 	);

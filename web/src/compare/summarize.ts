@@ -89,6 +89,7 @@ function placeOf(
 		};
 	}
 	if (part === null)
+		// i18n: data (the pair's key, as the CLI prints it; the page says compare.no-remote)
 		return { kind: 'none', id: 'none', shown: 'no remote', name: null, port: null };
 	const port = portOf(part.remote);
 	const name = part.remoteName;
@@ -205,6 +206,7 @@ export class SummaryBuilder {
 			const why = failureOf(s);
 			acc.failures.set(why, (acc.failures.get(why) ?? 0) + 1);
 		} else if (s.state === 'aborted') f.aborted++;
+		// i18n: data (a socket state's identifier, as the CLI prints it; the page says it in its words)
 		else if (s.state === 'open at end of trace') f.open++;
 		else f.closed++;
 		if (s.type !== SOCK_DGRAM && typeof s.connect?.ms === 'number')

@@ -1,4 +1,5 @@
 import { Status } from '../generated/layouts.ts';
+import type { Message } from '../lib/message.ts';
 
 const hex = (n: number) => '0x' + n.toString(16);
 
@@ -45,6 +46,63 @@ export function describeDamage(d: DamageInfo): string {
 	return `${found}; ${d.skipped} bytes skipped to ${to}`;
 }
 
+/** A catalogue message (i18n/): the decoder names it without importing the catalogue. */
+const key = (k: string, params: Readonly<Record<string, unknown>>): Message => ({
+	key: k,
+	params,
+});
+
+/**
+ * What describeDamage says, as a message for the page to say in the reader's language (its
+ * English is describeDamage's, word for word); null for a note, which is said in English only.
+ */
+export function damageText(d: DamageInfo): Message | null {
+	if (d.note !== undefined) return null;
+	const found = statusText(d);
+	if (d.skipped === undefined) return found;
+	const values = { found, skipped: d.skipped };
+	return d.resumeAt === null || d.resumeAt === undefined
+		? key('damage.skipped-to-end', values)
+		: key('damage.skipped-to', { ...values, at: hex(d.resumeAt) });
+}
+
+function statusText(d: DamageInfo): Message {
+	const where = key('damage.where', { buffer: d.bufferIndex, offset: hex(d.bufferOffset) });
+	const inside = d.compressed
+		? key('damage.inside-decompressed', { offset: hex(d.at) })
+		: key('damage.inside', { offset: hex(d.bufferOffset + d.at) });
+	const value = hex(d.value);
+	const limit = hex(d.limit);
+	switch (d.status) {
+		case Status.TooSmall:
+			return key('damage.too-small', { where, bytes: d.value, limit });
+		case Status.BadBufferSize:
+			return key('damage.bad-buffer-size', {
+				where,
+				value,
+				limit: hex(d.limit > 0x48 ? d.limit : 64 << 20),
+			});
+		case Status.BadDataEnd:
+			return key('damage.bad-data-end', { where, value, limit });
+		case Status.Truncated:
+			return key('damage.truncated', { where, value, limit });
+		case Status.CompressionError:
+			return key('damage.compression', { where, offset: hex(d.bufferOffset + d.at) });
+		case Status.BadRecordSize:
+			return key('damage.record-size', { where, inside, value, limit });
+		case Status.BadRecordMarker:
+			return key('damage.record-marker', { where, inside, value: hex(d.value >>> 0) });
+		case Status.BadHeaderType:
+			return key('damage.header-type', { where, inside, value });
+		case Status.OverBudget:
+			return key('damage.over-budget', { where, value, limit });
+		case Status.BadExtendedItem:
+			return key('damage.extended-item', { where, inside });
+		default:
+			return key('damage.stopped', { where, status: d.status, inside });
+	}
+}
+
 function describeStatus(d: DamageInfo): string {
 	const where = `buffer ${d.bufferIndex} at offset ${hex(d.bufferOffset)}`;
 	const inside = d.compressed
@@ -84,7 +142,8 @@ const RECORD_REPORTS = 20;
  * the index's own finding (a buffer cut short or unreadable) unless that buffer was reported.
  */
 export class DamageLog {
-	readonly entries: { offset: number; message: string }[] = [];
+	/** Each damage found: where, its English, and the same as a message where it has one. */
+	readonly entries: { offset: number; message: string; text?: Message }[] = [];
 	/** Buffers (by file offset) reported already. */
 	readonly #buffers = new Set<number>();
 
@@ -99,7 +158,10 @@ export class DamageLog {
 			if (this.#buffers.has(one.bufferOffset)) return;
 			this.#buffers.add(one.bufferOffset);
 		}
-		this.entries.push({ offset: damageFileOffset(one), message: describeDamage(one) });
+		const text = damageText(one);
+		const offset = damageFileOffset(one);
+		const message = describeDamage(one);
+		this.entries.push(text ? { offset, message, text } : { offset, message });
 	}
 
 	/** Record-level damage (a budget overrun) reported so far; only the first few are listed. */

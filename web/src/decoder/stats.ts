@@ -99,7 +99,8 @@ export async function traceStats(trace: OpenTrace, index: BufferIndex): Promise<
 		).length,
 		buffersLost: trace.facts.buffersLost,
 		damagedBuffers: checks.log.buffers,
-		damage: checks.entries,
+		// What the CLI prints: each damage's offset and English.
+		damage: checks.entries.map(({ offset, message }) => ({ offset, message })),
 		firstTime: first === null ? null : filetimeToIso(first),
 		lastTime: lastTime === null ? null : filetimeToIso(lastTime),
 	};

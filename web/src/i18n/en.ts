@@ -217,6 +217,32 @@ export const en: Record<string, string> = {
 	'library.status-cancelled': 'cancelled',
 	'library.status-failed': 'failed',
 	'library.status-damaged': 'damaged',
+	'library.copy-lost':
+		'no copy of the file could be kept ({{problem}}): after a reload, the details and exports of its events need the file imported again',
+	'damage.where': 'buffer {{buffer}} at offset {{offset}}',
+	'damage.inside-decompressed': 'decompressed offset {{offset}}',
+	'damage.inside': 'offset {{offset}}',
+	'damage.too-small':
+		'{{where}}: only {{bytes}} bytes left in the file, less than a buffer header ({{limit}} bytes)',
+	'damage.bad-buffer-size':
+		'{{where}} has BufferSize {{value}} (must be at least 0x48 and at most {{limit}})',
+	'damage.bad-data-end':
+		'{{where}} has Offset (end of data) {{value}}, outside its {{limit}} bytes',
+	'damage.truncated':
+		'{{where}} is cut short: the file ends after {{value}} of its {{limit}} bytes',
+	'damage.compression': '{{where}}: corrupt compressed data at file offset {{offset}}',
+	'damage.record-size':
+		'{{where}}: record at {{inside}} has size {{value}} ({{limit}} bytes left in the buffer)',
+	'damage.record-marker': '{{where}}: no record header at {{inside}} (read {{value}})',
+	'damage.header-type': '{{where}}: record at {{inside}} has unknown header type {{value}}',
+	'damage.over-budget':
+		"{{where}} claims to expand to {{value}} bytes (its Offset), more than the trace's own BufferSize {{limit}}",
+	'damage.extended-item': '{{where}}: record at {{inside}} has malformed extended data items',
+	'damage.stopped': '{{where}}: decoding stopped (status {{status}}) at {{inside}}',
+	'damage.skipped-to-end':
+		'{{found}}; {{skipped}} bytes skipped to the end of the file (no valid buffer header after it)',
+	'damage.skipped-to':
+		'{{found}}; {{skipped}} bytes skipped to the next buffer header at offset {{at}}',
 	'library.damage-more_one': '… {{count}} more',
 	'library.damage-more_other': '… {{count}} more',
 
@@ -239,6 +265,9 @@ export const en: Record<string, string> = {
 	'storage.offline-copy': 'Offline copy of the app',
 	'storage.trace-library': 'Trace library (IndexedDB)',
 	'storage.private-files': 'Private files',
+	'storage.part': '{{part}}: {{bytes}}',
+	'sockets.filter-not-number': "'{{value}}' is not a number",
+	'sockets.filter-unknown-field': "Unknown field '{{name}}'",
 	'storage.title': 'On this device',
 	'storage.used': 'Storage used',
 	'storage.used-of': 'used of',
@@ -374,28 +403,28 @@ export const en: Record<string, string> = {
 	'filter.syntax.means': 'Means',
 	'filter.syntax.fields': 'Fields:',
 	'filter.examples': 'Examples:',
-	'filter.field.event': 'event name, globs allowed: event:AfdConnect*',
-	'filter.field.process': 'process name or PID',
-	'filter.field.status': 'NTSTATUS name or code, or status:error',
-	'filter.field.raddr': 'remote address or CIDR: raddr:10.0.0.0/8',
+	'filter.field.event': 'event name (globs: event:AfdConnect*) or Winsock event id',
+	'filter.field.process': 'process name (globs) or PID the event is about',
+	'filter.field.status': 'NTSTATUS name or code, or status:error, status:ok',
+	'filter.field.raddr': 'remote address or CIDR block: raddr:10.0.0.0/8',
 	'filter.field.host':
 		'name the trace resolved for the remote address (DNS, CNAMEs too): host:*.example.com',
 	'suggest.payload-field': 'payload field',
-	'filter.field.rport': 'remote port: rport:443',
-	'filter.field.laddr': 'local address or CIDR',
+	'filter.field.rport': 'remote port: rport:443, rport in {80 443}',
+	'filter.field.laddr': 'local address or CIDR block',
 	'filter.field.lport': 'local port',
-	'filter.field.addr': 'local or remote address',
+	'filter.field.addr': 'local or remote address or CIDR block',
 	'filter.field.port': 'local or remote port',
-	'filter.field.endpoint': 'AFD endpoint pointer: the socket',
+	'filter.field.endpoint': 'AFD endpoint pointer: the socket (endpoint:0xffffa0…)',
 	'filter.field.pid': 'PID in the event header',
 	'filter.field.tid': 'thread id',
 	'filter.field.cpu': 'processor number',
-	'filter.field.level': 'critical, error, warning, info, verbose, or <, >',
+	'filter.field.level': 'critical, error, warning, info, verbose (or 1–5), with < and >',
 	'filter.field.bytes': 'byte count: bytes>1000',
-	'filter.field.time': 'since the trace start: time>1.5s, time<200ms',
-	'filter.field.provider': 'provider name or GUID',
-	'filter.field.kind': 'record kind: event, system, classic, wpp…',
-	'filter.field.id': 'event id: id:1018',
+	'filter.field.time': 'since the trace start: time>1.5s, time<200ms, or an ISO UTC time',
+	'filter.field.provider': 'provider name or GUID: provider:*AFD',
+	'filter.field.kind': 'record kind: event, system, classic, wpp, header…',
+	'filter.field.id': 'event id: id:1018, id>=1000',
 	'filter.field.opcode': 'opcode number',
 	'suggest.events': '{{count}} events',
 	'suggest.status-events': '{{wsa}} · {{count}} events',
@@ -680,7 +709,8 @@ export const en: Record<string, string> = {
 		'The file is an ETL trace, but its first buffer, which holds the trace header, is damaged, so nothing in it can be decoded. Copy the file again from the machine that captured it; a trace whose capture was not stopped may still be being written.',
 	// ---- owner and exports ----
 	'column.owner': 'Owner',
-	'filter.field.owner': "process name or PID owning the event: its socket's or connection's",
+	'filter.field.owner':
+		"process name (globs) or PID that owns the event: its socket's or TCP connection's, else its own",
 	'owner.source.header': "from the event's own record",
 	'owner.source.socket': 'through its socket',
 	'owner.source.tcpip': 'through its TCP connection',
@@ -699,6 +729,7 @@ export const en: Record<string, string> = {
 	'compare.baseline': 'Baseline',
 	'compare.problem': 'Problem',
 	'compare.loading': 'Comparing the sockets of both traces…',
+	'compare.error': '{{name}}: {{error}}',
 	'compare.none': 'Nothing changed beyond chance across the {{pairs}} pairs of both traces.',
 	'compare.kind.refused': 'Connects refused',
 	'compare.kind.timeout': 'Connects timed out',
@@ -725,6 +756,31 @@ export const en: Record<string, string> = {
 	'compare.why.new': 'Only in the problem trace: {{problem}} connections.',
 	'compare.why.gone': 'Only in the baseline: {{baseline}} connections.',
 	'compare.why.bytes': '{{problem}} bytes, against {{baseline}} in the baseline.',
+	'compare.change.refused':
+		'{{np}} of {{p}} connections were refused, against {{nb}} of {{b}} in the baseline.',
+	'compare.change.timeout':
+		'{{np}} of {{p}} connections timed out, against {{nb}} of {{b}} in the baseline.',
+	'compare.change.failed':
+		'{{np}} of {{p}} connections failed ({{statuses}}), against {{nb}} of {{b}} in the baseline.',
+	'compare.change.latency':
+		"Connects took {{p50}} at the median (p90 {{p90}}, {{n}} connects), {{ratio}}× the baseline's {{b50}} (p90 {{b90}}, {{bcount}} connects; rank test p = {{pvalue}}).",
+	'compare.change.leak':
+		'{{np}} of {{p}} sockets were still open at the end of the trace, against {{nb}} of {{b}} in the baseline (which closed {{closed}}).',
+	'compare.change.dns-failure':
+		'{{fp}} of {{all}} lookups of the name failed ({{statuses}}) and {{connected}} connections were made, against {{fb}} failed of {{ball}} and {{bconnected}} connections in the baseline.',
+	'compare.change.drops':
+		'{{np}} datagrams were dropped ({{reasons}}) with {{received}} received, against {{nb}} dropped with {{breceived}} received in the baseline.',
+	'compare.change.resets':
+		'{{np}} of {{p}} connections were reset and {{rp}} segments retransmitted, against {{nb}} of {{b}} reset and {{rb}} retransmitted in the baseline.',
+	'compare.change.new':
+		'Only in the problem trace: {{p}} connections ({{connected}} connected), none in the baseline.',
+	'compare.change.gone':
+		'Only in the baseline: {{b}} connections ({{connected}} connected), none in the problem trace.',
+	'compare.change.bytes':
+		'{{vp}} bytes ({{sent}} sent, {{received}} received) over {{connected}} connections{{factor}}, against {{vb}} ({{bsent}} sent, {{breceived}} received) over {{bconnected}} in the baseline.',
+	'compare.change.bytes-more': ' ({{factor}}× more)',
+	'compare.change.bytes-less': ' ({{factor}}× less)',
+	'compare.counted': '{{name}} {{n}}',
 	'compare.fig.connections': 'Connections',
 	'compare.fig.connected': 'Connected',
 	'compare.fig.failures': 'Failures by status',
@@ -747,6 +803,8 @@ export const en: Record<string, string> = {
 	'compare.unchanged': 'Unchanged pairs: {{count}}',
 	'compare.filter': 'Filter the pairs',
 	'compare.pair': 'Process · protocol · remote',
+	'compare.listening': 'listening :{{port}}',
+	'compare.no-remote': 'no remote',
 	'compare.pick': 'Compare',
 	'compare.start': 'Compare the two picked traces',
 	'compare.pick-hint': 'The first trace picked is the baseline (the one that works).',
@@ -788,6 +846,15 @@ export const en: Record<string, string> = {
 	'packets.col.socket': 'Socket',
 	'packets.col.info': 'Info',
 	'packets.unowned': 'no socket: {{reason}}',
+	'packet.info': '{{parts}}',
+	'packet.dns-query': 'DNS query {{id}}{{rest}}',
+	'packet.dns-response': 'DNS response {{id}}{{rest}}',
+	'packet.icmp': 'type {{type}} code {{code}}',
+	'packet.malformed': 'malformed at offset {{at}}: {{what}}',
+	'packet-filter.term': 'cannot read the term "{{term}}"',
+	'packet-filter.field': 'packets have no field "{{name}}"',
+	'packet-filter.field-near': 'packets have no field "{{name}}"; did you mean {{near}}?',
+	'packet-filter.value': '{{term}} needs a value',
 	'packets.details': 'Packet details',
 	'packets.frame': 'Frame {{number}}, {{length}} bytes',
 	'packets.owner': 'Owner',
@@ -1134,6 +1201,11 @@ export const en: Record<string, string> = {
 	'failure.what.exportPacketTable': 'cannot export the packets',
 	'filter.marked-page': 'marked: marks are kept by the page, not in the trace',
 	'failure.no-socket': 'no socket {{sockets}}',
+	'failure.no-packet': 'no packet {{number}}',
+	'failure.no-sockets':
+		'the sockets of this trace are not available: it has not been imported completely',
+	'failure.no-event': 'no event {{index}}',
+	'failure.not-decoded-again': 'event {{index}} could not be decoded again',
 	'failure.cannot-group-by': 'cannot group by "{{column}}"',
 	'filter.marked-values': 'marked takes yes or no: marked:yes, marked:no',
 };

@@ -1,6 +1,7 @@
 // The page's language: the browser's on a first visit, then the reader's choice, kept on this
 // device (localStorage). Text read through t() follows a switch at once.
-import { LANGS, msg, render, textIn, type Lang, type Text } from './render.ts';
+import type { Message } from '../lib/message.ts';
+import { LANGS, msg, render, textIn, type Lang, type Msg, type Text } from './render.ts';
 
 const STORAGE_KEY = 'sockscope-lang';
 
@@ -48,4 +49,9 @@ export function t(key: string, params?: Readonly<Record<string, Text>>): string 
 /** A message made elsewhere (findings, stories) in the page's language. */
 export function tm(x: Text): string {
 	return textIn(locale.lang, x);
+}
+
+/** A message the worker built (lib/message.ts names its shape) in the page's language; '' for none. */
+export function tmessage(m: Message | null | undefined): string {
+	return m ? textIn(locale.lang, m as Msg) : '';
 }

@@ -9,6 +9,7 @@ import { ProviderTable } from '../decoder/record-json.ts';
 import { chunkStartingAt, type Chunk, type EventType } from '../columns/layout.ts';
 import { ChunkBuilder, newBuilderCaches, type BuilderCaches } from './chunk-builder.ts';
 import { TraceTables } from './trace-tables.ts';
+import type { Message } from '../lib/message.ts';
 
 export interface ChunkAdditions {
 	readonly strings: string[];
@@ -27,6 +28,8 @@ export interface IngestProgress {
 export interface IngestDamage {
 	readonly offset: number;
 	readonly message: string;
+	/** The same as a message, for the page to say in the reader's language (decoder/messages.ts). */
+	readonly text?: Message;
 }
 
 export interface IngestResult {
@@ -95,6 +98,7 @@ function yieldToEventLoop(): Promise<void> {
 
 export class IngestStopped extends Error {
 	constructor() {
+		// i18n: data (the page says failure.cancelled)
 		super('import cancelled');
 	}
 }

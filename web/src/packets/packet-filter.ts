@@ -3,11 +3,17 @@
 // Sockscope's own (`pid:4120`, `process:curl`, `socket:…`, `host:example.com`, `reason:closed-port`).
 // A term is `field`, `field OP value` (OP is ==, =, :, !=, >, <, >=, <=), negated by a leading
 // `!` or `-`. Every string value matches case-insensitively, `*` as a wildcard.
+import { english, msg, type Msg } from '../i18n/render.ts';
 import { nearest } from '../lib/nearest.ts';
 import type { PacketOwner } from './join.ts';
 import type { Frame } from './types.ts';
 
-export class PacketFilterError extends Error {}
+/** What is wrong with a filter: its English text (the CLI's) and the message the page says. */
+export class PacketFilterError extends Error {
+	constructor(readonly text: Msg) {
+		super(english(text));
+	}
+}
 
 type Value = string | number | boolean | null | readonly (string | number | null)[];
 type Getter = (
@@ -153,18 +159,21 @@ export function compilePacketFilter(expr: string): Test {
 			term = term.slice(1);
 		}
 		const m = /^([a-z_][a-z0-9_.]*)(?:(==|!=|>=|<=|=|:|>|<)(.*))?$/i.exec(term);
-		if (!m) throw new PacketFilterError(`cannot read the term "${term}"`);
+		if (!m) throw new PacketFilterError(msg('packet-filter.term', { term }));
 		const name = m[1]!.toLowerCase();
 		const get = FIELDS[name];
 		if (!get) {
 			const near = nearest(name, PACKET_FILTER_FIELDS);
 			throw new PacketFilterError(
-				`packets have no field "${name}"${near ? `; did you mean ${near}?` : ''}`,
+				near
+					? msg('packet-filter.field-near', { name, near })
+					: msg('packet-filter.field', { name }),
 			);
 		}
 		const op = m[2] === undefined ? null : m[2] === '=' || m[2] === ':' ? '==' : m[2];
 		const value = (m[3] ?? '').replace(/^"(.*)"$/, '$1');
-		if (op !== null && value === '') throw new PacketFilterError(`${name}${m[2]} needs a value`);
+		if (op !== null && value === '')
+			throw new PacketFilterError(msg('packet-filter.value', { term: `${name}${m[2]}` }));
 		const test: Test =
 			op === null
 				? (f, o, n) => truthy(get(f, o, n))

@@ -1,5 +1,6 @@
 // One frame as a row: the columns `sockscope packets` prints and a Packets panel shows.
 import { filetimeToIso } from '../decoder/time.ts';
+import { english, list, msg, type Msg, type Text } from '../i18n/render.ts';
 import { endpointText, type PacketOwner } from './join.ts';
 import type { CaptureInterface, Frame } from './types.ts';
 
@@ -32,23 +33,38 @@ function side(address: string | null, port: number | null): string | null {
 	return port === null ? address : endpointText(address, port);
 }
 
-/** A short line of what the frame is (DNS question and answers, ICMP type, what is malformed). */
-export function packetInfo(f: Frame): string | null {
+/**
+ * A short line of what the frame is (DNS question and answers, ICMP type, what is malformed), as
+ * a message the page says in the reader's language; the capture's and dissectors' own
+ * descriptions of a problem, the TCP option names and the DNS names are data.
+ */
+export function packetInfoText(f: Frame): Msg | null {
 	const d = f.dissection;
-	const parts: string[] = [];
+	const parts: Text[] = [];
 	if (f.problem) parts.push(f.problem);
 	if (d.dns) {
 		const q = d.dns.questions[0];
+		const rest =
+			(q ? ` ${q.name}` : '') +
+			(d.dns.answers.length ? ` → ${d.dns.answers.map((a) => a.data ?? a.name).join(' ')}` : '');
 		parts.push(
-			`DNS ${d.dns.response ? 'response' : 'query'} ${d.dns.id}${q ? ` ${q.name}` : ''}` +
-				(d.dns.answers.length ? ` → ${d.dns.answers.map((a) => a.data ?? a.name).join(' ')}` : ''),
+			d.dns.response
+				? msg('packet.dns-response', { id: d.dns.id, rest })
+				: msg('packet.dns-query', { id: d.dns.id, rest }),
 		);
 	}
-	if (d.icmp) parts.push(`type ${d.icmp.type} code ${d.icmp.code}`);
+	if (d.icmp) parts.push(msg('packet.icmp', { type: d.icmp.type, code: d.icmp.code }));
 	if (d.tcp?.mss != null) parts.push(`MSS ${d.tcp.mss}`);
 	if (d.tcp?.wscale != null) parts.push(`WS ${d.tcp.wscale}`);
-	if (d.malformed) parts.push(`malformed at offset ${d.malformed.at}: ${d.malformed.what}`);
-	return parts.length ? parts.join('; ') : null;
+	if (d.malformed)
+		parts.push(msg('packet.malformed', { at: d.malformed.at, what: d.malformed.what }));
+	return parts.length ? msg('packet.info', { parts: list(parts, 'semicolon') }) : null;
+}
+
+/** The same line in English: the `info` column of `sockscope packets` and of exports. */
+export function packetInfo(f: Frame): string | null {
+	const m = packetInfoText(f);
+	return m && english(m);
 }
 
 export function packetRow(

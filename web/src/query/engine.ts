@@ -141,6 +141,7 @@ const READ_AHEAD = 16;
 
 export class Superseded extends Error {
 	constructor() {
+		// i18n: data (never shown: the page drops a superseded answer)
 		super('superseded by a newer query');
 	}
 }
@@ -609,7 +610,8 @@ export class QueryEngine {
 					count,
 					filter: t?.provider
 						? `provider:${quote(t.providerName ?? t.provider)}`
-						: `kind:system or kind:perfinfo or kind:compact`,
+						: // i18n: data (a filter)
+							`kind:system or kind:perfinfo or kind:compact`,
 				};
 			}
 			case 'process': {

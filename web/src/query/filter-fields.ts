@@ -40,8 +40,6 @@ export interface Term {
 }
 
 export interface FieldSpec {
-	/** What it matches, for the Syntax panel and the autocomplete. */
-	readonly help: string;
 	/** Whether `a..b` ranges apply (numbers and times). */
 	readonly ordered?: boolean;
 	/** `field op value`. */
@@ -127,9 +125,8 @@ function parseDuration(value: string, ctx: FilterContext, at: number): number {
 }
 
 /** A numeric field on one column. */
-function numberField(col: ColumnName, help: string, has: Node = ALWAYS, need = 0): FieldSpec {
+function numberField(col: ColumnName, has: Node = ALWAYS, need = 0): FieldSpec {
 	return {
-		help,
 		ordered: true,
 		has,
 		compile: (t) =>
@@ -137,9 +134,8 @@ function numberField(col: ColumnName, help: string, has: Node = ALWAYS, need = 0
 	};
 }
 
-function addressField(cols: ColumnName[], help: string): FieldSpec {
+function addressField(cols: ColumnName[]): FieldSpec {
 	return {
-		help,
 		has: present(cols),
 		compile: (t, ctx) => {
 			if (t.op === 'contains' || t.op === 'matches') {
@@ -189,7 +185,6 @@ function ownerNode(make: (o: RowOwners) => RowPredicate): Node {
 /** The fields, by name (lower case). */
 export const FIELDS: Readonly<Record<string, FieldSpec>> = {
 	event: {
-		help: 'event name (globs: event:AfdConnect*) or Winsock event id',
 		has: ALWAYS,
 		compile: (t, ctx) => {
 			const id = /^\d+$/.test(t.value) && t.op !== 'contains' && t.op !== 'matches';
@@ -208,7 +203,6 @@ export const FIELDS: Readonly<Record<string, FieldSpec>> = {
 		},
 	},
 	id: {
-		help: 'event id: id:1018, id>=1000',
 		ordered: true,
 		has: ALWAYS,
 		compile: (t, ctx) => {
@@ -222,7 +216,6 @@ export const FIELDS: Readonly<Record<string, FieldSpec>> = {
 		},
 	},
 	kind: {
-		help: 'record kind: event, system, classic, wpp, header…',
 		has: ALWAYS,
 		compile: (t, ctx) => {
 			const { match, negate } = nameTest(t);
@@ -234,7 +227,6 @@ export const FIELDS: Readonly<Record<string, FieldSpec>> = {
 		},
 	},
 	provider: {
-		help: 'provider name or GUID: provider:*AFD',
 		has: ALWAYS,
 		compile: (t, ctx) => {
 			const { match, negate } = nameTest(t);
@@ -246,7 +238,6 @@ export const FIELDS: Readonly<Record<string, FieldSpec>> = {
 		},
 	},
 	level: {
-		help: 'critical, error, warning, info, verbose (or 1–5), with < and >',
 		ordered: true,
 		has: ALWAYS,
 		compile: (t) =>
@@ -256,12 +247,11 @@ export const FIELDS: Readonly<Record<string, FieldSpec>> = {
 				LEVELS[t.value.toLowerCase()] ?? numberOf(t.value, t.valueAt),
 			),
 	},
-	opcode: numberField('opcode', 'opcode number'),
-	pid: numberField('pid', 'PID in the event header', present(['pid'], NO_PID)),
-	tid: numberField('tid', 'thread id', present(['tid'], NO_PID)),
-	cpu: numberField('cpu', 'processor number'),
+	opcode: numberField('opcode'),
+	pid: numberField('pid', present(['pid'], NO_PID)),
+	tid: numberField('tid', present(['tid'], NO_PID)),
+	cpu: numberField('cpu'),
 	process: {
-		help: 'process name (globs) or PID the event is about',
 		ordered: true,
 		has: present(['process'], NO_PID),
 		compile: (t, ctx) => {
@@ -281,7 +271,6 @@ export const FIELDS: Readonly<Record<string, FieldSpec>> = {
 		},
 	},
 	owner: {
-		help: "process name (globs) or PID that owns the event: its socket's or TCP connection's, else its own",
 		ordered: true,
 		has: ownerNode((o) => (i) => o.source[i] !== 0),
 		compile: (t, ctx) => {
@@ -300,7 +289,6 @@ export const FIELDS: Readonly<Record<string, FieldSpec>> = {
 		},
 	},
 	endpoint: {
-		help: 'AFD endpoint pointer: the socket (endpoint:0xffffa0…)',
 		has: present(['endpoint']),
 		compile: (t, ctx) => {
 			const { match, negate } = nameTest({ ...t, value: t.value.toLowerCase() });
@@ -311,11 +299,10 @@ export const FIELDS: Readonly<Record<string, FieldSpec>> = {
 			);
 		},
 	},
-	addr: addressField(['laddr', 'raddr'], 'local or remote address or CIDR block'),
-	laddr: addressField(['laddr'], 'local address or CIDR block'),
-	raddr: addressField(['raddr'], 'remote address or CIDR block: raddr:10.0.0.0/8'),
+	addr: addressField(['laddr', 'raddr']),
+	laddr: addressField(['laddr']),
+	raddr: addressField(['raddr']),
 	host: {
-		help: 'name the trace resolved for the remote address (DNS, CNAMEs too): host:*.example.com',
 		has: present(['raddr']),
 		compile: (t, ctx) => {
 			// The remote addresses the trace's DNS answers gave a name matching the test.
@@ -329,7 +316,6 @@ export const FIELDS: Readonly<Record<string, FieldSpec>> = {
 		},
 	},
 	port: {
-		help: 'local or remote port',
 		ordered: true,
 		has: present(['lport', 'rport']),
 		compile: (t) => {
@@ -341,10 +327,9 @@ export const FIELDS: Readonly<Record<string, FieldSpec>> = {
 			return combine(op === '!=' ? 'and' : 'or', [l, r]);
 		},
 	},
-	lport: numberField('lport', 'local port', present(['lport'])),
-	rport: numberField('rport', 'remote port: rport:443, rport in {80 443}', present(['rport'])),
+	lport: numberField('lport', present(['lport'])),
+	rport: numberField('rport', present(['rport'])),
 	status: {
-		help: 'NTSTATUS name or code, or status:error, status:ok',
 		has: flagged(FLAG_STATUS),
 		compile: (t) => {
 			const v = t.value.toLowerCase();
@@ -398,7 +383,6 @@ export const FIELDS: Readonly<Record<string, FieldSpec>> = {
 		},
 	},
 	marked: {
-		help: 'events marked with M: marked:yes, marked:no',
 		has: ALWAYS,
 		bare: (ctx) => markedNode(ctx, true, 0),
 		compile: (t, ctx) => {
@@ -408,9 +392,8 @@ export const FIELDS: Readonly<Record<string, FieldSpec>> = {
 			return markedNode(ctx, YES.has(v) !== (t.op === '!='), t.at);
 		},
 	},
-	bytes: numberField('bytes', 'byte count: bytes>1000', flagged(FLAG_BYTES), FLAG_BYTES),
+	bytes: numberField('bytes', flagged(FLAG_BYTES), FLAG_BYTES),
 	time: {
-		help: 'since the trace start: time>1.5s, time<200ms, or an ISO UTC time',
 		ordered: true,
 		has: ALWAYS,
 		compile: (t, ctx) => {

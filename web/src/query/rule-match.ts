@@ -3,13 +3,14 @@
 import { makeColumns, type ColumnName, type Columns } from '../columns/layout.ts';
 import { compileFilter, type CompiledFilter, type FilterContext } from './filter-compile.ts';
 import { FilterError, parseFilter } from './filter-parser.ts';
+import type { Text } from '../i18n/render.ts';
 import type { QueryEngine } from './engine.ts';
 
 export interface RuleMatches {
 	/** Per row, the index of the first filter it matches, or -1. */
 	readonly first: number[];
-	/** Per filter, why it cannot be tested (it does not parse), or null. */
-	readonly errors: (string | null)[];
+	/** Per filter, why it cannot be tested (it does not parse), or null: its message and where. */
+	readonly errors: (Text | null)[];
 }
 
 /**
@@ -23,14 +24,14 @@ export async function ruleMatches(
 	indexes: readonly number[],
 	locate: (index: number) => { chunk: number; row: number } | null,
 ): Promise<RuleMatches> {
-	const errors: (string | null)[] = [];
+	const errors: (Text | null)[] = [];
 	const compiled: (CompiledFilter | null)[] = filters.map((f) => {
 		try {
 			const c = compileFilter(parseFilter(f), ctx);
 			errors.push(null);
 			return c;
 		} catch (e) {
-			errors.push(e instanceof FilterError ? e.message : String(e));
+			errors.push(e instanceof FilterError ? e.whole : String(e));
 			return null;
 		}
 	});

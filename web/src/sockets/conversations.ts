@@ -153,6 +153,7 @@ export function conversationsOf(sockets: readonly SocketSummary[]): Conversation
 			).length,
 			failed: list.filter((s) => s.state === 'failed').length,
 			aborted: list.filter((s) => s.state === 'aborted').length,
+			// i18n: data (a socket state's identifier, as the CLI prints it; the page says it in its words)
 			open: list.filter((s) => s.state === 'open at end of trace').length,
 			bytesSent: parts.reduce((n, p) => n + p.bytesSent, 0),
 			bytesReceived: parts.reduce((n, p) => n + p.bytesReceived, 0),

@@ -63,6 +63,7 @@ interface ConnectState {
 
 /** Remotes kept apart per socket (and family); the datagrams of any further ones are lumped. */
 export const MAX_PEERS = 4096;
+// i18n: data (the key of the remotes past the cap, as the CLI prints it)
 export const OTHER_REMOTES = 'other remotes';
 
 /** One remote's datagrams, while the trace streams by. */

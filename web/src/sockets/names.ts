@@ -157,6 +157,7 @@ function namesOf(list: readonly NameAnswer[], chosen: NameAnswer | null): string
 
 /** `name (address:port)` when the remote has a name, else the address as it was. */
 export function namedEndpoint(name: string | null | undefined, endpoint: string | null): string {
+	// i18n: data (a value the CLI prints)
 	if (endpoint === null) return name ?? 'unknown peer';
 	return name ? `${name} (${endpoint})` : endpoint;
 }

@@ -275,6 +275,7 @@ export class ProcessTable {
 
 	/** `chrome.exe`, or `PID n` when the trace has no process event for it. */
 	label(pid: number | null, ticks: number): string {
+		// i18n: data (a value the CLI prints)
 		if (pid === null) return 'unknown process';
 		return this.infoOf(pid, ticks)?.name ?? `PID ${pid}`;
 	}

@@ -14,6 +14,7 @@ export type SocketOrigin =
 	| 'missing-create';
 
 /** The final state, at the end of the trace. */
+// i18n: data (a socket state's identifier, as the CLI prints it; the page says it in its words)
 export type SocketState = 'closed' | 'aborted' | 'failed' | 'open at end of trace';
 
 /** Who ended the socket. */
@@ -229,4 +230,5 @@ export interface SocketSummary {
 	readonly tcp?: TcpOutcome | null;
 }
 
+// i18n: data (a socket state's identifier, as the CLI prints it; the page says it in its words)
 export const STATE_OPEN: SocketState = 'open at end of trace';

@@ -152,6 +152,7 @@ function reasonOf(s: SocketSummary): Text {
 function ending(s: SocketSummary): Text | null {
 	switch (s.endedBy) {
 		case null:
+			// i18n: data (a socket state's identifier, as the CLI prints it; the page says it in its words)
 			return s.state === 'open at end of trace' || s.state === 'failed'
 				? msg('story.still-open')
 				: null;

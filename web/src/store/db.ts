@@ -13,6 +13,7 @@ import type { TraceFacts } from '../decoder/types.ts';
 import type { ColumnPart } from '../columns/layout.ts';
 import type { ChunkAdditions, IngestDamage } from '../ingest/ingest.ts';
 import type { TrackedTrace } from '../sockets/tracker.ts';
+import type { Message } from '../lib/message.ts';
 
 export const DB_NAME = 'sockscope';
 export const DB_VERSION = 3;
@@ -44,6 +45,11 @@ export interface TraceRecord {
 	importMs: number;
 	damage: IngestDamage[];
 	error: string | null;
+	/**
+	 * The same note as a message, for the page to say in the reader's language (absent in traces
+	 * stored by an earlier version, which show `error` as it was written).
+	 */
+	errorText?: Message | null;
 }
 
 export interface ChunkRecord {

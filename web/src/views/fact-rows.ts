@@ -14,7 +14,7 @@ import {
 	formatTimerResolution,
 	formatUtc,
 } from './format.ts';
-import { msg, type Text } from '../i18n/render.ts';
+import { msg, type Lang, type Text } from '../i18n/render.ts';
 
 /** 8 → "64-bit" / "64 位"; anything else is unusual. */
 function pointerBits(bytes: number): Text {
@@ -57,8 +57,8 @@ const lost = (n: number, fact: string): FactPart => ({
 	tone: n > 0 ? 'warn' : undefined,
 });
 
-export function buildFactGroups(f: TraceFacts): FactGroup[] {
-	const duration = formatDuration(f.startFiletime, f.endFiletime);
+export function buildFactGroups(f: TraceFacts, lang: Lang = 'en'): FactGroup[] {
+	const duration = formatDuration(f.startFiletime, f.endFiletime, lang);
 	return [
 		{
 			title: msg('facts.group.trace'),
@@ -181,7 +181,9 @@ export function buildFactGroups(f: TraceFacts): FactGroup[] {
 				{
 					label: msg('facts.timer-resolution'),
 					source: 'TimerResolution',
-					parts: [{ text: formatTimerResolution(f.timerResolution), fact: 'timerResolution' }],
+					parts: [
+						{ text: formatTimerResolution(f.timerResolution, lang), fact: 'timerResolution' },
+					],
 				},
 			],
 		},

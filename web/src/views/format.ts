@@ -1,5 +1,6 @@
 // Turns raw header values into what a support engineer reads.
 import { formatCount, threeDigits, trimZeros } from '../lib/format-size.ts';
+import type { Lang } from '../i18n/render.ts';
 
 export { formatBytes, formatCount } from '../lib/format-size.ts';
 
@@ -28,24 +29,35 @@ export function formatUtc(iso: string): string {
 	return m ? `${m[1]} ${m[2]}` : iso;
 }
 
+// The units of a span in each language (as sockets/format.ts words them).
+const UNITS = {
+	en: { ms: 'ms', s: 's', min: 'min', h: 'h' },
+	zh: { ms: '毫秒', s: '秒', min: '分', h: '小时' },
+} as const;
+
 /**
  * The span between two FILETIMEs (100 ns ticks, decimal strings), or null when the header does
  * not give one (an end of 0 means the session was not stopped cleanly).
  */
-export function formatDuration(startFiletime: string, endFiletime: string): string | null {
+export function formatDuration(
+	startFiletime: string,
+	endFiletime: string,
+	lang: Lang = 'en',
+): string | null {
+	const u = UNITS[lang];
 	if (!/^\d+$/.test(startFiletime) || !/^\d+$/.test(endFiletime)) return null;
 	const start = BigInt(startFiletime);
 	const end = BigInt(endFiletime);
 	if (start === 0n || end <= start) return null;
 	const ticks = end - start;
-	if (ticks < 10_000_000n) return `${trimZeros((Number(ticks) / 1e4).toFixed(3))} ms`;
+	if (ticks < 10_000_000n) return `${trimZeros((Number(ticks) / 1e4).toFixed(3))} ${u.ms}`;
 	const totalMs = ticks / 10_000n;
 	const hours = totalMs / 3_600_000n;
 	const minutes = (totalMs / 60_000n) % 60n;
 	const seconds = trimZeros((Number(totalMs % 60_000n) / 1000).toFixed(3));
-	if (hours > 0n) return `${hours} h ${minutes} min ${seconds} s`;
-	if (minutes > 0n) return `${minutes} min ${seconds} s`;
-	return `${seconds} s`;
+	if (hours > 0n) return `${hours} ${u.h} ${minutes} ${u.min} ${seconds} ${u.s}`;
+	if (minutes > 0n) return `${minutes} ${u.min} ${seconds} ${u.s}`;
+	return `${seconds} ${u.s}`;
 }
 
 /** TIME_ZONE_INFORMATION.Bias (minutes, UTC = local + bias) → "UTC-08:00". */
@@ -59,8 +71,8 @@ export function formatTimeZoneBias(biasMinutes: number): string {
 }
 
 /** TimerResolution in 100 ns units → "15.625 ms". */
-export function formatTimerResolution(hundredNs: number): string {
-	return `${trimZeros((hundredNs / 1e4).toFixed(4))} ms`;
+export function formatTimerResolution(hundredNs: number, lang: Lang = 'en'): string {
+	return `${trimZeros((hundredNs / 1e4).toFixed(4))} ${UNITS[lang].ms}`;
 }
 
 /** 8 → "64-bit"; anything else is shown as found. */

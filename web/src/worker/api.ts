@@ -2,6 +2,7 @@ import type { TraceFacts } from '../decoder/types.ts';
 import type { RecordJson } from '../decoder/record-json.ts';
 import type { EventType } from '../columns/layout.ts';
 import type { Result } from '../lib/result.ts';
+import type { Message } from '../lib/message.ts';
 import type { GroupKey, Group, Histogram, RowView, TimeRange } from '../query/engine.ts';
 import type { IoGraph } from '../query/io-graph.ts';
 import type { Finding } from '../sockets/findings.ts';
@@ -119,7 +120,11 @@ export interface RecordDetails {
 }
 
 /** A packet as the Packets panel lists it: `sockscope packets`' columns, and its place in the filter's list. */
-export type PacketRowView = PacketRow & { readonly position: number };
+/** A packet row for the page: its Info as a message besides the English `info` (exports, CLI). */
+export type PacketRowView = PacketRow & {
+	readonly infoText: Message | null;
+	readonly position: number;
+};
 
 export interface PacketAnswer {
 	/** Frames in the trace, and how many the filter keeps. */
@@ -139,7 +144,7 @@ export interface PacketDetails {
 	readonly layers: readonly Layer[];
 	readonly bytes: Uint8Array;
 	readonly fragments: number;
-	readonly info: string | null;
+	readonly info: Message | null;
 	readonly remote: string | null;
 }
 

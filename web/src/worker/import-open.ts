@@ -108,6 +108,7 @@ export async function openNewImport(deps: OpenDeps, file: File): Promise<Result<
 		importMs: 0,
 		damage: [],
 		error: null,
+		errorText: null,
 	};
 	record.id = await addTrace(await deps.catalog.db(), record);
 	return ok({ trace, record, tables: new TraceTables(), skipRows: 0 });
@@ -144,7 +145,7 @@ export async function openResumedImport(
 	await dropChunksFrom(db, id, record.chunks);
 	deps.traces.forget(id);
 	const live = await deps.traces.live(id);
-	const updated = await updateTrace(db, id, { status: 'importing', error: null });
+	const updated = await updateTrace(db, id, { status: 'importing', error: null, errorText: null });
 	return ok({
 		trace: opened.value,
 		record: updated,

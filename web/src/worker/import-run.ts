@@ -24,7 +24,7 @@ import {
 	type IngestResult,
 } from '../ingest/ingest.ts';
 import { TraceTables } from '../ingest/trace-tables.ts';
-import { msg } from '../i18n/render.ts';
+import { english, msg } from '../i18n/render.ts';
 import { fail, ok, type FailureCode, type Result } from '../lib/result.ts';
 import { importTracker, type ImportTracker } from '../sockets/import-tracker.ts';
 import type { TraceRecord } from '../store/db.ts';
@@ -216,10 +216,13 @@ export class ImportRun implements ActiveImport {
 				copied: true,
 				storedBytes: storedBytes + this.#file.size,
 			});
-		else if (this.#copy)
+		else if (this.#copy) {
+			const copyLost = msg('library.copy-lost', { problem: this.#copyProblem ?? '' });
 			this.#live.record = await updateTrace(db, this.id, {
-				error: `no copy of the file could be kept (${this.#copyProblem}): after a reload, the details and exports of its events need the file imported again`,
+				error: english(copyLost),
+				errorText: copyLost,
 			});
+		}
 		this.#report(this.#latestAtEnd(), true);
 		this.#live.record = await updateTrace(db, this.id, {
 			status: 'complete',
@@ -453,6 +456,7 @@ export class ImportRun implements ActiveImport {
 		}
 		return fail(
 			code === 'internal' ? 'internal' : code,
+			// i18n: data (the page says failure.import)
 			`import failed: ${errorMessage(e)}`,
 			msg('failure.import', { detail: errorText(e) }),
 		);

@@ -6,11 +6,11 @@ import { indexBuffers, openTrace as openEtl } from '../decoder/etl-file.ts';
 import { blobSource, blockCache } from '../decoder/source.ts';
 import { failureText, msg } from '../i18n/render.ts';
 import { fail, ok, type Result } from '../lib/result.ts';
-import { codedError } from './guard.ts';
+import { codedError, failWith } from './guard.ts';
 import { PacketFilterError, type Test } from '../packets/packet-filter.ts';
 import { pickTest, type PacketPick } from '../packets/packet-pick.ts';
 import { packetStatistics, type PacketStatistics } from '../packets/packet-stats.ts';
-import { packetInfo, packetRow } from '../packets/packet-row.ts';
+import { packetInfoText, packetRow } from '../packets/packet-row.ts';
 import { pcapngBlocks, socketNames } from '../packets/pcapng-file.ts';
 import { trackPackets, type TracePackets } from '../packets/track-packets.ts';
 import { PROVIDERS } from '../generated/schemas.ts';
@@ -138,7 +138,7 @@ export class PacketService {
 		try {
 			return ok(pickTest(pick));
 		} catch (e) {
-			if (e instanceof PacketFilterError) return fail('filter', e.message);
+			if (e instanceof PacketFilterError) return fail('filter', e.message, e.text);
 			throw e;
 		}
 	}
@@ -167,6 +167,7 @@ export class PacketService {
 		const p = l.packets;
 		return l.matches.slice(offset, offset + limit).map((k, j) => ({
 			...packetRow(p.frames[k]!, p.owners[k]!, l.interfaces),
+			infoText: packetInfoText(p.frames[k]!),
 			position: offset + j,
 		}));
 	}
@@ -179,6 +180,7 @@ export class PacketService {
 		limit: number,
 	): Promise<Result<PacketRowView[]>> {
 		const l = await this.#load(id);
+		// i18n: data (never shown: the page drops a superseded answer)
 		if (l.filter !== filter) return fail('superseded', 'superseded by a newer packet filter');
 		return ok(this.#rows(l, offset, limit));
 	}
@@ -187,16 +189,17 @@ export class PacketService {
 		const l = await this.#load(id);
 		const p = l.packets;
 		const f = p.frames[number];
-		if (!f || f.number !== number) return fail('not-found', `no packet ${number}`);
+		if (!f || f.number !== number)
+			return failWith('not-found', msg('failure.no-packet', { number }));
 		const o = p.owners[number]!;
 		const iface = l.interfaces.get(f.interfaceKey);
 		return ok({
-			row: { ...packetRow(f, o, l.interfaces), position: -1 },
+			row: { ...packetRow(f, o, l.interfaces), infoText: packetInfoText(f), position: -1 },
 			interfaceDescription: iface?.description ?? null,
 			layers: f.dissection.layers.map((x) => ({ ...x, fields: { ...x.fields } })),
 			bytes: f.bytes.slice(),
 			fragments: f.fragments,
-			info: packetInfo(f),
+			info: packetInfoText(f),
 			remote: o.remote,
 		});
 	}
@@ -223,7 +226,11 @@ export class PacketService {
 				const at = p.frames[k]!.filetime;
 				first ??= at;
 				sinceFirstMs.push(Number(at - first) / 10_000);
-				rows.push({ ...packetRow(p.frames[k]!, p.owners[k]!, l.interfaces), position: total });
+				rows.push({
+					...packetRow(p.frames[k]!, p.owners[k]!, l.interfaces),
+					infoText: packetInfoText(p.frames[k]!),
+					position: total,
+				});
 			}
 			total++;
 		}

@@ -46,9 +46,9 @@ import { trustCounters, type TrustCounter } from './trust.ts';
 /** Most groups a pivot lists under one parent. */
 const MAX_PIVOT_GROUPS = 2000;
 
-const NO_SOCKETS =
-	'the sockets of this trace are not available: it has not been imported completely';
+const noSockets = () => failWith<never>('not-found', msg('failure.no-sockets'));
 
+// i18n: data (never shown: the page drops a superseded answer)
 const SUPERSEDED = 'superseded by a newer query of this trace';
 
 interface Current {
@@ -202,7 +202,7 @@ export class QueryService {
 		if ('filter' in source) {
 			({ filter, range } = source);
 		} else {
-			if (!tracked) return fail('not-found', NO_SOCKETS);
+			if (!tracked) return noSockets();
 			const wanted = new Set(source.sockets);
 			const sockets = tracked.sockets.filter((s) => wanted.has(s.key));
 			if (sockets.length === 0)
@@ -306,14 +306,14 @@ export class QueryService {
 		write: (piece: Uint8Array, progress: ExportProgress) => Promise<boolean> | boolean,
 	): Promise<Result<{ rows: number; complete: boolean }>> {
 		const tracked = await this.#trackedOf(id);
-		if (!tracked) return fail('not-found', NO_SOCKETS);
+		if (!tracked) return noSockets();
 		return ok(await exportSocketTable(tracked, table, format, only, write));
 	}
 
 	async details(id: number, index: number): Promise<Result<RecordDetails>> {
 		const live = await this.#traces.live(id);
 		const at = live.locate(index);
-		if (!at) return fail('not-found', `no event ${index}`);
+		if (!at) return failWith('not-found', msg('failure.no-event', { index }));
 		const [buffer, recOffset, cpu, time] = await Promise.all([
 			live.engine.column(at.chunk, 'buffer'),
 			live.engine.column(at.chunk, 'recOffset'),
@@ -330,7 +330,7 @@ export class QueryService {
 		const decoder = recordDecoder(await this.#traces.module(), live.record.facts);
 		const filetime = BigInt(live.record.facts.startFiletime) + BigInt(time[at.row]!);
 		const d = await recordDetails(decoder, index, bytes.slice(), cpu[at.row]!, filetime);
-		return d ? ok(d) : fail('format', `event ${index} could not be decoded again`);
+		return d ? ok(d) : failWith('format', msg('failure.not-decoded-again', { index }));
 	}
 
 	async eventRows(id: number, indexes: readonly number[]): Promise<Result<RowView[]>> {
@@ -384,7 +384,7 @@ export class QueryService {
 	/** The sockets rebuilt when the trace's import completed. */
 	async sockets(id: number): Promise<Result<TrackedTrace>> {
 		const tracked = await this.#trackedOf(id);
-		if (!tracked) return fail('not-found', NO_SOCKETS);
+		if (!tracked) return noSockets();
 		// The owners table is the worker's, for the events' rows: the page is not sent it.
 		const { owners: _owners, ...sockets } = tracked;
 		return ok(sockets);
@@ -392,7 +392,7 @@ export class QueryService {
 
 	async findings(id: number): Promise<Result<Finding[]>> {
 		const tracked = await this.#trackedOf(id);
-		return tracked ? ok(findingsOf(tracked)) : fail('not-found', NO_SOCKETS);
+		return tracked ? ok(findingsOf(tracked)) : noSockets();
 	}
 
 	/**

@@ -35,8 +35,11 @@ function sideJob<R>(kind: SideWorker, what: string, request: unknown): Job<R> {
 	return laterJob(ports.then((p) => startJob<R>(portChannel(p), what, request)));
 }
 
+// The jobs' names (i18n: data) only ever stand in the text of a browser's or a bug's error.
 export const browserSideJobs: SideJobs = {
+	// i18n: data
 	copy: (file, id) => sideJob('copy', 'copying the file into the library', copyRequest(file, id)),
+	// i18n: data
 	sockets: (request) => sideJob('sockets', 'rebuilding the sockets', request),
 	openCopy: openTraceFileSync,
 };

@@ -6,12 +6,13 @@ import { diffSummaries, type PairDiff } from '../../compare/diff.ts';
 import type { Change } from '../../compare/rules.ts';
 import { summarizeTracked } from '../../compare/summarize.ts';
 import { DNS_OK, total, type PairFigures, type TraceSummary } from '../../compare/summary.ts';
+import { failureText, msg, type Lang, type Text } from '../../i18n/render.ts';
 import { formatDuration } from '../../sockets/format.ts';
 import type { DecoderApi, TraceSummary as StoredTrace } from '../../worker/api.ts';
 
 export type Comparison =
 	| { readonly kind: 'loading' }
-	| { readonly kind: 'error'; readonly message: string }
+	| { readonly kind: 'error'; readonly message: Text }
 	| {
 			readonly kind: 'ready';
 			readonly baseline: TraceSummary;
@@ -27,8 +28,16 @@ export async function compareStored(
 	problem: StoredTrace,
 ): Promise<Comparison> {
 	const [a, b] = await Promise.all([api.sockets(baseline.id), api.sockets(problem.id)]);
-	if (!a.ok) return { kind: 'error', message: `${baseline.name}: ${a.error}` };
-	if (!b.ok) return { kind: 'error', message: `${problem.name}: ${b.error}` };
+	if (!a.ok)
+		return {
+			kind: 'error',
+			message: msg('compare.error', { name: baseline.name, error: failureText(a) }),
+		};
+	if (!b.ok)
+		return {
+			kind: 'error',
+			message: msg('compare.error', { name: problem.name, error: failureText(b) }),
+		};
 	const sa = summarizeTracked(baseline.name, a.value);
 	const sb = summarizeTracked(problem.name, b.value);
 	const diffs = diffSummaries(sa, sb);
@@ -42,26 +51,26 @@ export async function compareStored(
 }
 
 /** The figure a change compares, as its sentence shows it (durations for latency). */
-export function changeFigure(c: Change, side: 'baseline' | 'problem'): string {
+export function changeFigure(c: Change, side: 'baseline' | 'problem', lang: Lang = 'en'): string {
 	const v = c[side];
-	return c.kind === 'latency' ? formatDuration(v) : v.toLocaleString('en-US');
+	return c.kind === 'latency' ? formatDuration(v, lang) : v.toLocaleString('en-US');
 }
 
-const ms = (x: number | undefined) => (x === undefined ? '–' : formatDuration(x));
+const ms = (x: number | undefined, lang: Lang) => (x === undefined ? '–' : formatDuration(x, lang));
 const statuses = (t: Readonly<Record<string, number>>) =>
 	Object.entries(t)
 		.map(([s, n]) => `${s} ${n}`)
 		.join(', ') || '0';
 
 /** The rows of the figures table: an i18n key (compare.fig.*) and each side's value. */
-export const FIGURE_ROWS: readonly { key: string; of: (f: PairFigures) => string }[] = [
+export const FIGURE_ROWS: readonly { key: string; of: (f: PairFigures, lang: Lang) => string }[] = [
 	{ key: 'connections', of: (f) => String(f.connections) },
 	{ key: 'connected', of: (f) => String(f.connected) },
 	{ key: 'failures', of: (f) => statuses(f.failures) },
-	{ key: 'p50', of: (f) => ms(f.latency?.p50) },
-	{ key: 'p90', of: (f) => ms(f.latency?.p90) },
-	{ key: 'min', of: (f) => ms(f.latency?.min) },
-	{ key: 'max', of: (f) => ms(f.latency?.max) },
+	{ key: 'p50', of: (f, lang) => ms(f.latency?.p50, lang) },
+	{ key: 'p90', of: (f, lang) => ms(f.latency?.p90, lang) },
+	{ key: 'min', of: (f, lang) => ms(f.latency?.min, lang) },
+	{ key: 'max', of: (f, lang) => ms(f.latency?.max, lang) },
 	{ key: 'sent', of: (f) => f.bytesSent.toLocaleString('en-US') },
 	{ key: 'received', of: (f) => f.bytesReceived.toLocaleString('en-US') },
 	{ key: 'ended', of: (f) => `${f.closed} / ${f.aborted} / ${f.open}` },

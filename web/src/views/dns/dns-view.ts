@@ -40,4 +40,5 @@ export function shownLookups(
 
 /** The filter that shows a lookup's provider in the Events panel (the lookup itself selected). */
 export const DNS_EVENTS_FILTER =
+	// i18n: data (a filter)
 	'provider:Microsoft-Windows-DNS-Client or provider:Microsoft-Windows-Winsock-NameResolution';

@@ -243,6 +243,7 @@ export const COLUMNS: readonly Column[] = [
 	},
 	{
 		id: 'remoteName',
+		// i18n: data (the header exports and copies write; the page's header is column.remoteName)
 		label: 'Remote name',
 		min: 6,
 		max: 18,

@@ -4,6 +4,7 @@
 import { tick, untrack } from 'svelte';
 import { t } from '../../i18n/locale.svelte.ts';
 import type { TraceFacts } from '../../decoder/types.ts';
+import type { Text } from '../../i18n/render.ts';
 import type { TimeRange } from '../../query/engine.ts';
 import type { SocketSummary } from '../../sockets/socket.ts';
 import { isTyping, shortcutOf } from '../../state/shortcuts.ts';
@@ -101,7 +102,7 @@ export class TraceViewState {
 	colourRules = $state.raw<ColourRules>(loadColourRules(storage()));
 	rowColours = $state.raw<ReadonlyMap<number, RuleColour>>(new Map());
 	/** Why a colouring rule cannot be tested, by its place among the active ones. */
-	ruleErrors = $state.raw<readonly (string | null)[]>([]);
+	ruleErrors = $state.raw<readonly (Text | null)[]>([]);
 	/** The applied payload fields of the rows read so far, by event index. */
 	payload = $state.raw<ReadonlyMap<number, PayloadValues>>(new Map());
 

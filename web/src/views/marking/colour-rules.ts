@@ -32,6 +32,7 @@ export const DEFAULT_RULES: ColourRules = {
 			name: '',
 			preset: 'aborts',
 			filter:
+				// i18n: data (a filter)
 				'event:AfdAbort or status:STATUS_CONNECTION_RESET or status:STATUS_CONNECTION_ABORTED',
 			colour: 'orange',
 			enabled: true,
@@ -39,6 +40,7 @@ export const DEFAULT_RULES: ColourRules = {
 		{
 			name: '',
 			preset: 'dns',
+			// i18n: data (a filter)
 			filter: 'provider:Microsoft-Windows-DNS-Client or rport:53',
 			colour: 'blue',
 			enabled: true,

@@ -2,6 +2,7 @@
 // block at a time as it scrolls (the list is virtual: only the rows in view are drawn), the
 // picked packet's details, the rows picked for a download (click, Ctrl-click, Shift-click), and
 // the pcapng downloads of what the filter keeps and of the rows picked.
+import { failureText, type Text } from '../../i18n/render.ts';
 import type { Result } from '../../lib/result.ts';
 import type { PacketAnswer, PacketDetails, PacketRowView } from '../../worker/api.ts';
 import type { TraceApi } from '../events/trace-api.ts';
@@ -16,13 +17,14 @@ export class PacketsView {
 	draft = $state('');
 	filter = $state('');
 	answer = $state.raw<PacketAnswer | null>(null);
-	error = $state<string | null>(null);
+	/** Why the filter was not applied, in the reader's language when the worker said it so. */
+	error = $state.raw<Text | null>(null);
 	loading = $state(false);
 	/** Fetched rows by block number (the latest filter's). */
 	blocks = $state.raw<ReadonlyMap<number, readonly PacketRowView[]>>(new Map());
 	picked = $state<number | null>(null);
 	details = $state.raw<PacketDetails | null>(null);
-	detailsError = $state<string | null>(null);
+	detailsError = $state.raw<Text | null>(null);
 	/** Frame numbers of the rows picked for a download, and the row a Shift-click extends from. */
 	selected = $state.raw<ReadonlySet<number>>(new Set());
 	#anchor: number | null = null;
@@ -49,7 +51,7 @@ export class PacketsView {
 		if (run !== this.#run) return;
 		this.loading = false;
 		if (!r.ok) {
-			if (r.code !== 'superseded') this.error = r.error;
+			if (r.code !== 'superseded') this.error = failureText(r);
 			return;
 		}
 		this.filter = filter;
@@ -102,7 +104,7 @@ export class PacketsView {
 		if (r.ok) this.details = r.value;
 		else {
 			this.details = null;
-			this.detailsError = r.error;
+			this.detailsError = failureText(r);
 		}
 	}
 

@@ -1,7 +1,7 @@
 // A socket's wire facts as the lines its story shows (each a catalogue key under `wire.` and its
 // values): what reached the peer and how long it took, and what went wrong on the way.
 import type { WireFacts } from '../../packets/join.ts';
-import { formatDuration } from '../../sockets/format.ts';
+import type { Text } from '../../i18n/render.ts';
 
 export interface WireLine {
 	readonly key:
@@ -13,7 +13,7 @@ export interface WireLine {
 		| 'syn-unanswered'
 		| 'retransmits'
 		| 'zero-windows';
-	readonly params: Record<string, string | number>;
+	readonly params: Record<string, Text>;
 	readonly bad: boolean;
 }
 
@@ -38,7 +38,7 @@ export function wireLines(w: WireFacts, remote: string | null): WireLine[] {
 		},
 	];
 	if (w.handshakeMs !== null)
-		out.push({ key: 'handshake', params: { time: formatDuration(w.handshakeMs) }, bad: false });
+		out.push({ key: 'handshake', params: { time: { durationMs: w.handshakeMs } }, bad: false });
 	// An RST to a SYN that was never answered: the peer refused the connection.
 	if (w.resetByPeer && w.synFrame !== null && w.handshakeMs === null)
 		out.push({ key: 'refused', params: { port: portOf(remote) ?? '?' }, bad: true });

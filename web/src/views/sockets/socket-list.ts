@@ -1,7 +1,7 @@
 // The Sockets panel's list: one row per socket, a small filter language over its fields, sorting,
 // and the events filter and time span that show a socket's own events in the Events panel.
 import { formatBytes } from '../../lib/format-size.ts';
-import type { Lang } from '../../i18n/render.ts';
+import { msg, type Lang, type Msg } from '../../i18n/render.ts';
 import { formatDuration, ticksToMs } from '../../sockets/format.ts';
 import type { SocketSummary } from '../../sockets/socket.ts';
 import { namedEndpoint } from '../../sockets/names.ts';
@@ -60,6 +60,7 @@ const STATE_WORD: Record<SocketSummary['state'], StateWord> = {
 	closed: 'closed',
 	aborted: 'aborted',
 	failed: 'failed',
+	// i18n: data (a socket state's identifier, as the CLI prints it; the page says it in its words)
 	'open at end of trace': 'open',
 };
 
@@ -67,11 +68,14 @@ export function rowOf(s: SocketSummary, words?: RowWords): SocketRow {
 	const openedTicks = s.opened?.ticks ?? s.firstEvent.ticks;
 	const endTicks = Math.max(openedTicks, s.closed?.ticks ?? s.lastEvent.ticks);
 	const connectMs = s.connect ? (s.connect.ms ?? s.connect.failedAfterMs) : null;
+	// i18n: data (a socket state's identifier, as the CLI prints it; the page says it in its words)
 	const connectFailed = s.connect?.outcome === 'failed' && s.state !== 'open at end of trace';
 	const word: StateWord =
+		// i18n: data (a socket state's identifier, as the CLI prints it; the page says it in its words)
 		s.listening && s.state === 'open at end of trace' ? 'listening' : STATE_WORD[s.state];
 	const english = connectFailed
-		? `${s.state} (connect failed)`
+		? // i18n: data (the English row's state, as exports write it; the page passes its words)
+			`${s.state} (connect failed)`
 		: word === 'listening'
 			? 'listening'
 			: s.state;
@@ -180,16 +184,16 @@ function numberOf(text: string): number | null {
 	return n * scale[unit]!;
 }
 
-function termOf(token: string): Test | string {
+function termOf(token: string): Test | Msg {
 	const negate = token.startsWith('-') && token.length > 1;
 	const body = negate ? token.slice(1) : token;
-	let test: Test | string;
+	let test: Test;
 	const cmp = /^([a-z]+)(>=|<=|>|<|=)(.+)$/i.exec(body);
 	const field = /^([a-z]+):(.*)$/i.exec(body);
 	if (cmp && NUMBER_FIELDS[cmp[1]!.toLowerCase()]) {
 		const get = NUMBER_FIELDS[cmp[1]!.toLowerCase()]!;
 		const n = numberOf(cmp[3]!);
-		if (n === null) return `'${cmp[3]}' is not a number`;
+		if (n === null) return msg('sockets.filter-not-number', { value: cmp[3]! });
 		const op = cmp[2]!;
 		test = (r) => {
 			const v = get(r);
@@ -218,7 +222,7 @@ function termOf(token: string): Test | string {
 		test = (r) => get(r).toLowerCase().includes(v);
 	} else if (cmp || field) {
 		const name = (cmp ?? field)![1]!;
-		return `Unknown field '${name}'`;
+		return msg('sockets.filter-unknown-field', { name });
 	} else {
 		const v = body.toLowerCase();
 		test = (r) => r.text.includes(v);
@@ -226,13 +230,13 @@ function termOf(token: string): Test | string {
 	return negate ? (r) => !test(r) : test;
 }
 
-/** Compiles the list's filter: words all must match. Returns an error message when malformed. */
-export function compileSocketFilter(filter: string): Test | string {
+/** Compiles the list's filter: words all must match. Returns what is wrong when malformed. */
+export function compileSocketFilter(filter: string): Test | Msg {
 	const tokens = filter.trim().split(/\s+/).filter(Boolean);
 	const tests: Test[] = [];
 	for (const token of tokens) {
 		const t = termOf(token);
-		if (typeof t === 'string') return t;
+		if (typeof t !== 'function') return t;
 		tests.push(t);
 	}
 	return (r) => tests.every((t) => t(r));
@@ -260,17 +264,17 @@ export function sortRows(
 
 /**
  * The rows shown: those of the finding picked (`keys`, null for all) that the filter keeps, in
- * the order asked. A malformed filter (its error message) keeps every row.
+ * the order asked. A malformed filter (what is wrong with it) keeps every row.
  */
 export function shownRows(
 	rows: readonly SocketRow[],
-	filter: Test | string,
+	filter: Test | Msg,
 	keys: ReadonlySet<string> | null,
 	key: SortKey,
 	descending: boolean,
 ): SocketRow[] {
 	const kept = rows.filter(
-		(r) => (keys === null || keys.has(r.key)) && (typeof filter === 'string' || filter(r)),
+		(r) => (keys === null || keys.has(r.key)) && (typeof filter !== 'function' || filter(r)),
 	);
 	return sortRows(kept, key, descending);
 }
