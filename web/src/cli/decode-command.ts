@@ -16,7 +16,7 @@ import { compileFilter } from '../query/filter-compile.ts';
 import { parseFilter } from '../query/filter-parser.ts';
 import { OwnerJoin, type RowOwners } from '../query/owner-join.ts';
 import { importTracker, type ImportTracker } from '../sockets/import-tracker.ts';
-import type { EventOwners } from '../sockets/event-owners.ts';
+import type { EventOwners } from '../columns/event-owners.ts';
 import { trackTrace } from '../sockets/track-trace.ts';
 import type { FilterContext } from '../query/filter-nodes.ts';
 import type { LineWriter } from './output.ts';

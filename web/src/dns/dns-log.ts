@@ -2,7 +2,8 @@
 // 3008 completion, in the asking process), the DNS cache service's own steps (3018 cache, 3020
 // wire, 3013 network query, with ClientPID where the build logs it) and getaddrinfo's results
 // (Winsock-NameResolution 1001/1004). Fed in trace order by the sockets' NetCollector.
-import { canonicalAddress, parseGaiResult, parseQueryResults } from '../sockets/names.ts';
+import { canonicalAddress } from '../net/ip.ts';
+import { parseGaiResult, parseQueryResults } from '../sockets/names.ts';
 
 /** Where a lookup was logged: in the asking process, or by the DNS cache service for it. */
 export type DnsSource = 'client' | 'getaddrinfo' | 'cache' | 'wire' | 'network';

@@ -32,7 +32,7 @@ import {
 	type OwnerSource,
 	type RowOwners,
 } from './owner-join.ts';
-import type { EventOwners } from '../sockets/event-owners.ts';
+import type { EventOwners } from '../columns/event-owners.ts';
 
 export interface ChunkInfo {
 	readonly index: number;

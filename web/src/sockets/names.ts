@@ -1,8 +1,7 @@
 // Host names from the trace's own lookups: DNS-Client query results (3008, 3013, 3018, 3020) and
 // Winsock-NameResolution getaddrinfo results (1001, 1004), kept as a table address → answers in
 // trace order, so a socket's remote address can be named by the answer in force when it was used.
-import { ipv4, ipv6 } from '../decoder/addresses.ts';
-import { parseIp } from '../query/ip.ts';
+import { canonicalAddress } from '../net/ip.ts';
 
 /** One successful lookup that returned an address. */
 export interface NameAnswer {
@@ -23,26 +22,6 @@ export interface RemoteNames {
 	readonly names: readonly string[];
 	/** Record index of the answer `name` comes from. */
 	readonly index: number | null;
-}
-
-/** An address in one canonical text: dotted IPv4 (also for IPv4-mapped IPv6), else RFC 5952. */
-export function canonicalAddress(text: string): string | null {
-	let t = text.trim();
-	const bracket = /^\[([^\]]+)\](?::\d+)?$/.exec(t);
-	if (bracket) t = bracket[1]!;
-	else if (/^\d{1,3}(\.\d{1,3}){3}:\d+$/.test(t)) t = t.slice(0, t.lastIndexOf(':'));
-	t = t.replace(/%.*$/, '');
-	const b = parseIp(t);
-	if (!b) return null;
-	if (b.length === 4) return ipv4(b, 0);
-	const mapped = b.slice(0, 10).every((x) => x === 0) && b[10] === 0xff && b[11] === 0xff;
-	return mapped ? ipv4(b, 12) : ipv6(b, 0);
-}
-
-/** The address part of a socket's `a.b.c.d:port` or `[v6]:port`, canonical; null for others. */
-export function addressOfEndpoint(endpoint: string | null): string | null {
-	if (endpoint === null) return null;
-	return canonicalAddress(endpoint);
 }
 
 /**

@@ -4,7 +4,7 @@
 // trusted here: only the payload's ProcessId / rundown Pid are kept, and only above 4.
 import { explainStatus } from '../decoder/status.ts';
 import { english, list as clauses, msg, type Msg, type Text } from '../i18n/render.ts';
-import { addressOfEndpoint } from './names.ts';
+import { addressOfEndpoint } from '../net/ip.ts';
 
 /** What a TCPIP event id means for a connection. */
 export type TcpRole =

@@ -2,7 +2,7 @@
 // for ("filter on this" / "exclude this"). Users choose which to show; the order is fixed.
 import type { RowView } from '../../query/engine.ts';
 import type { PayloadValues } from '../../worker/api.ts';
-import { canonicalAddress } from '../../sockets/names.ts';
+import { canonicalAddress } from '../../net/ip.ts';
 import {
 	formatDelta,
 	formatFromReference,
