@@ -2,7 +2,7 @@ import type { TraceFacts } from '../decoder/types.ts';
 import type { RecordJson } from '../decoder/record-json.ts';
 import type { EventType } from '../columns/layout.ts';
 import type { Result } from '../lib/result.ts';
-import type { GroupKey, Group, Histogram, RowView, TimeRange } from '../query/engine.ts';
+import type { GroupKey, Group, Histogram, RowView, TimeRange } from '../query/protocol.ts';
 import type { IoGraph } from '../query/io-graph.ts';
 import type { Finding } from '../sockets/findings.ts';
 import type { TrackedTrace } from '../sockets/tracker.ts';

@@ -4,7 +4,7 @@
 import { proxy, type Remote } from 'comlink';
 import type { Finding } from '../../sockets/findings.ts';
 import type { TrackedTrace } from '../../sockets/tracker.ts';
-import type { Histogram, RowView, TimeRange } from '../../query/engine.ts';
+import type { Histogram, RowView, TimeRange } from '../../query/protocol.ts';
 import type { Result } from '../../lib/result.ts';
 import type { PacketPick } from '../../packets/packet-pick.ts';
 import type { PacketStatistics } from '../../packets/packet-stats.ts';
