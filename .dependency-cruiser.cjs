@@ -101,7 +101,7 @@ module.exports = {
 			from: { path: page },
 			to: {
 				path: '^web/src/(worker|store|ingest|export|cli)/',
-				pathNot: '^web/src/worker/(api|trust|side-workers)\\.ts$',
+				pathNot: '^web/src/worker/(api|side-workers)\\.ts$',
 			},
 		},
 		{

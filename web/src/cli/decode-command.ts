@@ -7,7 +7,7 @@ import { indexBuffers, reopenTrace, type OpenTrace } from '../decoder/etl-file.t
 import { mergeRecords } from '../decoder/merge.ts';
 import { checkedRead } from './checked-read.ts';
 import { ProviderTable, recordJson, type RecordJson } from '../decoder/record-json.ts';
-import { csvCell, headerLine, recordLine, type ExportFormat } from '../decoder/record-lines.ts';
+import { csvCell, headerLine, recordLine, type ExportFormat } from '../export/record-lines.ts';
 import { decodeRecord, recordDecoder } from '../decoder/single-record.ts';
 import { NO_PID, type Chunk } from '../columns/layout.ts';
 import { ingestTrace } from '../ingest/ingest.ts';

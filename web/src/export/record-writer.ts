@@ -17,7 +17,7 @@ import {
 	recordJson,
 	type ProviderTable,
 } from '../decoder/record-json.ts';
-import { csvCell, recordLine, type ExportFormat } from '../decoder/record-lines.ts';
+import { csvCell, recordLine, type ExportFormat } from './record-lines.ts';
 import { explainStatus } from '../decoder/status.ts';
 import { filetimeToIso } from '../decoder/time.ts';
 import { guidAt } from '../decoder/wasm.ts';

@@ -10,7 +10,7 @@ import type { TraceRecord } from '../store/db.ts';
 import type { ExportProgress } from './export-selection.ts';
 import type { SocketTableName } from './export-tables.ts';
 import type { TableFormat } from '../export/table-writer.ts';
-import type { ExportFormat as LineFormat } from '../decoder/record-lines.ts';
+import type { ExportFormat as LineFormat } from '../export/record-lines.ts';
 import type { PayloadValues, TraceStatistics, Vocabulary } from './trace-insight.ts';
 import type { TrustCounter } from './trust.ts';
 import type { PacketRow } from '../packets/packet-row.ts';
@@ -24,7 +24,9 @@ import type { Pivot, PivotColumn } from '../query/pivot.ts';
 import type { RuleMatches } from '../query/rule-match.ts';
 
 export type { ExportProgress, SocketTableName, TableFormat, TraceStatistics, Vocabulary };
-export type { IoGraph, PayloadValues, Pivot, PivotColumn, RuleMatches };
+export type { IoGraph, PayloadValues, Pivot, PivotColumn, RuleMatches, TrustCounter };
+/** The trust counters of a trace's facts: the page shows them, the worker computes the same. */
+export { trustCounters } from './trust.ts';
 
 /** Most rows one eventRows request reads (a socket's story may hold millions). */
 export const MAX_EVENT_ROWS = 5000;

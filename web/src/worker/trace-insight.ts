@@ -9,7 +9,7 @@ import { buildStatistics, remotesOfSockets, type Statistics } from '../query/sta
 import { buildPivot, type Pivot, type PivotColumn } from '../query/pivot.ts';
 import { exportSelection, type ExportProgress } from './export-selection.ts';
 import { exportParquet } from './export-parquet.ts';
-import type { ExportFormat } from '../decoder/record-lines.ts';
+import type { ExportFormat } from '../export/record-lines.ts';
 import type { LiveTrace } from './live-trace.ts';
 import { learnProcessNames } from './process-names.ts';
 import { RecordReader } from './record-reader.ts';

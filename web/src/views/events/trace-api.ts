@@ -29,9 +29,9 @@ import type {
 	TableFormat,
 	RecordDetails,
 	TraceStatistics,
+	TrustCounter,
 	Vocabulary,
 } from '../../worker/api.ts';
-import type { TrustCounter } from '../../worker/trust.ts';
 import { readsMarks } from '../marking/event-marks.ts';
 
 export type DecoderRemote = Remote<DecoderApi> | DecoderApi;

@@ -18,7 +18,7 @@ import type {
 	TraceSummary,
 } from '../../worker/api.ts';
 import type { RowView } from '../../query/protocol.ts';
-import { trustCounters, type TrustCounter } from '../../worker/trust.ts';
+import { trustCounters, type TrustCounter } from '../../worker/api.ts';
 import { rowsAsMarkdown, rowsAsTsv } from '../export/copy-rows.ts';
 import { ExportJob, exportFileName } from '../export/export-job.svelte.ts';
 import { MARK_FIRST_ROWS } from '../marks.ts';
