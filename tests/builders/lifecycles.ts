@@ -37,6 +37,7 @@ import {
 	STATUS_SUCCESS,
 	STATUS_TOO_MANY_ADDRESSES,
 	ntstatusName,
+	UNLISTED_LOCATIONS,
 } from './afd-vocabulary.ts';
 import { EVENT_MAPS } from '../../web/src/generated/schemas.ts';
 
@@ -435,9 +436,11 @@ export class SocketScript {
 		const end = start + tick(ms);
 		let e = -1;
 		let x = -1;
-		if (this.lc.modern) e = this.#afd(id, { EnterExit: 0, Location: 1, ...enter }, false, start);
+		// Scripted calls are logged at Locations no source lists: the tracker's fallbacks decide.
+		const [le, lx] = UNLISTED_LOCATIONS;
+		if (this.lc.modern) e = this.#afd(id, { EnterExit: 0, Location: le, ...enter }, false, start);
 		inner?.(start + 1n, end - 1n);
-		if (this.lc.modern) x = this.#afd(id, { EnterExit: 1, Location: 2, ...exit }, false, end);
+		if (this.lc.modern) x = this.#afd(id, { EnterExit: 1, Location: lx, ...exit }, false, end);
 		this.t = end;
 		return { enter: e, exit: x, start, end };
 	}

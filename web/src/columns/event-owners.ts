@@ -1,6 +1,7 @@
 // The owners table's shape (built by sockets/owners.ts, stored with the sockets, joined to the
 // events' rows by query/owner-join.ts): data only, kept beside the columns it is joined to so that
 // the sockets and the query layer both name it without importing each other.
+import type { EventIndex } from '../decoder/units.ts';
 
 /**
  * Where an event's owner comes from: its socket (the AFD endpoint it names), its TCP connection
@@ -20,7 +21,7 @@ export const UNKNOWN_OWNER = -1;
 
 export interface EndpointOwners {
 	/** Record index of each socket's first event on the endpoint, ascending (one per generation). */
-	readonly first: number[];
+	readonly first: EventIndex[];
 	/** That socket's PID, UNKNOWN_OWNER when no event told it. */
 	readonly pid: number[];
 }
