@@ -21,6 +21,14 @@ module.exports = {
 			to: { path: '^web/src/', pathNot: '^web/src/lib/' },
 		},
 		{
+			name: 'net-stands-alone',
+			comment:
+				'net/ is the one home of addresses (IP text, CIDR ranges, SOCKADDR families): it knows nothing of traces.',
+			severity: 'error',
+			from: { path: '^web/src/net/' },
+			to: { path: '^web/src/', pathNot: '^web/src/(net|lib)/' },
+		},
+		{
 			name: 'generated-is-data',
 			comment: 'generated/ is written by scripts/gen.mjs from schema/: data only.',
 			severity: 'error',
@@ -32,14 +40,14 @@ module.exports = {
 			comment: 'The decoder reads ETL files; it knows nothing of columns, sockets or the page.',
 			severity: 'error',
 			from: { path: '^web/src/decoder/' },
-			to: { path: '^web/src/', pathNot: '^web/src/(decoder|generated|lib)/' },
+			to: { path: '^web/src/', pathNot: '^web/src/(decoder|generated|lib|net)/' },
 		},
 		{
 			name: 'columns-are-shared-types',
 			comment: 'columns/ is the store layout that ingest writes and query reads.',
 			severity: 'error',
 			from: { path: '^web/src/columns/' },
-			to: { path: '^web/src/', pathNot: '^web/src/(columns|decoder|generated|lib)/' },
+			to: { path: '^web/src/', pathNot: '^web/src/(columns|decoder|generated|lib|net)/' },
 		},
 		{
 			name: 'ingest-and-query-apart',
@@ -69,6 +77,14 @@ module.exports = {
 				path: '^web/src/',
 				pathNot: '^web/src/(generated/|sockets/(header-pid|send-nesting|locations)\\.ts$)',
 			},
+		},
+		{
+			name: 'sockets-and-query-apart',
+			comment:
+				'The sockets rebuild stories, the query layer reads columns: what both need (addresses, the owners table) lives below them in net/ and columns/.',
+			severity: 'error',
+			from: { path: '^web/src/(sockets|query)/' },
+			to: { path: '^web/src/(sockets|query)/', pathNot: '^web/src/$1/' },
 		},
 		{
 			name: 'store-never-imports-worker',
@@ -107,18 +123,18 @@ module.exports = {
 			from: { path: page },
 			to: {
 				path: '^web/src/(worker|store|ingest|export|cli)/',
-				pathNot: '^web/src/worker/(api|trust|side-workers)\\.ts$',
+				pathNot: '^web/src/worker/(api|side-workers)\\.ts$',
 			},
 		},
 		{
 			name: 'page-never-reaches-decoder-internals',
 			comment:
-				'From the decoder the page may use its vocabulary (types, status names, times, field names, addresses), never its machinery.',
+				'From the decoder the page may use its vocabulary (types, status names, times and units, field names), never its machinery.',
 			severity: 'error',
 			from: { path: page },
 			to: {
 				path: '^web/src/decoder/',
-				pathNot: '^web/src/decoder/(types|status|time|event-fields|payload-fields|addresses)\\.ts$',
+				pathNot: '^web/src/decoder/(types|status|time|units|event-fields|payload-fields)\\.ts$',
 			},
 		},
 	],

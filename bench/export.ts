@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { nodeFileSource } from '../web/src/cli/node-source.ts';
 import { indexBuffers, openTrace, type OpenTrace } from '../web/src/decoder/etl-file.ts';
 import { mergeRecords } from '../web/src/decoder/merge.ts';
-import type { ExportFormat } from '../web/src/decoder/record-lines.ts';
+import type { ExportFormat } from '../web/src/export/record-lines.ts';
 import { recordDecoder } from '../web/src/decoder/single-record.ts';
 import { blockCache } from '../web/src/decoder/source.ts';
 import { RecordOut } from '../web/src/generated/layouts.ts';

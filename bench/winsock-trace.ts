@@ -36,13 +36,20 @@ import {
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { filetimeFromIso, filetimeToIso } from '../tests/builders/bytes.ts';
+import { EtlWriter } from '../tests/builders/etl-writer.ts';
+import { AfdScenario, type AfdThread } from '../tests/builders/afd-scenario.ts';
 import {
-	EtlWriter,
-	KERNEL_PROCESS_PROVIDER,
-	PROCESS_START_DESCRIPTOR,
-	processStartPayload,
-	type PayloadValues,
-} from '../tests/builders/etl-writer.ts';
+	AF_INET,
+	AF_INET6,
+	afdId,
+	IPPROTO_TCP,
+	IPPROTO_UDP,
+	SOCK_DGRAM,
+	SOCK_STREAM,
+	STATUS_CONNECTION_REFUSED,
+	STATUS_SUCCESS,
+	type LocationTable,
+} from '../tests/builders/afd-vocabulary.ts';
 import { Prng } from '../tests/builders/prng.ts';
 import { CaptureWire } from './capture-wire.ts';
 
@@ -82,31 +89,22 @@ const BUFFER_SIZE = 65536;
 /** Records are released to the writer window by window (trace time). */
 const WINDOW = 100_000n; // 10 ms
 
-const STATUS_SUCCESS = 0;
-const STATUS_CONNECTION_REFUSED = 0xc0000236;
-const AF_INET = 2;
-const AF_INET6 = 23;
-const SOCK_STREAM = 1;
-const SOCK_DGRAM = 2;
-const IPPROTO_TCP = 6;
-const IPPROTO_UDP = 17;
-
-/** Code-site ids for the Location field. */
-const LOCATION: Record<number, [number, number]> = {
-	1000: [10, 11],
-	1001: [20, 21],
-	1002: [22, 23],
-	1003: [30, 31],
-	1004: [32, 33],
-	1007: [34, 35],
-	1009: [36, 37],
-	1018: [40, 41],
-	1024: [44, 45],
-	1030: [50, 51],
-	1035: [64, 65],
-	3001: [80, 81],
-	3003: [82, 83],
-	3004: [86, 87],
+/** Code-site ids for the Location field: codes no source lists (the decoder meets unknown Locations). */
+const LOCATION: LocationTable = {
+	[afdId('AfdCreate')]: [10, 11],
+	[afdId('AfdClose')]: [20, 21],
+	[afdId('AfdCleanup')]: [22, 23],
+	[afdId('AfdSend')]: [30, 31],
+	[afdId('AfdReceive')]: [32, 33],
+	[afdId('AfdSendToWithAddress')]: [34, 35],
+	[afdId('AfdReceiveFromWithAddress')]: [36, 37],
+	[afdId('AfdConnectWithAddress')]: [40, 41],
+	[afdId('AfdAcceptWithAddress')]: [44, 45],
+	[afdId('AfdBindWithAddress')]: [50, 51],
+	[afdId('AfdOption')]: [64, 65],
+	[afdId('AfdConnectIndicationWithAddress')]: [80, 81],
+	[afdId('AfdDataIndication')]: [82, 83],
+	[afdId('AfdDataIndicationWithAddress')]: [86, 87],
 };
 
 interface ProcSpec {
@@ -274,6 +272,7 @@ const DNS_SERVERS = ['192.168.1.1:53', '[fe80::1%12]:53', '1.1.1.1:53'];
 interface Proc {
 	spec: ProcSpec;
 	pid: number;
+	ptr: 4 | 8;
 	eprocess: bigint;
 	threads: Thread[];
 	conns: Conn[];
@@ -282,11 +281,7 @@ interface Proc {
 	local: string;
 }
 
-interface Thread {
-	proc: Proc;
-	tid: number;
-	cpu: number;
-}
+type Thread = AfdThread<Proc>;
 
 interface Conn {
 	th: Thread;
@@ -305,100 +300,38 @@ class Counter {
 	event64 = 0;
 }
 
-class Scenario {
-	readonly rng = new Prng(SEED);
+class Scenario extends AfdScenario<Proc> {
 	readonly procs: Proc[] = [];
 	readonly count = new Counter();
-	private nextEndpoint = 0xffffa50c1e2f4010n;
-	private nextEndpoint32 = 0x8b2d7e08n;
-	private nextBuffer = 0x000001d4c8e20000n;
 	private nextPort = 49_700;
-	private readonly systemThreads = [88, 92, 104, 112, 120, 132, 148, 156];
 
 	constructor(
-		readonly w: EtlWriter,
+		w: EtlWriter,
 		/** The packets a capture would log beside (bench:packets), or none. */
 		readonly wire: CaptureWire | null = null,
-	) {}
-
-	ticks(minMs: number, maxMs: number): bigint {
-		return BigInt(this.rng.int(Math.round(minMs * 10_000), Math.round(maxMs * 10_000)));
-	}
-
-	endpoint(proc: Proc): bigint {
-		if (proc.spec.ptr === 4) {
-			const e = this.nextEndpoint32;
-			this.nextEndpoint32 += 0x1a8n + BigInt(this.rng.int(0, 7) * 0x40);
-			if (this.nextEndpoint32 > 0xfff00000n) this.nextEndpoint32 = 0x8b2d7e08n;
-			return e;
-		}
-		const e = this.nextEndpoint;
-		this.nextEndpoint += 0x2d0n + BigInt(this.rng.int(0, 31) * 0x10);
-		return e;
-	}
-
-	buffer(proc: Proc): bigint {
-		this.nextBuffer += BigInt(this.rng.int(1, 64) * 0x100);
-		return proc.spec.ptr === 4 ? 0x02b40000n + (this.nextBuffer & 0xffffn) : this.nextBuffer;
+	) {
+		super({
+			writer: w,
+			seed: SEED,
+			locations: LOCATION,
+			migrate: 0.06,
+			systemThreads: [88, 92, 104, 112, 120, 132, 148, 156],
+			// Transport-side events are logged in the System context: always 64-bit.
+			transportPointerSize: 8,
+			endpoint32Wrap: 0xfff00000n,
+		});
+		this.onAfd = ({ id, pointerSize }) => {
+			const c = this.count;
+			c.records++;
+			c.afd.set(id, (c.afd.get(id) ?? 0) + 1);
+			if (pointerSize === 4) c.event32++;
+			else c.event64++;
+		};
 	}
 
 	port(): number {
 		this.nextPort = this.nextPort >= 65_000 ? 49_700 : this.nextPort + this.rng.int(1, 3);
 		return this.nextPort;
-	}
-
-	/** The CPU a thread runs on now: it mostly stays put and sometimes migrates. */
-	cpuOf(th: Thread): number {
-		if (this.rng.chance(0.06)) th.cpu = this.rng.int(0, CPUS - 1);
-		return th.cpu;
-	}
-
-	afd(
-		th: Thread,
-		time: bigint,
-		id: number,
-		values: PayloadValues,
-		cpu: number,
-		system = false,
-	): void {
-		// Transport-side events are logged in the System context: always 64-bit.
-		const ptr = system ? 8 : th.proc.spec.ptr;
-		this.w.addAfd({
-			cpu,
-			time,
-			pid: system ? 4 : th.proc.pid,
-			tid: system ? this.rng.pick(this.systemThreads) : th.tid,
-			id,
-			pointerSize: ptr,
-			values: { Process: th.proc.eprocess, ...values },
-		});
-		const c = this.count;
-		c.records++;
-		c.afd.set(id, (c.afd.get(id) ?? 0) + 1);
-		if (ptr === 4) c.event32++;
-		else c.event64++;
-	}
-
-	/** An enter/exit pair; returns the exit time. */
-	call(
-		th: Thread,
-		t: bigint,
-		dur: bigint,
-		id: number,
-		enter: PayloadValues,
-		exit: PayloadValues,
-	): bigint {
-		const [le, lx] = LOCATION[id] ?? [1, 2];
-		this.afd(th, t, id, { EnterExit: 0, Location: le, ...enter }, this.cpuOf(th));
-		const te = t + dur;
-		this.afd(th, te, id, { EnterExit: 1, Location: lx, ...exit }, this.cpuOf(th));
-		return te;
-	}
-
-	/** A transport-side event (3000+): header PID 4, any CPU. */
-	transport(th: Thread, t: bigint, id: number, values: PayloadValues): void {
-		const [, lx] = LOCATION[id] ?? [1, 2];
-		this.afd(th, t, id, { EnterExit: 1, Location: lx, ...values }, this.rng.int(0, CPUS - 1), true);
 	}
 
 	startProcesses(): void {
@@ -412,6 +345,7 @@ class Scenario {
 			const proc: Proc = {
 				spec,
 				pid,
+				ptr: spec.ptr,
 				eprocess: spec.ptr === 4 ? 0x8a000000n + (eproc & 0xffffffn) : eproc,
 				threads: [],
 				conns: [],
@@ -423,47 +357,37 @@ class Scenario {
 				proc.threads.push({ proc, tid, cpu: this.rng.int(0, CPUS - 1) });
 			}
 			this.procs.push(proc);
-			t += this.ticks(0.01, 0.2);
+			t += this.delay(0.01, 0.2);
 			const image = `\\Device\\HarddiskVolume3\\${spec.dir}\\${spec.name}`;
-			this.w.addEvent({
-				cpu: this.rng.int(0, CPUS - 1),
-				time: t,
-				pid: 812,
-				tid: 824,
-				provider: KERNEL_PROCESS_PROVIDER,
-				...PROCESS_START_DESCRIPTOR,
-				payload: processStartPayload({
-					processId: pid,
-					createTime: t,
-					parentProcessId: 812,
-					sessionId: spec.role === 'server' || spec.role === 'dns' ? 0 : 1,
-					flags: 0,
-					imageName: image,
-				}),
-			});
+			this.processStart(
+				this.rng.int(0, CPUS - 1),
+				t,
+				{ pid: 812, tid: 824 },
+				{ pid, sessionId: spec.role === 'server' || spec.role === 'dns' ? 0 : 1, image },
+			);
 			this.count.records++;
 		}
 		// Servers listen; the DNS client has its UDP socket.
-		t += this.ticks(0.1, 0.5);
+		t += this.delay(0.1, 0.5);
 		for (const p of this.procs) {
 			const th = p.threads[0]!;
 			if (p.spec.role === 'server') {
 				p.listener = this.endpoint(p);
 				p.local = `0.0.0.0:${p.spec.port}`;
 				t = this.create(th, t, p.listener, AF_INET, SOCK_STREAM, IPPROTO_TCP);
-				t = this.bind(th, t + this.ticks(0.01, 0.05), p.listener, p.local, p.local);
+				t = this.bind(th, t + this.delay(0.01, 0.05), p.listener, p.local, p.local);
 			} else if (p.spec.role === 'dns') {
 				p.listener = this.endpoint(p);
 				t = this.create(th, t, p.listener, AF_INET, SOCK_DGRAM, IPPROTO_UDP);
 				t = this.call(
 					th,
-					t + this.ticks(0.01, 0.03),
-					this.ticks(0.005, 0.02),
+					t + this.delay(0.01, 0.03),
+					this.delay(0.005, 0.02),
 					1035,
 					{ Endpoint: p.listener, Option: 11, Value: 0 },
 					{ Endpoint: p.listener, Option: 11, Value: 0, Status: STATUS_SUCCESS },
 				);
-				t = this.bind(th, t + this.ticks(0.01, 0.03), p.listener, '0.0.0.0:0', '0.0.0.0:53114');
+				t = this.bind(th, t + this.delay(0.01, 0.03), p.listener, '0.0.0.0:0', '0.0.0.0:53114');
 			}
 		}
 	}
@@ -476,25 +400,11 @@ class Scenario {
 		type: number,
 		protocol: number,
 	): bigint {
-		const v = {
-			Endpoint: endpoint,
-			AddressFamily: family,
-			SocketType: type,
-			Protocol: protocol,
-			ProcessId: th.proc.pid,
-		};
-		return this.call(th, t, this.ticks(0.02, 0.09), 1000, v, { ...v, Status: STATUS_SUCCESS });
+		return this.createCall(th, t, this.delay(0.02, 0.09), endpoint, family, type, protocol);
 	}
 
 	bind(th: Thread, t: bigint, endpoint: bigint, request: string, bound: string): bigint {
-		return this.call(
-			th,
-			t,
-			this.ticks(0.01, 0.05),
-			1030,
-			{ Endpoint: endpoint, Address: request },
-			{ Endpoint: endpoint, Status: STATUS_SUCCESS, Address: bound },
-		);
+		return this.bindCall(th, t, this.delay(0.01, 0.05), endpoint, request, bound);
 	}
 
 	send(th: Thread, t: bigint, endpoint: bigint, len: number): bigint {
@@ -504,7 +414,7 @@ class Scenario {
 			Buffer: this.buffer(th.proc),
 			BufferLength: len,
 		};
-		const done = this.call(th, t, this.ticks(0.01, 0.12), 1003, v, {
+		const done = this.call(th, t, this.delay(0.01, 0.12), 1003, v, {
 			...v,
 			Status: STATUS_SUCCESS,
 		});
@@ -515,7 +425,7 @@ class Scenario {
 	receive(th: Thread, t: bigint, endpoint: bigint, wait: bigint, cap: number, len: number): bigint {
 		const v = { Endpoint: endpoint, BufferCount: 1, Buffer: this.buffer(th.proc) };
 		// The transport indicates the data just before the receive completes.
-		const lead = this.ticks(0.005, 0.03);
+		const lead = this.delay(0.005, 0.03);
 		this.transport(th, wait > lead ? t + wait - lead : t, 3003, {
 			Endpoint: endpoint,
 			Buffer: 0xffffa50c33000000n + BigInt(this.rng.int(0, 0xfff) * 0x100),
@@ -537,15 +447,15 @@ class Scenario {
 		const te = this.call(
 			th,
 			t,
-			this.ticks(0.01, 0.04),
+			this.delay(0.01, 0.04),
 			1001,
 			{ Endpoint: endpoint },
 			{ Endpoint: endpoint, Status: STATUS_SUCCESS },
 		);
 		return this.call(
 			th,
-			te + this.ticks(0.002, 0.02),
-			this.ticks(0.01, 0.05),
+			te + this.delay(0.002, 0.02),
+			this.delay(0.01, 0.05),
 			1002,
 			{ Endpoint: endpoint },
 			{ Endpoint: endpoint, Status: STATUS_SUCCESS },
@@ -562,18 +472,18 @@ class Scenario {
 		const port = this.port();
 		t = this.bind(
 			th,
-			t + this.ticks(0.01, 0.05),
+			t + this.delay(0.01, 0.05),
 			endpoint,
 			v6 ? '[::]:0' : '0.0.0.0:0',
 			v6 ? `[::]:${port}` : `0.0.0.0:${port}`,
 		);
 		const remote = v6 ? this.rng.pick(REMOTES_V6) : this.rng.pick(REMOTES_V4);
 		const refused = this.rng.chance(0.02);
-		const rtt = this.ticks(1, 40);
+		const rtt = this.delay(1, 40);
 		t = this.call(
 			th,
-			t + this.ticks(0.01, 0.1),
-			refused ? this.ticks(1000, 1030) : rtt + this.ticks(0.1, 2),
+			t + this.delay(0.01, 0.1),
+			refused ? this.delay(1000, 1030) : rtt + this.delay(0.1, 2),
 			1018,
 			{ Endpoint: endpoint, Address: remote },
 			{
@@ -583,17 +493,17 @@ class Scenario {
 			},
 		);
 		if (refused) {
-			this.close(th, t + this.ticks(0.05, 0.3), endpoint);
+			this.close(th, t + this.delay(0.05, 0.3), endpoint);
 			return null;
 		}
 		this.wire?.connected(endpoint, port, remote, v6, t);
 		// TLS handshake.
-		t = this.send(th, t + this.ticks(0.05, 0.3), endpoint, 517);
+		t = this.send(th, t + this.delay(0.05, 0.3), endpoint, 517);
 		t = this.receive(
 			th,
-			t + this.ticks(0.01, 0.05),
+			t + this.delay(0.01, 0.05),
 			endpoint,
-			rtt + this.ticks(1, 4),
+			rtt + this.delay(1, 4),
 			65536,
 			this.rng.int(3800, 5600),
 		);
@@ -617,17 +527,17 @@ class Scenario {
 				Protocol: IPPROTO_TCP,
 				UserModePid: p.pid,
 			},
-			cpu,
+			{ cpu: cpu },
 		);
-		t += this.ticks(0.05, 0.2);
+		t += this.delay(0.05, 0.2);
 		this.afd(
 			th,
 			t,
 			2,
 			{ Endpoint: endpoint, Address: '0.0.0.0', Port: this.port(), Status: STATUS_SUCCESS },
-			cpu,
+			{ cpu: cpu },
 		);
-		t += this.ticks(0.05, 0.2);
+		t += this.delay(0.05, 0.2);
 		this.afd(
 			th,
 			t,
@@ -637,10 +547,10 @@ class Scenario {
 				Address: this.rng.chance(0.5) ? '93.184.216.34' : '10.0.0.42',
 				Port: this.rng.chance(0.5) ? 80 : 8080,
 			},
-			cpu,
+			{ cpu: cpu },
 		);
-		t += this.ticks(2, 60);
-		this.afd(th, t, 6, { Endpoint: endpoint, Error: STATUS_SUCCESS }, this.cpuOf(th));
+		t += this.delay(2, 60);
+		this.afd(th, t, 6, { Endpoint: endpoint, Error: STATUS_SUCCESS }, { cpu: this.cpuOf(th) });
 		return { th, endpoint, free: t, exchanges: this.rng.int(10, 200), legacy: true };
 	}
 
@@ -656,20 +566,20 @@ class Scenario {
 				t,
 				18,
 				{ Endpoint: c.endpoint, FastPath: 1, BufferCount: 1, Buffer: buf, BufferLength: len },
-				cpu,
+				{ cpu: cpu },
 			);
-			t += this.ticks(0.02, 0.2);
-			this.afd(th, t, 24, { Endpoint: c.endpoint, Buffer: buf, BufferLength: len }, cpu);
+			t += this.delay(0.02, 0.2);
+			this.afd(th, t, 24, { Endpoint: c.endpoint, Buffer: buf, BufferLength: len }, { cpu: cpu });
 			const parts = this.rng.int(1, 4);
 			for (let k = 0; k < parts; k++) {
-				t += k === 0 ? this.ticks(5, 40) : this.ticks(0.1, 3);
+				t += k === 0 ? this.delay(5, 40) : this.delay(0.1, 3);
 				const got = k < parts - 1 ? 1460 : this.rng.int(80, 1460);
 				this.afd(
 					th,
 					t,
 					23,
 					{ Endpoint: c.endpoint, Buffer: this.buffer(th.proc), BufferLength: got },
-					this.cpuOf(th),
+					{ cpu: this.cpuOf(th) },
 				);
 			}
 			return t;
@@ -683,9 +593,9 @@ class Scenario {
 		);
 		const parts = this.rng.chance(0.1) ? this.rng.int(4, 16) : this.rng.int(1, 3);
 		for (let k = 0; k < parts; k++) {
-			const wait = k === 0 ? this.ticks(0.5, 40) : this.ticks(0.02, 1.5);
+			const wait = k === 0 ? this.delay(0.5, 40) : this.delay(0.02, 1.5);
 			const len = this.rng.chance(0.5) ? 16_384 : this.rng.int(200, 16_384);
-			t = this.receive(th, t + this.ticks(0.005, 0.05), c.endpoint, wait, 65536, len);
+			t = this.receive(th, t + this.delay(0.005, 0.05), c.endpoint, wait, 65536, len);
 		}
 		return t;
 	}
@@ -696,13 +606,13 @@ class Scenario {
 			return;
 		}
 		const cpu = this.cpuOf(c.th);
-		this.afd(c.th, t, 13, { Endpoint: c.endpoint, Error: STATUS_SUCCESS }, cpu);
+		this.afd(c.th, t, 13, { Endpoint: c.endpoint, Error: STATUS_SUCCESS }, { cpu: cpu });
 		this.afd(
 			c.th,
-			t + this.ticks(0.02, 0.2),
+			t + this.delay(0.02, 0.2),
 			14,
 			{ Endpoint: c.endpoint, Error: STATUS_SUCCESS },
-			cpu,
+			{ cpu: cpu },
 		);
 	}
 
@@ -719,9 +629,9 @@ class Scenario {
 		const acc = this.endpoint(p);
 		const [le, lx] = LOCATION[1024]!;
 		const cpu = this.cpuOf(th);
-		let t = at + this.ticks(0.01, 0.04);
-		this.afd(th, t, 1024, { EnterExit: 0, Location: le, Endpoint: p.listener }, cpu);
-		t += this.ticks(0.06, 0.2);
+		let t = at + this.delay(0.01, 0.04);
+		this.afd(th, t, 1024, { EnterExit: 0, Location: le, Endpoint: p.listener }, { cpu: cpu });
+		t += this.delay(0.06, 0.2);
 		this.afd(
 			th,
 			t,
@@ -737,21 +647,21 @@ class Scenario {
 				AcceptEndpoint: acc,
 				CurrentBacklog: 0,
 			},
-			cpu,
+			{ cpu: cpu },
 		);
 		const requests = this.rng.int(1, 6);
 		for (let i = 0; i < requests; i++) {
 			t = this.receive(
 				th,
-				t + this.ticks(0.02, 0.1),
+				t + this.delay(0.02, 0.1),
 				acc,
-				this.ticks(0.2, 20),
+				this.delay(0.2, 20),
 				8192,
 				this.rng.int(180, 1400),
 			);
-			t = this.send(th, t + this.ticks(0.3, 4), acc, this.rng.int(600, 64_000));
+			t = this.send(th, t + this.delay(0.3, 4), acc, this.rng.int(600, 64_000));
 		}
-		this.close(th, t + this.ticks(0.1, 2), acc);
+		this.close(th, t + this.delay(0.1, 2), acc);
 	}
 
 	/** A DNS query over the Dnscache UDP socket. */
@@ -763,21 +673,21 @@ class Scenario {
 		let t = this.call(
 			th,
 			at,
-			this.ticks(0.02, 0.08),
+			this.delay(0.02, 0.08),
 			1007,
 			{ ...v, Address: server },
 			{ ...v, Status: STATUS_SUCCESS, Address: server },
 		);
 		const answer = this.rng.int(len + 16, len + 220);
 		const rv = { Endpoint: p.listener, BufferCount: 1, Buffer: this.buffer(p) };
-		const wait = this.ticks(2, 14);
-		this.transport(th, t + wait - this.ticks(0.01, 0.03), 3004, {
+		const wait = this.delay(2, 14);
+		this.transport(th, t + wait - this.delay(0.01, 0.03), 3004, {
 			Endpoint: p.listener,
 			Buffer: 0xffffa50c34000000n + BigInt(this.rng.int(0, 0xfff) * 0x100),
 			BufferLength: answer,
 			Address: server,
 		});
-		t += this.ticks(0.01, 0.05);
+		t += this.delay(0.01, 0.05);
 		this.call(
 			th,
 			t,
@@ -809,8 +719,8 @@ class Scenario {
 			for (let i = 0; i < p.conns.length; i++) {
 				const c = p.conns[i]!;
 				if (c.free >= from + WINDOW || !this.rng.chance(0.45)) continue;
-				const start = c.free > from ? c.free + this.ticks(0.01, 0.5) : at();
-				c.free = this.exchange(c, start) + this.ticks(0.5, 30);
+				const start = c.free > from ? c.free + this.delay(0.01, 0.5) : at();
+				c.free = this.exchange(c, start) + this.delay(0.5, 30);
 				if (--c.exchanges <= 0) {
 					this.closeConn(c, c.free);
 					p.conns.splice(i--, 1);

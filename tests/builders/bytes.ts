@@ -2,6 +2,8 @@
 // IP addresses and FILETIME values. Test-only code: it throws on bad input instead of returning
 // errors.
 
+import { AF_INET, AF_INET6 } from './afd-vocabulary.ts';
+
 /** A growable little-endian byte writer. */
 export class ByteWriter {
 	private buf: Uint8Array;
@@ -325,8 +327,7 @@ export function ipv6Text(b: Uint8Array): string {
 	return `${hex(g.slice(0, bestAt))}::${hex(g.slice(bestAt + bestLen))}`;
 }
 
-export const AF_INET = 2;
-export const AF_INET6 = 23;
+export { AF_INET, AF_INET6 };
 
 /**
  * 'a.b.c.d:port' → SOCKADDR_IN (16 bytes: u16le family 2, u16be port, 4 address bytes, 8 zero);

@@ -13,7 +13,6 @@
 // operation advances. Transport-side events (indications, drops, transport aborts, disconnects)
 // carry header PID 4, as AFD logs them in the System process.
 
-import { readFileSync } from 'node:fs';
 import { ByteWriter, filetimeFromIso } from './bytes.ts';
 import {
 	EtlWriter,
@@ -23,39 +22,46 @@ import {
 	type EtlFile,
 	type PayloadValues,
 } from './etl-writer.ts';
+import {
+	AF_INET,
+	AF_INET6,
+	IPPROTO_TCP,
+	IPPROTO_UDP,
+	SOCK_DGRAM,
+	SOCK_STREAM,
+	STATUS_ADDRESS_ALREADY_EXISTS,
+	STATUS_CANCELLED,
+	STATUS_CONNECTION_REFUSED,
+	STATUS_CONNECTION_RESET,
+	STATUS_IO_TIMEOUT,
+	STATUS_SUCCESS,
+	STATUS_TOO_MANY_ADDRESSES,
+	ntstatusName,
+	UNLISTED_LOCATIONS,
+} from './afd-vocabulary.ts';
+import { EVENT_MAPS } from '../../web/src/generated/schemas.ts';
 
 export const START = filetimeFromIso('2026-03-14T09:26:53.5897932Z');
-export const AF_INET = 2;
-export const AF_INET6 = 23;
-export const SOCK_STREAM = 1;
-export const SOCK_DGRAM = 2;
-export const IPPROTO_TCP = 6;
-export const IPPROTO_UDP = 17;
-export const STATUS_SUCCESS = 0;
-export const STATUS_CONNECTION_REFUSED = 0xc0000236;
-export const STATUS_IO_TIMEOUT = 0xc00000b5;
-export const STATUS_CONNECTION_RESET = 0xc000020d;
-export const STATUS_TOO_MANY_ADDRESSES = 0xc0000209;
-export const STATUS_ADDRESS_ALREADY_EXISTS = 0xc000020a;
-export const STATUS_CANCELLED = 0xc0000120;
+export {
+	AF_INET,
+	AF_INET6,
+	IPPROTO_TCP,
+	IPPROTO_UDP,
+	SOCK_DGRAM,
+	SOCK_STREAM,
+	STATUS_ADDRESS_ALREADY_EXISTS,
+	STATUS_CANCELLED,
+	STATUS_CONNECTION_REFUSED,
+	STATUS_CONNECTION_RESET,
+	STATUS_IO_TIMEOUT,
+	STATUS_SUCCESS,
+	STATUS_TOO_MANY_ADDRESSES,
+};
 
 export type Families = 'legacy' | 'modern' | 'both';
 
-interface SchemaJson {
-	maps: Record<string, { entries: { value: number; name: string }[] }>;
-}
-interface CodesJson {
-	ntstatus: { entries: { value: number; name: string }[] };
-}
-const json = <T>(name: string): T =>
-	JSON.parse(readFileSync(new URL(`../../schema/${name}`, import.meta.url), 'utf8')) as T;
-const AFD_MAPS = json<SchemaJson>('winsock-afd.json').maps;
-const mapName = (map: string, v: number) =>
-	AFD_MAPS[map]!.entries.find((e) => e.value === v)?.name ?? `reason ${v}`;
-const NTSTATUS = new Map(
-	json<CodesJson>('winsock-codes.json').ntstatus.entries.map((e) => [e.value, e.name]),
-);
-export const statusName = (s: number): string => NTSTATUS.get(s) ?? `0x${s.toString(16)}`;
+const mapName = (map: string, v: number) => EVENT_MAPS[map]?.[v] ?? `reason ${v}`;
+export const statusName = (s: number): string => ntstatusName(s) ?? `0x${s.toString(16)}`;
 
 /** What the tracker must report for one socket (fields as in SocketSummary). */
 export interface ExpectedSocket {
@@ -305,10 +311,10 @@ export class Lifecycles {
 	}
 
 	abortName(reason: number): string {
-		return mapName('AFD_ABORT_ValueMap', reason);
+		return mapName('afdAbort', reason);
 	}
 	dropName(reason: number): string {
-		return mapName('AFD_DGRAM_DROP_ValueMap', reason);
+		return mapName('afdDatagramDrop', reason);
 	}
 }
 
@@ -430,9 +436,11 @@ export class SocketScript {
 		const end = start + tick(ms);
 		let e = -1;
 		let x = -1;
-		if (this.lc.modern) e = this.#afd(id, { EnterExit: 0, Location: 1, ...enter }, false, start);
+		// Scripted calls are logged at Locations no source lists: the tracker's fallbacks decide.
+		const [le, lx] = UNLISTED_LOCATIONS;
+		if (this.lc.modern) e = this.#afd(id, { EnterExit: 0, Location: le, ...enter }, false, start);
 		inner?.(start + 1n, end - 1n);
-		if (this.lc.modern) x = this.#afd(id, { EnterExit: 1, Location: 2, ...exit }, false, end);
+		if (this.lc.modern) x = this.#afd(id, { EnterExit: 1, Location: lx, ...exit }, false, end);
 		this.t = end;
 		return { enter: e, exit: x, start, end };
 	}

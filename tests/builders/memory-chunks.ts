@@ -5,7 +5,7 @@ import {
 	type RecordBytes,
 } from '../../web/src/decoder/buffer-records.ts';
 import { indexBuffers, reopenTrace, type OpenTrace } from '../../web/src/decoder/etl-file.ts';
-import type { ChunkInfo, ChunkSource } from '../../web/src/query/engine.ts';
+import type { ChunkInfo, ChunkSource } from '../../web/src/query/column-cache.ts';
 import type { FilterContext } from '../../web/src/query/filter-compile.ts';
 import type { Chunk, ColumnName, Columns } from '../../web/src/columns/layout.ts';
 import { ingestTrace, type IngestResult } from '../../web/src/ingest/ingest.ts';

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { ByteWriter, ipv4Bytes, ipv6Bytes, normGuid, sockaddrBytes } from './bytes.ts';
 import type { EventInput } from './etl-writer.ts';
 import type { PayloadValue, PayloadValues } from './payloads.ts';
+import { STATUS_IO_TIMEOUT, STATUS_NETWORK_UNREACHABLE } from './afd-vocabulary.ts';
 
 interface NetField {
 	name: string;
@@ -375,9 +376,10 @@ export function addTcpConnect(
 	if (s.outcome === 'connected') {
 		add(1033, { Status: 0, ProcessId: pid });
 		for (let k = 1; k <= (s.dataRetransmits ?? 0); k++) add(1187, { NewState: 4, RexmitCount: k });
-	} else if (s.outcome === 'timeout') add(1045, { Status: s.status ?? 0xc00000b5, ProcessId: pid });
+	} else if (s.outcome === 'timeout')
+		add(1045, { Status: s.status ?? STATUS_IO_TIMEOUT, ProcessId: pid });
 	else if (s.outcome === 1183) add(1183, { NewState: 0, RexmitCount: 0 });
-	else add(s.outcome, { Status: s.status ?? 0xc000023c, ProcessId: pid });
+	else add(s.outcome, { Status: s.status ?? STATUS_NETWORK_UNREACHABLE, ProcessId: pid });
 	return adds;
 }
 

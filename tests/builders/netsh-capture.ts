@@ -19,6 +19,7 @@ import { BROADCAST } from './frames.ts';
 import { netEvent } from './net-payloads.ts';
 import { SOCK_DGRAM } from './lifecycles.ts';
 import { WindowsAfd, type WindowsExpected, type WinSocket } from './windows-afd.ts';
+import { STATUS_CONNECTION_REFUSED, STATUS_IO_TIMEOUT } from './afd-vocabulary.ts';
 
 /** Keyword bits of NDIS-PacketCapture (its manifest's keywords). */
 const KW = {
@@ -79,8 +80,6 @@ const WWAN_LOCAL = '100.64.20.7';
 /** Header PIDs a capture event is logged with: System, Idle, and a process that happened to run. */
 const CONTEXTS = [4, 0, 1337] as const;
 const MSS = 1460;
-const STATUS_CONNECTION_REFUSED = 0xc0000236;
-const STATUS_IO_TIMEOUT = 0xc00000b5;
 
 /** `n` bytes of payload (their values do not matter, their count does). */
 const bytes = (n: number) => Array.from({ length: n }, (_, k) => (k * 7) & 0xff);

@@ -10,6 +10,7 @@ import {
 	type DnsItem,
 } from './net-payloads.ts';
 import type { EtlWriter } from './etl-writer.ts';
+import { STATUS_IO_TIMEOUT } from './afd-vocabulary.ts';
 
 const CHROME = 4120;
 const CURL = 5200;
@@ -65,7 +66,7 @@ const CONNECTS: { ms: number; local: string; remote: string; rtt: number }[] = [
 ];
 
 /** TCP/IP's connect timeout (1045) carries STATUS_IO_TIMEOUT. */
-const CONNECT_TIMEOUT_STATUS = 0xc00000b5;
+const CONNECT_TIMEOUT_STATUS = STATUS_IO_TIMEOUT;
 /** Events of this part with an NTSTATUS error: the connect timeout (1183, refused, has no Status). */
 export const SAMPLE_NET_ERROR_EVENTS = 1;
 

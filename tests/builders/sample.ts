@@ -26,49 +26,33 @@
 // PID 4), as does AfdClose's exit (2001). See windowsLogging() and dnsCacheFromBeforeTrace().
 
 import { addSampleNetEvents } from './sample-net.ts';
-import { readFileSync } from 'node:fs';
 import { filetimeFromIso, filetimeToIso } from './bytes.ts';
+import { EtlWriter, type EtlFile, type PayloadValues, type RecordKindName } from './etl-writer.ts';
+import { AfdScenario, type AfdThread, type Header } from './afd-scenario.ts';
 import {
-	EtlWriter,
-	KERNEL_PROCESS_PROVIDER,
-	PROCESS_START_DESCRIPTOR,
-	processStartPayload,
-	type EtlFile,
-	type PayloadValues,
-	type RecordKindName,
-} from './etl-writer.ts';
-import { Prng } from './prng.ts';
+	AF_INET,
+	AF_INET6,
+	IPPROTO_TCP,
+	IPPROTO_UDP,
+	SOCK_DGRAM,
+	SOCK_STREAM,
+	STATUS_CONNECTION_REFUSED,
+	STATUS_CONNECTION_RESET,
+	STATUS_IO_TIMEOUT,
+	STATUS_SUCCESS,
+	afdId,
+	ntstatusName,
+	sourced,
+	type LocationTable,
+} from './afd-vocabulary.ts';
 
 export const SAMPLE_START_ISO = '2026-03-14T09:26:53.5897932Z';
 export const SAMPLE_SEED = 0x50c5c0de;
 
 const START = filetimeFromIso(SAMPLE_START_ISO);
 
-const STATUS_SUCCESS = 0;
-const STATUS_CONNECTION_REFUSED = 0xc0000236;
-const STATUS_IO_TIMEOUT = 0xc00000b5;
-const STATUS_CONNECTION_RESET = 0xc000020d;
-
-const AF_INET = 2;
-const AF_INET6 = 23;
-const SOCK_STREAM = 1;
-const SOCK_DGRAM = 2;
-const IPPROTO_TCP = 6;
-const IPPROTO_UDP = 17;
-
-interface CodesFile {
-	ntstatus: { entries: { value: number; name: string }[] };
-}
-const NTSTATUS_NAMES = new Map(
-	(
-		JSON.parse(
-			readFileSync(new URL('../../schema/winsock-codes.json', import.meta.url), 'utf8'),
-		) as CodesFile
-	).ntstatus.entries.map((e) => [e.value, e.name]),
-);
-
 function statusName(status: number): string {
-	const n = NTSTATUS_NAMES.get(status);
+	const n = ntstatusName(status);
 	if (!n) throw new Error(`no NTSTATUS name for 0x${status.toString(16)}`);
 	return n;
 }
@@ -201,11 +185,7 @@ interface Proc {
 	created: bigint;
 }
 
-interface Thread {
-	proc: Proc;
-	tid: number;
-	cpu: number;
-}
+type Thread = AfdThread<Proc>;
 
 interface Sock {
 	proc: Proc;
@@ -233,69 +213,83 @@ interface Sock {
  * Code-site ids for the Location field (enter, exit): the codes Windows logs where a source names
  * them (real-trace-semantics.md), else small numbers no source lists (unknown Locations).
  */
-const LOCATION: Record<number, [number, number]> = {
-	1000: [1002, 1012],
-	1001: [2000, 2001],
-	1002: [22, 23],
-	1003: [3047, 3051],
-	1004: [4106, 4109],
-	1007: [34, 35],
-	1009: [36, 37],
-	1013: [3100, 3200],
-	1015: [38, 39],
-	1018: [5023, 41],
-	1024: [44, 45],
-	1030: [7010, 7022],
-	1032: [60, 61],
-	1033: [62, 63],
-	1035: [64, 65],
-	1037: [70, 71],
-	3001: [80, 81],
-	3003: [82, 83],
-	3006: [84, 85],
+const LOCATION: LocationTable = {
+	[afdId('AfdCreate')]: [sourced(1002), sourced(1012)],
+	[afdId('AfdClose')]: [sourced(2000), sourced(2001)],
+	[afdId('AfdCleanup')]: [22, 23],
+	[afdId('AfdSend')]: [sourced(3047), sourced(3051)],
+	[afdId('AfdReceive')]: [sourced(4106), sourced(4109)],
+	[afdId('AfdSendToWithAddress')]: [34, 35],
+	[afdId('AfdReceiveFromWithAddress')]: [36, 37],
+	[afdId('AfdSendMessageWithAddress')]: [sourced(3100), sourced(3200)],
+	[afdId('AfdReceiveMessageWithAddress')]: [38, 39],
+	[afdId('AfdConnectWithAddress')]: [sourced(5023), 41],
+	[afdId('AfdAcceptWithAddress')]: [44, 45],
+	[afdId('AfdBindWithAddress')]: [sourced(7010), sourced(7022)],
+	[afdId('AfdAbort')]: [60, 61],
+	[afdId('AfdDatagramDropWithAddress')]: [62, 63],
+	[afdId('AfdOption')]: [64, 65],
+	[afdId('AfdListen')]: [70, 71],
+	[afdId('AfdConnectIndicationWithAddress')]: [80, 81],
+	[afdId('AfdDataIndication')]: [82, 83],
+	[afdId('AfdDisconnect')]: [84, 85],
 };
 
-/** The header PID/TID an event is logged with. */
-interface Header {
-	pid: number;
-	tid: number;
-}
+const SYSTEM_THREADS: readonly number[] = [88, 92, 104, 112];
 
-class Scenario {
-	readonly w: EtlWriter;
+class Scenario extends AfdScenario<Proc> {
 	/** Completions logged in System's context so far (picks its thread without the PRNG). */
 	systemEvents = 0;
-	readonly rng = new Prng(SAMPLE_SEED);
 	readonly procs: Proc[] = [];
 	readonly sockets: Sock[] = [];
-	private nextEndpoint = 0xffffa50c1e2f4010n;
-	private nextEndpoint32 = 0x8b2d7e08n;
-	private nextBuffer = 0x000001d4c8e20000n;
-	readonly systemThreads: number[] = [88, 92, 104, 112];
+	readonly systemThreads = SYSTEM_THREADS;
 	/** AFD events per Process field value and per endpoint named (Endpoint / AcceptEndpoint). */
 	readonly perProcess = new Map<bigint, number>();
 	readonly perEndpoint = new Map<bigint, number>();
 
 	constructor() {
-		this.w = new EtlWriter({
-			pointerSize: 8,
-			cpus: 4,
-			bufferSize: 65536,
-			compress: false,
-			clock: 1,
-			perfFreq: 10_000_000n,
-			cpuSpeedMHz: 2995,
-			startTime: START,
-			bootTime: START - 4_271_250_000_000n, // ~4 days 22 h of uptime
-			build: 22621,
-			version: [10, 0, 1, 5],
-			loggerName: 'winsock',
-			logFileName: 'C:\\Users\\alice\\AppData\\Local\\Temp\\winsock.etl',
-			timeZoneBias: 0,
-			controllerPid: 7788,
-			controllerTid: 7792,
-			loggerId: 0x22,
+		super({
+			writer: new EtlWriter({
+				pointerSize: 8,
+				cpus: 4,
+				bufferSize: 65536,
+				compress: false,
+				clock: 1,
+				perfFreq: 10_000_000n,
+				cpuSpeedMHz: 2995,
+				startTime: START,
+				bootTime: START - 4_271_250_000_000n, // ~4 days 22 h of uptime
+				build: 22621,
+				version: [10, 0, 1, 5],
+				loggerName: 'winsock',
+				logFileName: 'C:\\Users\\alice\\AppData\\Local\\Temp\\winsock.etl',
+				timeZoneBias: 0,
+				controllerPid: 7788,
+				controllerTid: 7792,
+				loggerId: 0x22,
+			}),
+			seed: SAMPLE_SEED,
+			locations: LOCATION,
+			migrate: 0.08,
+			systemThreads: SYSTEM_THREADS,
 		});
+		this.onAfd = ({ th, values }) => {
+			const bump = (m: Map<bigint, number>, k: bigint): void => {
+				m.set(k, (m.get(k) ?? 0) + 1);
+			};
+			bump(this.perProcess, th.proc.eprocess);
+			for (const key of ['Endpoint', 'AcceptEndpoint']) {
+				const v = values[key];
+				if (
+					v !== undefined &&
+					typeof v !== 'string' &&
+					!(v instanceof Uint8Array) &&
+					BigInt(v) !== 0n
+				) {
+					bump(this.perEndpoint, BigInt(v));
+				}
+			}
+		};
 		// Hook 0x0050 PartitionInfoExtension follows the logfile header in most real files.
 		this.w.addHeaderRecord({
 			kind: 'system',
@@ -311,11 +305,6 @@ class Scenario {
 		return START + BigInt(Math.round(ms * 10_000));
 	}
 
-	/** A random delay of `min`..`max` milliseconds, in 100 ns ticks. */
-	delay(min: number, max: number): bigint {
-		return BigInt(this.rng.int(Math.round(min * 10_000), Math.round(max * 10_000)));
-	}
-
 	process(
 		p: Omit<Proc, 'created'>,
 		createdMs: number,
@@ -323,113 +312,13 @@ class Scenario {
 	): Thread[] {
 		const proc: Proc = { ...p, created: this.at(createdMs) };
 		this.procs.push(proc);
-		this.w.addEvent({
-			cpu: this.rng.int(0, 3),
-			time: proc.created,
-			pid: p.parentPid,
-			tid: p.parentTid,
-			provider: KERNEL_PROCESS_PROVIDER,
-			...PROCESS_START_DESCRIPTOR,
-			payload: processStartPayload({
-				processId: p.pid,
-				createTime: proc.created,
-				parentProcessId: p.parentPid,
-				sessionId: p.sessionId,
-				flags: 0,
-				imageName: p.image,
-			}),
-		});
-		return threads.map((t) => ({ proc, tid: t.tid, cpu: t.cpu }));
-	}
-
-	endpoint(proc: Proc): bigint {
-		if (proc.ptr === 4) {
-			const e = this.nextEndpoint32;
-			this.nextEndpoint32 += 0x1a8n + BigInt(this.rng.int(0, 7) * 0x40);
-			return e;
-		}
-		const e = this.nextEndpoint;
-		this.nextEndpoint += 0x2d0n + BigInt(this.rng.int(0, 31) * 0x10);
-		return e;
-	}
-
-	buffer(proc: Proc): bigint {
-		this.nextBuffer += BigInt(this.rng.int(1, 64) * 0x100);
-		return proc.ptr === 4 ? 0x02b40000n + (this.nextBuffer & 0xffffn) : this.nextBuffer;
-	}
-
-	/** The CPU a thread runs on now: it stays put most of the time and sometimes migrates. */
-	cpuOf(th: Thread): number {
-		if (this.rng.chance(0.08)) th.cpu = this.rng.int(0, 3);
-		return th.cpu;
-	}
-
-	afd(
-		th: Thread,
-		time: bigint,
-		id: number,
-		values: PayloadValues,
-		opts: { cpu?: number; transport?: boolean; header?: Header } = {},
-	): void {
-		const system = opts.transport === true;
-		const bump = (m: Map<bigint, number>, k: bigint): void => {
-			m.set(k, (m.get(k) ?? 0) + 1);
-		};
-		bump(this.perProcess, th.proc.eprocess);
-		for (const key of ['Endpoint', 'AcceptEndpoint']) {
-			const v = values[key];
-			if (
-				v !== undefined &&
-				typeof v !== 'string' &&
-				!(v instanceof Uint8Array) &&
-				BigInt(v) !== 0n
-			) {
-				bump(this.perEndpoint, BigInt(v));
-			}
-		}
-		this.w.addAfd({
-			cpu: opts.cpu ?? (system ? this.rng.int(0, 3) : this.cpuOf(th)),
-			time,
-			pid: opts.header?.pid ?? (system ? 4 : th.proc.pid),
-			tid: opts.header?.tid ?? (system ? this.rng.pick(this.systemThreads) : th.tid),
-			id,
-			pointerSize: th.proc.ptr,
-			values: { Process: th.proc.eprocess, ...values },
-		});
-	}
-
-	/**
-	 * An enter/exit pair; returns the exit time. `exitIn`: the exit is logged at that Location in
-	 * another context (a completion on whatever thread was interrupted); `inner`: events between.
-	 */
-	call(
-		th: Thread,
-		t: bigint,
-		dur: bigint,
-		id: number,
-		enter: PayloadValues,
-		exit: PayloadValues,
-		o: { exitIn?: { location: number; header: Header }; inner?: (cpu: number) => void } = {},
-	): bigint {
-		const [le, lx] = LOCATION[id] ?? [1, 2];
-		const cpu = this.cpuOf(th);
-		this.afd(th, t, id, { EnterExit: 0, Location: le, ...enter }, { cpu });
-		const te = t + dur;
-		o.inner?.(cpu);
-		const location = o.exitIn?.location ?? lx;
-		this.afd(
-			th,
-			te,
-			id,
-			{ EnterExit: 1, Location: location, ...exit },
-			{ cpu: this.cpuOf(th), header: o.exitIn?.header },
+		this.processStart(
+			this.rng.int(0, 3),
+			proc.created,
+			{ pid: p.parentPid, tid: p.parentTid },
+			{ pid: p.pid, sessionId: p.sessionId, image: p.image },
 		);
-		return te;
-	}
-
-	transport(th: Thread, t: bigint, id: number, values: PayloadValues): void {
-		const [, lx] = LOCATION[id] ?? [1, 2];
-		this.afd(th, t, id, { EnterExit: 1, Location: lx, ...values }, { transport: true });
+		return threads.map((t) => ({ proc, tid: t.tid, cpu: t.cpu }));
 	}
 
 	newSocket(th: Thread, t: bigint, family: number, type: number, protocol: number): Sock {
@@ -461,27 +350,13 @@ class Scenario {
 	/** socket() → AfdCreate enter/exit. */
 	create(th: Thread, t: bigint, family: number, type: number, protocol: number): [Sock, bigint] {
 		const s = this.newSocket(th, t, family, type, protocol);
-		const v = {
-			Endpoint: s.endpoint,
-			AddressFamily: family,
-			SocketType: type,
-			Protocol: protocol,
-			ProcessId: th.proc.pid,
-		};
-		const te = this.call(th, t, this.delay(0.02, 0.09), 1000, v, { ...v, Status: STATUS_SUCCESS });
+		const te = this.createCall(th, t, this.delay(0.02, 0.09), s.endpoint, family, type, protocol);
 		return [s, te];
 	}
 
 	bind(th: Thread, s: Sock, t: bigint, request: string, bound: string): bigint {
 		s.local = bound;
-		return this.call(
-			th,
-			t,
-			this.delay(0.01, 0.05),
-			1030,
-			{ Endpoint: s.endpoint, Address: request },
-			{ Endpoint: s.endpoint, Status: STATUS_SUCCESS, Address: bound },
-		);
+		return this.bindCall(th, t, this.delay(0.01, 0.05), s.endpoint, request, bound);
 	}
 
 	send(th: Thread, s: Sock, t: bigint, len: number): bigint {
@@ -743,8 +618,8 @@ function nestedSend(
 	cpu: number,
 	v: PayloadValues,
 ): void {
-	sc.afd(th, enter + 1n, 1003, { EnterExit: 0, Location: 3056, ...v }, { cpu });
-	sc.afd(th, exit - 1n, 1003, { EnterExit: 1, Location: 3073, ...v, Status: 0 }, { cpu });
+	sc.afd(th, enter + 1n, 1003, { EnterExit: 0, Location: sourced(3056), ...v }, { cpu });
+	sc.afd(th, exit - 1n, 1003, { EnterExit: 1, Location: sourced(3073), ...v, Status: 0 }, { cpu });
 }
 
 /** AfdRestartBufferSend completing a buffered send again (3024), 5 µs later on a System thread. */
@@ -754,7 +629,7 @@ function bufferedCompletion(sc: Scenario, th: Thread, exit: bigint, v: PayloadVa
 		th,
 		exit + 50n,
 		1003,
-		{ EnterExit: 1, Location: 3024, ...v, Status: 0 },
+		{ EnterExit: 1, Location: sourced(3024), ...v, Status: 0 },
 		{ cpu: header.tid % sc.w.cpus, header },
 	);
 }
@@ -764,7 +639,7 @@ function receiveCompletion(
 	sc: Scenario,
 	wait: bigint,
 ): { location: number; header: Header } | undefined {
-	return wait > 10_000n ? { location: 4114, header: systemContext(sc) } : undefined;
+	return wait > 10_000n ? { location: sourced(4114), header: systemContext(sc) } : undefined;
 }
 
 /**
@@ -814,7 +689,14 @@ function dnsCacheFromBeforeTrace(sc: Scenario, th: Thread, startMs: number): Soc
 			th,
 			t,
 			1015,
-			{ EnterExit: 1, Location: 4052, ...rv, BufferLength: answer, Status: 0, Address: server },
+			{
+				EnterExit: 1,
+				Location: sourced(4052),
+				...rv,
+				BufferLength: answer,
+				Status: 0,
+				Address: server,
+			},
 			{ cpu: header.tid % sc.w.cpus, header },
 		);
 		s.received += answer;

@@ -12,8 +12,9 @@ import {
 import type { Proc, SocketScript } from '../builders/lifecycles.ts';
 import { addDnsLookup, netEvent, tcpValues } from '../builders/net-payloads.ts';
 import { Prng } from '../builders/prng.ts';
+import { STATUS_NETWORK_UNREACHABLE } from '../builders/afd-vocabulary.ts';
 
-export const STATUS_NETWORK_UNREACHABLE = 0xc000023c;
+export { STATUS_NETWORK_UNREACHABLE };
 /** Connects a refused application makes (each retried after twice the wait). */
 export const REFUSED_RETRIES = 6;
 /** DNS_ERROR_RCODE_NAME_ERROR: the name does not exist. */

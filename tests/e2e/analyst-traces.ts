@@ -12,11 +12,19 @@ import {
 	type TruthRecord,
 } from '../builders/etl-writer.ts';
 import { Prng } from '../builders/prng.ts';
+import {
+	AF_INET,
+	AF_INET6,
+	IPPROTO_TCP,
+	SOCK_STREAM,
+	STATUS_CONNECTION_REFUSED,
+	STATUS_IO_TIMEOUT,
+	STATUS_SUCCESS,
+} from '../builders/afd-vocabulary.ts';
 import { projectRoot } from './server.ts';
 
-const STATUS_SUCCESS = 0;
-const REFUSED = 0xc0000236;
-const TIMEOUT = 0xc00000b5;
+const REFUSED = STATUS_CONNECTION_REFUSED;
+const TIMEOUT = STATUS_IO_TIMEOUT;
 
 /** One AFD event as written, joined with the writer's record of it. */
 export interface WrittenEvent {
@@ -146,16 +154,16 @@ export function mixedTrace(): MixedTrace {
 			1000,
 			{
 				Endpoint: endpoint,
-				AddressFamily: v6 ? 23 : 2,
-				SocketType: 1,
-				Protocol: 6,
+				AddressFamily: v6 ? AF_INET6 : AF_INET,
+				SocketType: SOCK_STREAM,
+				Protocol: IPPROTO_TCP,
 				ProcessId: p.pid,
 			},
 			{
 				Endpoint: endpoint,
-				AddressFamily: v6 ? 23 : 2,
-				SocketType: 1,
-				Protocol: 6,
+				AddressFamily: v6 ? AF_INET6 : AF_INET,
+				SocketType: SOCK_STREAM,
+				Protocol: IPPROTO_TCP,
 				ProcessId: p.pid,
 				Status: 0,
 			},

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ByteSink } from '../../web/src/export/byte-sink.ts';
-import { csvCell } from '../../web/src/decoder/record-lines.ts';
+import { csvCell } from '../../web/src/export/record-lines.ts';
 
 const written = (f: (s: ByteSink) => void, capacity = 4) => {
 	const s = new ByteSink(capacity);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { indexBuffers } from '../../web/src/decoder/etl-file.ts';
 import { mergeRecords } from '../../web/src/decoder/merge.ts';
 import { ProviderTable, recordJson } from '../../web/src/decoder/record-json.ts';
-import { recordLine, type ExportFormat } from '../../web/src/decoder/record-lines.ts';
+import { recordLine, type ExportFormat } from '../../web/src/export/record-lines.ts';
 import { ByteSink } from '../../web/src/export/byte-sink.ts';
 import { OWN, RecordWriter } from '../../web/src/export/record-writer.ts';
 import { realFixturesDir } from '../fixtures/real/sources-table.ts';

@@ -15,7 +15,7 @@ import { frameProblems, packetsReport } from './check-packets.ts';
 import { firstBuffers, loadKept, minimise, netTraceFile, seeds } from './corpus.ts';
 import { PACKET_TRACE, packetTraceFile } from './packet-trace.ts';
 import { freshInstances, keepInstances } from './instance-cache.ts';
-import { isFault, judge, type Verdict } from './judge.ts';
+import { isFault, judge, WASM_LIMIT, type Verdict } from './judge.ts';
 import { mutate, mutateStructure, picker, rng, STRUCTURE_MUTATORS } from './mutate.ts';
 import { Pool } from './pool.ts';
 import { structureMap } from './structure.ts';
@@ -276,10 +276,30 @@ describe('fuzz: the in-process pool', { timeout: CLI_PROCESS_MS }, () => {
 		expect(killed).toMatchObject({ ok: false, outcome: 'timeout' });
 		const slow = new Pool(1, { pageEvery: 1 });
 		try {
-			const next = await slow.slots[0]!.run(2, SEEDS[0]!.bytes);
-			expect(next.ok).toBe(true);
+			// The fresh thread judges a seed as this process does, its memory within the bounds.
+			const seed = SEEDS[0]!;
+			const here = await judge(decoderModule(), seed.bytes, all);
+			const next = await slow.slots[0]!.run(2, seed.bytes);
+			if (!next.ok) throw new Error(`${next.outcome}: ${next.detail}`);
+			const v = next.reply.verdict;
+			expect([v.outcome, v.records, v.kinds, v.frames, v.owned]).toEqual([
+				here.outcome,
+				here.records,
+				here.kinds,
+				here.frames,
+				here.owned,
+			]);
+			expect(v.records).toBeGreaterThan(0);
+			expect(v.wasmBytes).toBeGreaterThan(0);
+			expect(v.wasmBytes).toBeLessThanOrEqual(WASM_LIMIT);
+			expect(v.heapBytes).toBeGreaterThan(0);
+			expect(v.heapBytes).toBeLessThan(RSS_LIMIT);
+			expect(next.reply.id).toBe(2);
 			const empty = await slow.slots[0]!.run(3, new Uint8Array(0));
-			expect(empty.ok && empty.reply.verdict.outcome).toBe('rejected');
+			expect(empty.ok && [empty.reply.verdict.outcome, empty.reply.verdict.records]).toEqual([
+				'rejected',
+				0,
+			]);
 		} finally {
 			await slow.stop();
 		}

@@ -4,7 +4,7 @@ import { AFD_EVENT_TEXT_ZH, EVENT_SCHEMAS } from '../../web/src/generated/schema
 import { afdTitleZh } from '../../web/src/decoder/afd-titles.ts';
 import { eventTitle } from '../../web/src/i18n/event-text.ts';
 import { COLUMNS, type CellContext } from '../../web/src/views/events/columns.ts';
-import type { RowView } from '../../web/src/query/engine.ts';
+import type { RowView } from '../../web/src/query/protocol.ts';
 
 const afd = EVENT_SCHEMAS.filter((e) => e.provider === 1);
 

@@ -3,7 +3,8 @@
 // read after a wait: IndexedDB in the browser).
 import { describe, expect, it } from 'vitest';
 import { allocateColumn, type ColumnName, type Columns } from '../../web/src/columns/layout.ts';
-import { QueryEngine, type ChunkInfo, type ChunkSource } from '../../web/src/query/engine.ts';
+import { QueryEngine } from '../../web/src/query/engine.ts';
+import type { ChunkInfo, ChunkSource } from '../../web/src/query/column-cache.ts';
 
 const CHUNKS = 24;
 const ROWS = 100;

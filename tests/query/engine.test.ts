@@ -10,7 +10,8 @@ import { explainStatus } from '../../web/src/decoder/status.ts';
 import { ingestToMemory, type MemoryTrace } from '../builders/memory-chunks.ts';
 import { QueryEngine } from '../../web/src/query/engine.ts';
 import { FilterError } from '../../web/src/query/filter-parser.ts';
-import { ipMatches, parseIp, parseIpPattern } from '../../web/src/query/ip.ts';
+import { ipMatches, parseIpPattern } from '../../web/src/net/ip-range.ts';
+import { parseIp } from '../../web/src/net/ip.ts';
 import { open } from '../decoder/load.ts';
 
 const root = join(import.meta.dirname, '../..');

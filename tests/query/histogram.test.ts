@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { categoryOf, CATEGORIES } from '../../web/src/columns/categories.ts';
 import { FLAG_ERROR, TICK_SPAN } from '../../web/src/columns/layout.ts';
 import { ingestToMemory, type MemoryTrace } from '../builders/memory-chunks.ts';
-import { QueryEngine, type Histogram } from '../../web/src/query/engine.ts';
+import { QueryEngine } from '../../web/src/query/engine.ts';
+import type { Histogram } from '../../web/src/query/protocol.ts';
 import { EtlWriter } from '../builders/etl-writer.ts';
 import { open } from '../decoder/load.ts';
 

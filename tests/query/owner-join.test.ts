@@ -4,7 +4,8 @@
 // the figures come from the script (which process made each socket), never from the tracker.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { indexBuffers } from '../../web/src/decoder/etl-file.ts';
-import { QueryEngine, type RowView } from '../../web/src/query/engine.ts';
+import { QueryEngine } from '../../web/src/query/engine.ts';
+import type { RowView } from '../../web/src/query/protocol.ts';
 import { trackTrace } from '../../web/src/sockets/track-trace.ts';
 import type { TrackedTrace } from '../../web/src/sockets/tracker.ts';
 import { ingestToMemory, type MemoryTrace } from '../builders/memory-chunks.ts';

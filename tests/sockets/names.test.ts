@@ -1,12 +1,7 @@
 // The address → names table: DNS-Client results as Windows spells them (IPv4-mapped addresses,
 // CNAME items), getaddrinfo results, and which answer names a socket that used the address.
 import { describe, expect, it } from 'vitest';
-import {
-	canonicalAddress,
-	NameTable,
-	namedEndpoint,
-	parseQueryResults,
-} from '../../web/src/sockets/names.ts';
+import { NameTable, namedEndpoint, parseQueryResults } from '../../web/src/sockets/names.ts';
 import { dnsQueryResults, type DnsItem } from '../builders/net-payloads.ts';
 
 describe('QueryResults', () => {
@@ -31,13 +26,6 @@ describe('QueryResults', () => {
 			addresses: ['10.0.0.1'],
 			chain: [],
 		});
-	});
-	it('one canonical text per address', () => {
-		expect(canonicalAddress('::ffff:192.0.2.1')).toBe('192.0.2.1');
-		expect(canonicalAddress('[::ffff:192.0.2.1]:443')).toBe('192.0.2.1');
-		expect(canonicalAddress('192.0.2.1:443')).toBe('192.0.2.1');
-		expect(canonicalAddress('[2001:DB8:0:0::1%12]:80')).toBe('2001:db8::1');
-		expect(canonicalAddress('unix:/tmp/x')).toBeNull();
 	});
 });
 

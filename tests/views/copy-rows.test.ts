@@ -1,6 +1,6 @@
 // Selected rows as TSV and Markdown, and the filter terms of the table's cells.
 import { describe, expect, it } from 'vitest';
-import type { RowView } from '../../web/src/query/engine.ts';
+import type { RowView } from '../../web/src/query/protocol.ts';
 import { parseFilter } from '../../web/src/query/filter-parser.ts';
 import { COLUMNS, visibleColumns, type CellContext } from '../../web/src/views/events/columns.ts';
 import { formatUtcTime } from '../../web/src/views/events/row-format.ts';

@@ -3,7 +3,7 @@
 // bytes only on the phase that carries a transfer's size, times since the first and the last step.
 import { describe, expect, it } from 'vitest';
 import { AFD_EVENTS } from '../../web/src/generated/afd-semantics.ts';
-import type { RowView } from '../../web/src/query/engine.ts';
+import type { RowView } from '../../web/src/query/protocol.ts';
 import { followSteps } from '../../web/src/views/sockets/follow.ts';
 
 const AFD = 'Microsoft-Windows-Winsock-AFD';

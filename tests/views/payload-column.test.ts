@@ -1,7 +1,7 @@
 // A payload field applied as a column: its cells show the named meaning (else the value), "filter
 // on this" gives a term on the field, and the column comes after the chosen ones.
 import { describe, expect, it } from 'vitest';
-import type { RowView } from '../../web/src/query/engine.ts';
+import type { RowView } from '../../web/src/query/protocol.ts';
 import type { PayloadValues } from '../../web/src/worker/api.ts';
 import {
 	payloadColumn,

@@ -1,7 +1,7 @@
 // The events table's optional Remote name column: the first name the trace's DNS answers gave the
 // row's remote address, and a host: term for "filter on this".
 import { describe, expect, it } from 'vitest';
-import type { RowView } from '../../web/src/query/engine.ts';
+import type { RowView } from '../../web/src/query/protocol.ts';
 import { COLUMNS, DEFAULT_COLUMNS, type CellContext } from '../../web/src/views/events/columns.ts';
 
 const column = COLUMNS.find((c) => c.id === 'remoteName')!;

@@ -1,7 +1,7 @@
 // The Δ time column (time since the previous match) and the time reference of the Time column,
 // on screen and in the CSV of the screen.
 import { describe, expect, it, vi } from 'vitest';
-import type { RowView } from '../../web/src/query/engine.ts';
+import type { RowView } from '../../web/src/query/protocol.ts';
 import { COLUMNS, visibleColumns, type CellContext } from '../../web/src/views/events/columns.ts';
 import {
 	formatRelative,

@@ -10,7 +10,7 @@ import { ingestToMemory, type MemoryTrace } from '../builders/memory-chunks.ts';
 import { TraceTables } from '../../web/src/ingest/trace-tables.ts';
 import { importTracker } from '../../web/src/sockets/import-tracker.ts';
 import { QueryEngine } from '../../web/src/query/engine.ts';
-import type { ExportFormat } from '../../web/src/decoder/record-lines.ts';
+import type { ExportFormat } from '../../web/src/export/record-lines.ts';
 import { exportSelection } from '../../web/src/worker/export-selection.ts';
 import { learnProcessNames } from '../../web/src/worker/process-names.ts';
 import { RecordReader } from '../../web/src/worker/record-reader.ts';

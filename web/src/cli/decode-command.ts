@@ -7,7 +7,7 @@ import { indexBuffers, reopenTrace, type OpenTrace } from '../decoder/etl-file.t
 import { mergeRecords } from '../decoder/merge.ts';
 import { checkedRead } from './checked-read.ts';
 import { ProviderTable, recordJson, type RecordJson } from '../decoder/record-json.ts';
-import { csvCell, headerLine, recordLine, type ExportFormat } from '../decoder/record-lines.ts';
+import { csvCell, headerLine, recordLine, type ExportFormat } from '../export/record-lines.ts';
 import { decodeRecord, recordDecoder } from '../decoder/single-record.ts';
 import { NO_PID, type Chunk } from '../columns/layout.ts';
 import { ingestTrace } from '../ingest/ingest.ts';
@@ -16,7 +16,7 @@ import { compileFilter } from '../query/filter-compile.ts';
 import { parseFilter } from '../query/filter-parser.ts';
 import { OwnerJoin, type RowOwners } from '../query/owner-join.ts';
 import { importTracker, type ImportTracker } from '../sockets/import-tracker.ts';
-import type { EventOwners } from '../sockets/event-owners.ts';
+import type { EventOwners } from '../columns/event-owners.ts';
 import { trackTrace } from '../sockets/track-trace.ts';
 import type { FilterContext } from '../query/filter-nodes.ts';
 import type { LineWriter } from './output.ts';

@@ -7,7 +7,7 @@ import { CSV_COLUMNS, figuresLine, pairCells, pairJson } from '../compare/report
 import { summarizeStream } from '../compare/summarize.ts';
 import type { TraceSummary } from '../compare/summary.ts';
 import { openTrace } from '../decoder/etl-file.ts';
-import { csvCell } from '../decoder/record-lines.ts';
+import { csvCell } from '../export/record-lines.ts';
 import { blockCache } from '../decoder/source.ts';
 import { EXIT, UsageError, type Options } from './args.ts';
 import { openInput } from './input.ts';

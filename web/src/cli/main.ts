@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { indexBuffers, openTrace, type OpenTrace } from '../decoder/etl-file.ts';
 import { DamageLog } from '../decoder/messages.ts';
-import type { ExportFormat } from '../decoder/record-lines.ts';
+import type { ExportFormat } from '../export/record-lines.ts';
 import { pickEventColumns } from '../export/event-columns.ts';
 import { blockCache } from '../decoder/source.ts';
 import { traceStats } from '../decoder/stats.ts';

@@ -4,7 +4,7 @@
 // written in a second, none kept (stream-packets.ts).
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { indexBuffers, openTrace } from '../decoder/etl-file.ts';
-import { csvCell } from '../decoder/record-lines.ts';
+import { csvCell } from '../export/record-lines.ts';
 import { blockCache } from '../decoder/source.ts';
 import { checkedRead } from './checked-read.ts';
 import { nearest } from '../lib/nearest.ts';

@@ -6,7 +6,7 @@ import { findingsOf } from '../sockets/findings.ts';
 import { SOCKET_COLUMNS, socketRow } from '../sockets/socket-row.ts';
 import { storyOf } from '../sockets/story.ts';
 import { trackTraceStream, type TrackedStream } from '../sockets/track-trace.ts';
-import { csvCell } from '../decoder/record-lines.ts';
+import { csvCell } from '../export/record-lines.ts';
 import { FINDING_TABLE, findingRow } from '../export/tables.ts';
 import { AlignedTable, type LineWriter } from './output.ts';
 import type { Progress } from './progress.ts';

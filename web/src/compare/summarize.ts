@@ -6,7 +6,7 @@ import type { DnsReport } from '../dns/dns-report.ts';
 import { dnsFailed } from '../dns/dns-status.ts';
 import { partsOf, percentile, type Part } from '../sockets/conversations.ts';
 import { protocolLabel } from '../sockets/format.ts';
-import { addressOfEndpoint } from '../sockets/names.ts';
+import { addressOfEndpoint } from '../net/ip.ts';
 import type { SocketSummary } from '../sockets/socket.ts';
 import type { TrackedStream } from '../sockets/track-trace.ts';
 import type { TrackedTrace } from '../sockets/tracker.ts';

@@ -3,7 +3,8 @@
 import { ADDRESS_FAMILIES, FD_EVENT_BITS, IP_PROTOCOLS, SOCKET_TYPES } from '../generated/codes.ts';
 import { FieldOut, FieldType } from '../generated/layouts.ts';
 import { EVENT_MAPS, EVENT_SCHEMAS, type EventSchema } from '../generated/schemas.ts';
-import { ipv4, ipv6, socketAddress } from './addresses.ts';
+import { ipv4, ipv6 } from '../net/ip.ts';
+import { socketAddress } from '../net/sockaddr.ts';
 import type { DecodedBuffer } from './decoded-buffer.ts';
 import { explainStatus } from './status.ts';
 import { guidAt } from './wasm.ts';

@@ -1,7 +1,7 @@
 // TraceLogging (self-describing) events: the provider name is in extended item 0xC (PROV_TRAITS),
 // the event name and field types in item 0xB (EVENT_SCHEMA_TL); the payload follows them.
 // Byte format: TraceLoggingDynamic.h (microsoft/tracelogging), summarised in schema/README.md.
-import { ipv4, ipv6 } from './addresses.ts';
+import { ipv4, ipv6 } from '../net/ip.ts';
 import { filetimeToIso } from './time.ts';
 import { guidAt } from './wasm.ts';
 

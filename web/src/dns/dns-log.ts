@@ -4,7 +4,8 @@
 // (Winsock-NameResolution 1001/1004). Fed in trace order by the sockets' NetCollector. Which
 // event is which, and which fields hold what, is data (schema/net-semantics.json).
 import { DNS_CLIENT_EVENTS, type DnsLookupSource } from '../generated/net-semantics.ts';
-import { canonicalAddress, parseGaiResult, parseQueryResults } from '../sockets/names.ts';
+import { canonicalAddress } from '../net/ip.ts';
+import { parseGaiResult, parseQueryResults } from '../sockets/names.ts';
 
 /** Where a lookup was logged: in the asking process, or by the DNS cache service for it. */
 export type DnsSource = DnsLookupSource | 'getaddrinfo';

@@ -8,7 +8,7 @@ import {
 	pickColumns,
 	type ExportFormat,
 	type PickedColumn,
-} from '../decoder/record-lines.ts';
+} from './record-lines.ts';
 import type { RecordJson } from '../decoder/record-json.ts';
 import { PAYLOAD_FIELDS } from '../decoder/payload-fields.ts';
 import { nearest } from '../lib/nearest.ts';

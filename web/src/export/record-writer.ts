@@ -6,7 +6,8 @@
 // strings, raw payloads, damage, extended items, a field cut short) takes the record object path.
 import { FieldOut, FieldType, PayloadLayout, RecordOut } from '../generated/layouts.ts';
 import { EVENT_SCHEMAS } from '../generated/schemas.ts';
-import { ipv6, socketAddress } from '../decoder/addresses.ts';
+import { ipv6 } from '../net/ip.ts';
+import { socketAddress } from '../net/sockaddr.ts';
 import type { DecodedBuffer } from '../decoder/decoded-buffer.ts';
 import type { OpenTrace } from '../decoder/etl-file.ts';
 import { hexOf, mapValue } from '../decoder/event-fields.ts';
@@ -16,7 +17,7 @@ import {
 	recordJson,
 	type ProviderTable,
 } from '../decoder/record-json.ts';
-import { csvCell, recordLine, type ExportFormat } from '../decoder/record-lines.ts';
+import { csvCell, recordLine, type ExportFormat } from './record-lines.ts';
 import { explainStatus } from '../decoder/status.ts';
 import { filetimeToIso } from '../decoder/time.ts';
 import { guidAt } from '../decoder/wasm.ts';

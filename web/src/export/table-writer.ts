@@ -3,7 +3,7 @@
 // and handed on: memory stays bounded by one row group whatever the number of rows.
 import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import type { SchemaElement } from 'hyparquet';
-import { csvCell } from '../decoder/record-lines.ts';
+import { csvCell } from './record-lines.ts';
 
 export type TableFormat = 'parquet' | 'ndjson' | 'csv';
 

@@ -10,7 +10,7 @@ import type { Conversation } from '../sockets/conversations.ts';
 import type { Finding } from '../sockets/findings.ts';
 import type { SocketSummary } from '../sockets/socket.ts';
 import type { Row, TableColumn } from './table-writer.ts';
-import { canonicalAddress } from '../sockets/names.ts';
+import { canonicalAddress } from '../net/ip.ts';
 import { socketRow } from '../sockets/socket-row.ts';
 
 export const EVENT_COLUMNS: readonly TableColumn[] = [

@@ -7,12 +7,11 @@ import { AFD_EVENTS } from '../generated/afd-semantics.ts';
 import {
 	AF_INET,
 	AF_INET6,
-	ipv4,
-	ipv6,
 	socketAddressAt,
 	socketAddressBytes,
 	socketPort,
-} from '../decoder/addresses.ts';
+} from '../net/sockaddr.ts';
+import { ipv4, ipv6 } from '../net/ip.ts';
 import type { DecodedBuffer } from '../decoder/decoded-buffer.ts';
 import { providerName, type ProviderTable } from '../decoder/record-json.ts';
 import { decodeTraceLogging, extItems } from '../decoder/tracelogging.ts';

@@ -3,7 +3,7 @@
 // (KW_PACKET_START … KW_PACKET_END; the frame's time is its last fragment's), direction from
 // KW_SEND/KW_RECEIVE and the link type from the media keywords; PktMon 160/170 one frame per
 // appearance, with the component descriptions (20) and addresses (65/66/70) naming interfaces.
-import { ipv6 } from '../decoder/addresses.ts';
+import { ipv6 } from '../net/ip.ts';
 import type { DecodedBuffer } from '../decoder/decoded-buffer.ts';
 import {
 	NDIS_KEYWORDS,

@@ -1,5 +1,5 @@
 // DNS messages (RFC 1035): the header, questions and answers, names with compression pointers.
-import { ipv4, ipv6 } from '../decoder/addresses.ts';
+import { ipv4, ipv6 } from '../net/ip.ts';
 import type { DissectState } from './dissect-state.ts';
 import { Short, type FrameReader } from './frame-reader.ts';
 import type { DnsRecord } from './types.ts';

@@ -1,5 +1,5 @@
 // IPv4 and IPv6 (with its extension headers), then the transport.
-import { ipv4, ipv6 } from '../decoder/addresses.ts';
+import { ipv4, ipv6 } from '../net/ip.ts';
 import type { DissectState } from './dissect-state.ts';
 import { dissectTransport } from './dissect-transport.ts';
 import { Short, type FrameReader } from './frame-reader.ts';

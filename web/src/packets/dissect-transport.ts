@@ -1,5 +1,5 @@
 // TCP (flags, seq/ack, MSS and window-scale options), UDP, ICMP and ICMPv6.
-import { ipv6 } from '../decoder/addresses.ts';
+import { ipv6 } from '../net/ip.ts';
 import { DNS_PORTS, dissectDns } from './dissect-dns.ts';
 import type { DissectState } from './dissect-state.ts';
 import { Short, type FrameReader } from './frame-reader.ts';

@@ -2,7 +2,7 @@
 // UDP, ICMP, ICMPv6 and DNS. A frame that contradicts itself or ends early is reported as
 // malformed with the offset where it went wrong; dissect() never throws.
 import type { LinkName } from '../generated/packet-capture.ts';
-import { ipv4 } from '../decoder/addresses.ts';
+import { ipv4 } from '../net/ip.ts';
 import { dissectIpv4, dissectIpv6 } from './dissect-ip.ts';
 import { DissectState } from './dissect-state.ts';
 import { FrameReader, macText, Short } from './frame-reader.ts';

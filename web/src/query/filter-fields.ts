@@ -26,8 +26,8 @@ import {
 } from './filter-nodes.ts';
 import type { RowOwners } from './owner-join.ts';
 import { globMatcher } from './glob.ts';
-import { ipMatches, parseIp, parseIpPattern } from './ip.ts';
-import { canonicalAddress } from '../sockets/names.ts';
+import { ipMatches, parseIpPattern } from '../net/ip-range.ts';
+import { canonicalAddress, parseIp } from '../net/ip.ts';
 import { afdTitleZh } from '../decoder/afd-titles.ts';
 
 /** One comparison as the compiler sees it: `field op value`. */

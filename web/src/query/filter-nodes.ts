@@ -12,7 +12,7 @@ export interface FilterContext {
 	readonly startFiletime: bigint;
 	/** Process names by PID, when the trace names them. */
 	readonly processNames: ReadonlyMap<number, string>;
-	/** Host names by remote address (canonical text, sockets/names.ts), for `host:`. */
+	/** Host names by remote address (canonical text, net/ip.ts), for `host:`. */
 	readonly hostNames?: ReadonlyMap<string, readonly string[]>;
 	/** Events the user marked, by index in the trace (the page's marks, for `marked:`). */
 	readonly marked?: ReadonlySet<number>;

@@ -3,7 +3,8 @@
 // *Completed events, less the nested send exits the tracker judged counted already). Read from
 // the stored columns, one pass over the selection.
 import type { EventType } from '../columns/layout.ts';
-import type { QueryEngine, Selection, TimeRange } from './engine.ts';
+import type { QueryEngine } from './engine.ts';
+import type { Selection, TimeRange } from './protocol.ts';
 import { countsAsTransfer, transferDirection } from './statistics.ts';
 
 const TICKS_PER_MS = 10_000;

@@ -15,7 +15,7 @@ import {
 	type EndpointOwners,
 	type EventOwners,
 	type OwnerSource,
-} from '../sockets/event-owners.ts';
+} from '../columns/event-owners.ts';
 
 export { OWNER_SOURCES, type OwnerSource };
 

@@ -9,7 +9,8 @@
 import { FLAG_ERROR, FLAG_STATUS, NO_PID, type ColumnName } from '../columns/layout.ts';
 import { KIND_NAMES } from '../decoder/record-json.ts';
 import { payloadField } from '../decoder/payload-fields.ts';
-import type { QueryEngine, Selection } from './engine.ts';
+import type { QueryEngine } from './engine.ts';
+import type { Selection } from './protocol.ts';
 import type { FilterContext } from './filter-compile.ts';
 import { statusName } from './filter-compile.ts';
 import { countsAsTransfer, transferDirection } from './statistics.ts';

@@ -18,7 +18,8 @@ import {
 	type EventType,
 } from '../columns/layout.ts';
 import { categoryOf, type HistogramCategory } from '../columns/categories.ts';
-import type { QueryEngine, Selection } from './engine.ts';
+import type { QueryEngine } from './engine.ts';
+import type { Selection } from './protocol.ts';
 import type { FilterContext } from './filter-compile.ts';
 
 // Every row carries a `key` unique within its list: the identity its figures were grouped by, so

@@ -3,7 +3,8 @@
 // pointer strings cached, so a 10 M-event trace does not build an object per event.
 import { FieldOut, FieldType, PayloadLayout, RecordKind, RecordOut } from '../generated/layouts.ts';
 import { EVENT_SCHEMAS, PROVIDERS } from '../generated/schemas.ts';
-import { ipv4, ipv6, socketAddress } from '../decoder/addresses.ts';
+import { ipv4, ipv6 } from '../net/ip.ts';
+import { socketAddress } from '../net/sockaddr.ts';
 import { BytesTable } from '../lib/bytes-table.ts';
 import { pointerText, PointerTable } from '../lib/pointer-table.ts';
 import { Clock, type DecodedBuffer } from '../decoder/decoded-buffer.ts';

@@ -12,7 +12,8 @@ import {
 import type { DecodedBuffer } from '../decoder/decoded-buffer.ts';
 import { eventFields, type FieldValue } from '../decoder/event-fields.ts';
 import type { RecordJson } from '../decoder/record-json.ts';
-import { addressOfEndpoint, NameTable } from './names.ts';
+import { addressOfEndpoint } from '../net/ip.ts';
+import { NameTable } from './names.ts';
 import { DnsLog } from '../dns/dns-log.ts';
 import { dnsReport, type DnsReport } from '../dns/dns-report.ts';
 import type { SocketSummary } from './socket.ts';

@@ -1,35 +1,3 @@
-// The owners table's shape (built by owners.ts, stored with the sockets, joined to the events'
-// rows by query/owner-join.ts): data only, so that the tracker's types and the query layer can
-// name it without importing what builds it.
-
-/**
- * Where an event's owner comes from: its socket (the AFD endpoint it names), its TCP connection
- * (TCPIP events), or only its own record (the Process column: the header PID, or for Winsock
- * events the PID learned for their Process where the header could be trusted).
- */
-export type OwnerSource = 'header' | 'socket' | 'tcpip';
-
-/** The sources as numbers, as the query layer's owner columns hold them (0: no owner). */
-export const OWNER_SOURCES: readonly (OwnerSource | null)[] = [null, 'header', 'socket', 'tcpip'];
-export const SOURCE_HEADER = 1;
-export const SOURCE_SOCKET = 2;
-export const SOURCE_TCPIP = 3;
-
-/** No PID known (the sockets' table of a socket whose process no event told). */
-export const UNKNOWN_OWNER = -1;
-
-export interface EndpointOwners {
-	/** Record index of each socket's first event on the endpoint, ascending (one per generation). */
-	readonly first: number[];
-	/** That socket's PID, UNKNOWN_OWNER when no event told it. */
-	readonly pid: number[];
-}
-
-export interface EventOwners {
-	/** By AFD endpoint pointer text ('0xffff…'). */
-	readonly endpoints: Map<string, EndpointOwners>;
-	/** TCPIP events of connections whose process is known: record indexes, ascending. */
-	readonly tcpRows: Uint32Array;
-	/** And their PIDs. */
-	readonly tcpPids: Uint32Array;
-}
+// The owners table's shape lives in columns/event-owners.ts (the query layer joins it too); the
+// tracker names it from here.
+export type { EndpointOwners, EventOwners, OwnerSource } from '../columns/event-owners.ts';

@@ -1,14 +1,14 @@
 // Host names from the trace's own lookups: DNS-Client query results (3008, 3013, 3018, 3020) and
 // Winsock-NameResolution getaddrinfo results (1001, 1004), kept as a table address → answers in
 // trace order, so a socket's remote address can be named by the answer in force when it was used.
-import { ipv4, ipv6 } from '../decoder/addresses.ts';
-import { parseIp } from '../query/ip.ts';
+import { canonicalAddress } from '../net/ip.ts';
+import type { EventIndex, Ticks } from '../decoder/units.ts';
 
 /** One successful lookup that returned an address. */
 export interface NameAnswer {
 	/** Record index (trace order) and ticks of the event that carried the answer. */
-	readonly index: number;
-	readonly ticks: number;
+	readonly index: EventIndex;
+	readonly ticks: Ticks;
 	/** The name the application looked up. */
 	readonly query: string;
 	/** CNAMEs the answer passed through, in order (query → … → the addresses). */
@@ -22,27 +22,7 @@ export interface RemoteNames {
 	/** That answer's CNAME chain, then every other name an answer gave for the address. */
 	readonly names: readonly string[];
 	/** Record index of the answer `name` comes from. */
-	readonly index: number | null;
-}
-
-/** An address in one canonical text: dotted IPv4 (also for IPv4-mapped IPv6), else RFC 5952. */
-export function canonicalAddress(text: string): string | null {
-	let t = text.trim();
-	const bracket = /^\[([^\]]+)\](?::\d+)?$/.exec(t);
-	if (bracket) t = bracket[1]!;
-	else if (/^\d{1,3}(\.\d{1,3}){3}:\d+$/.test(t)) t = t.slice(0, t.lastIndexOf(':'));
-	t = t.replace(/%.*$/, '');
-	const b = parseIp(t);
-	if (!b) return null;
-	if (b.length === 4) return ipv4(b, 0);
-	const mapped = b.slice(0, 10).every((x) => x === 0) && b[10] === 0xff && b[11] === 0xff;
-	return mapped ? ipv4(b, 12) : ipv6(b, 0);
-}
-
-/** The address part of a socket's `a.b.c.d:port` or `[v6]:port`, canonical; null for others. */
-export function addressOfEndpoint(endpoint: string | null): string | null {
-	if (endpoint === null) return null;
-	return canonicalAddress(endpoint);
+	readonly index: EventIndex | null;
 }
 
 /**
@@ -90,19 +70,19 @@ export class NameTable {
 	}
 
 	/** A DNS-Client answer; a failed status (≠ 0) or a name that is itself an address adds nothing. */
-	dnsAnswer(index: number, ticks: number, query: string, status: number, results: string): void {
+	dnsAnswer(index: EventIndex, ticks: Ticks, query: string, status: number, results: string): void {
 		if (status !== 0) return;
 		const { addresses, chain } = parseQueryResults(results);
 		this.#add(index, ticks, query, chain, addresses);
 	}
 
 	/** A getaddrinfo result (NameResolution 1001/1004). */
-	gaiResult(index: number, ticks: number, node: string, status: number, result: string): void {
+	gaiResult(index: EventIndex, ticks: Ticks, node: string, status: number, result: string): void {
 		if (status !== 0) return;
 		this.#add(index, ticks, node, [], parseGaiResult(result));
 	}
 
-	#add(index: number, ticks: number, query: string, chain: string[], addresses: string[]): void {
+	#add(index: EventIndex, ticks: Ticks, query: string, chain: string[], addresses: string[]): void {
 		const name = query.trim().replace(/\.$/, '');
 		// IP literals resolve to themselves: no name in them.
 		if (!name || canonicalAddress(name) !== null || addresses.length === 0) return;
@@ -131,7 +111,7 @@ export class NameTable {
 	 * The names of `address` for a socket that first used it at record `before`: the query name of
 	 * the latest answer holding it at or before that record, and all names known for it.
 	 */
-	lookup(address: string | null, before: number): RemoteNames {
+	lookup(address: string | null, before: EventIndex): RemoteNames {
 		const list = address === null ? undefined : this.#byAddress.get(address);
 		if (!list) return { name: null, names: [], index: null };
 		let chosen: NameAnswer | null = null;

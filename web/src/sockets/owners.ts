@@ -7,7 +7,7 @@
 import { socketConnections, type NetCollector } from './enrich.ts';
 import type { SocketSummary } from './socket.ts';
 import type { TrackedTrace } from './tracker.ts';
-import { UNKNOWN_OWNER, type EndpointOwners, type EventOwners } from './event-owners.ts';
+import { UNKNOWN_OWNER, type EndpointOwners, type EventOwners } from '../columns/event-owners.ts';
 
 /**
  * The owners table of a followed trace: `sockets` as enrich() gives them (a socket whose own

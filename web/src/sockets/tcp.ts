@@ -5,7 +5,7 @@
 import { explainStatus } from '../decoder/status.ts';
 import { english, list as clauses, msg, type Msg, type Text } from '../i18n/render.ts';
 import { TCPIP_EVENTS, type TcpEventReason } from '../generated/net-semantics.ts';
-import { addressOfEndpoint } from './names.ts';
+import { addressOfEndpoint } from '../net/ip.ts';
 
 /** What a TCPIP event id means for a connection (schema/net-semantics.json). */
 export type { TcpRole } from '../generated/net-semantics.ts';

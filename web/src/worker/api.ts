@@ -3,7 +3,7 @@ import type { RecordJson } from '../decoder/record-json.ts';
 import type { EventType } from '../columns/layout.ts';
 import type { Result } from '../lib/result.ts';
 import type { Message } from '../lib/message.ts';
-import type { GroupKey, Group, Histogram, RowView, TimeRange } from '../query/engine.ts';
+import type { GroupKey, Group, Histogram, RowView, TimeRange } from '../query/protocol.ts';
 import type { IoGraph } from '../query/io-graph.ts';
 import type { Finding } from '../sockets/findings.ts';
 import type { TrackedTrace } from '../sockets/tracker.ts';
@@ -11,7 +11,7 @@ import type { TraceRecord } from '../store/db.ts';
 import type { ExportProgress } from './export-selection.ts';
 import type { SocketTableName } from './export-tables.ts';
 import type { TableFormat } from '../export/table-writer.ts';
-import type { ExportFormat as LineFormat } from '../decoder/record-lines.ts';
+import type { ExportFormat as LineFormat } from '../export/record-lines.ts';
 import type { PayloadValues, TraceStatistics, Vocabulary } from './trace-insight.ts';
 import type { TrustCounter } from './trust.ts';
 import type { PacketRow } from '../packets/packet-row.ts';
@@ -25,7 +25,9 @@ import type { Pivot, PivotColumn } from '../query/pivot.ts';
 import type { RuleMatches } from '../query/rule-match.ts';
 
 export type { ExportProgress, SocketTableName, TableFormat, TraceStatistics, Vocabulary };
-export type { IoGraph, PayloadValues, Pivot, PivotColumn, RuleMatches };
+export type { IoGraph, PayloadValues, Pivot, PivotColumn, RuleMatches, TrustCounter };
+/** The trust counters of a trace's facts: the page shows them, the worker computes the same. */
+export { trustCounters } from './trust.ts';
 
 /** Most rows one eventRows request reads (a socket's story may hold millions). */
 export const MAX_EVENT_ROWS = 5000;

@@ -5,7 +5,8 @@
 import { EVENT_COLUMNS, eventRow } from '../export/tables.ts';
 import { tableWriter } from '../export/table-writer.ts';
 import { makeColumns, type ColumnName, type Columns } from '../columns/layout.ts';
-import type { QueryEngine, Selection } from '../query/engine.ts';
+import type { QueryEngine } from '../query/engine.ts';
+import type { Selection } from '../query/protocol.ts';
 import type { FilterContext } from '../query/filter-nodes.ts';
 import type { ExportProgress } from './export-selection.ts';
 import type { RecordReader } from './record-reader.ts';

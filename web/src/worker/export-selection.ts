@@ -2,8 +2,8 @@
 // one at a time: the caller stores each piece (the page turns it into a Blob, which Chromium
 // keeps on disk when large) before the next is made, so 10 M rows never sit in memory at once.
 // The rows are written as bytes straight from their decoded buffers (RecordReader.write).
-import type { Selection } from '../query/engine.ts';
-import { headerLine, type ExportFormat } from '../decoder/record-lines.ts';
+import type { Selection } from '../query/protocol.ts';
+import { headerLine, type ExportFormat } from '../export/record-lines.ts';
 import { ByteSink } from '../export/byte-sink.ts';
 import type { RecordReader } from './record-reader.ts';
 

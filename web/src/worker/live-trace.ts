@@ -12,7 +12,9 @@ import {
 } from '../columns/layout.ts';
 import type { ChunkAdditions } from '../ingest/ingest.ts';
 import { TraceTables } from '../ingest/trace-tables.ts';
-import { QueryEngine, type ChunkInfo, type ChunkSource, type Selection } from '../query/engine.ts';
+import { QueryEngine } from '../query/engine.ts';
+import type { ChunkInfo, ChunkSource } from '../query/column-cache.ts';
+import type { Selection } from '../query/protocol.ts';
 import type { FilterContext } from '../query/filter-compile.ts';
 import type { SockscopeDB, TraceRecord } from '../store/db.ts';
 import {

@@ -4,7 +4,8 @@
 // and the filter accept `process:curl.exe`.
 import { RecordKind } from '../generated/layouts.ts';
 import type { EventType } from '../columns/layout.ts';
-import type { QueryEngine, Selection } from '../query/engine.ts';
+import type { QueryEngine } from '../query/engine.ts';
+import type { Selection } from '../query/protocol.ts';
 import { ProcessTable } from '../sockets/processes.ts';
 import { processViewOf } from '../sockets/record-json-view.ts';
 import {

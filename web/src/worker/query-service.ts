@@ -3,15 +3,15 @@
 // trace keeps only its latest selection: an older handle fails with `superseded` (the page has a
 // newer answer on its way), so no request depends on which query the worker happened to see last.
 import { fail, ok, type Result } from '../lib/result.ts';
-import {
-	Superseded,
-	type Group,
-	type GroupKey,
-	type Histogram,
-	type RowView,
-	type Selection,
-	type TimeRange,
-} from '../query/engine.ts';
+import { Superseded } from '../query/superseded.ts';
+import type {
+	Group,
+	GroupKey,
+	Histogram,
+	RowView,
+	Selection,
+	TimeRange,
+} from '../query/protocol.ts';
 import { FilterError } from '../query/filter-parser.ts';
 import { isPivotColumn, type Pivot, type PivotColumn } from '../query/pivot.ts';
 import { ruleMatches, type RuleMatches } from '../query/rule-match.ts';

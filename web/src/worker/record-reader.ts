@@ -5,7 +5,7 @@
 // payload lookups go through here, so the page and the CLI print the same fields.
 import { BufferRecords, type RecordBytes } from '../decoder/buffer-records.ts';
 import { Clock } from '../decoder/decoded-buffer.ts';
-import { recordLine, type ExportFormat } from '../decoder/record-lines.ts';
+import { recordLine, type ExportFormat } from '../export/record-lines.ts';
 import type { ByteSink } from '../export/byte-sink.ts';
 import { RecordWriter } from '../export/record-writer.ts';
 import type { OpenTrace } from '../decoder/etl-file.ts';

@@ -2,7 +2,8 @@
 // 1035, legacy SocketOptionSet 29) and the sockets an accept created (AcceptEndpoint of
 // AfdAccept*WithAddress 1024/1027), read by decoding those few events again.
 import { FLAG_ENTER, FLAG_ERROR, type EventType } from '../columns/layout.ts';
-import type { QueryEngine, Selection } from '../query/engine.ts';
+import type { QueryEngine } from '../query/engine.ts';
+import type { Selection } from '../query/protocol.ts';
 import type { RecordReader } from './record-reader.ts';
 import { rowsOfTypes, typeIndexes } from './type-rows.ts';
 

@@ -4,12 +4,12 @@
 import type { OpenTrace } from '../decoder/etl-file.ts';
 import { explainStatus } from '../decoder/status.ts';
 import { recordDecoder } from '../decoder/single-record.ts';
-import type { Selection } from '../query/engine.ts';
+import type { Selection } from '../query/protocol.ts';
 import { buildStatistics, remotesOfSockets, type Statistics } from '../query/statistics.ts';
 import { buildPivot, type Pivot, type PivotColumn } from '../query/pivot.ts';
 import { exportSelection, type ExportProgress } from './export-selection.ts';
 import { exportParquet } from './export-parquet.ts';
-import type { ExportFormat } from '../decoder/record-lines.ts';
+import type { ExportFormat } from '../export/record-lines.ts';
 import type { LiveTrace } from './live-trace.ts';
 import { learnProcessNames } from './process-names.ts';
 import { RecordReader } from './record-reader.ts';

@@ -1,6 +1,7 @@
 // The rows of a selection whose event type is one of a few: the events the worker decodes again
 // for what the columns do not hold (option values, accepted sockets, process names).
-import type { QueryEngine, Selection } from '../query/engine.ts';
+import type { QueryEngine } from '../query/engine.ts';
+import type { Selection } from '../query/protocol.ts';
 
 export interface RowRef {
 	readonly chunk: number;

@@ -1,8 +1,8 @@
 // The events table's columns: what each shows, how wide it is, and the filter term a cell stands
 // for ("filter on this" / "exclude this"). Users choose which to show; the order is fixed.
-import type { RowView } from '../../query/engine.ts';
+import type { RowView } from '../../query/protocol.ts';
 import type { PayloadValues } from '../../worker/api.ts';
-import { canonicalAddress } from '../../sockets/names.ts';
+import { canonicalAddress } from '../../net/ip.ts';
 import {
 	formatDelta,
 	formatFromReference,

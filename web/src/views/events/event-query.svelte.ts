@@ -3,7 +3,7 @@
 // request carries a generation so a late answer to an older filter never overwrites a newer one;
 // rows and positions are asked of the answer's selection handle (a newer query supersedes it).
 import type { FilterFailure } from './filter-edit.ts';
-import type { RowView, TimeRange } from '../../query/engine.ts';
+import type { RowView, TimeRange } from '../../query/protocol.ts';
 import type { QueryAnswer, RecordDetails } from '../../worker/api.ts';
 import type { TraceApi } from './trace-api.ts';
 

@@ -3,11 +3,10 @@
 // when the view wants it (trace-view-state.svelte.ts decides when); an answer that comes after
 // the query it was for has been replaced is dropped.
 import { untrack } from 'svelte';
-import type { Histogram, TimeRange } from '../../query/engine.ts';
+import type { Histogram, TimeRange } from '../../query/protocol.ts';
 import type { Finding } from '../../sockets/findings.ts';
 import type { TrackedTrace } from '../../sockets/tracker.ts';
-import type { QueryAnswer, TraceStatistics, Vocabulary } from '../../worker/api.ts';
-import type { TrustCounter } from '../../worker/trust.ts';
+import type { QueryAnswer, TraceStatistics, TrustCounter, Vocabulary } from '../../worker/api.ts';
 import type { TraceApi } from './trace-api.ts';
 import { hostNamesOf, processNamesOf } from './trace-names.ts';
 

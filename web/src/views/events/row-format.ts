@@ -1,4 +1,4 @@
-import type { RowView } from '../../query/engine.ts';
+import type { RowView } from '../../query/protocol.ts';
 import { filetimeToIso } from '../../decoder/time.ts';
 
 export type TimeMode = 'relative' | 'utc';

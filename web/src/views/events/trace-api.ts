@@ -4,7 +4,7 @@
 import { proxy, type Remote } from 'comlink';
 import type { Finding } from '../../sockets/findings.ts';
 import type { TrackedTrace } from '../../sockets/tracker.ts';
-import type { Histogram, RowView, TimeRange } from '../../query/engine.ts';
+import type { Histogram, RowView, TimeRange } from '../../query/protocol.ts';
 import type { Result } from '../../lib/result.ts';
 import type { PacketPick } from '../../packets/packet-pick.ts';
 import type { PacketStatistics } from '../../packets/packet-stats.ts';
@@ -29,9 +29,9 @@ import type {
 	TableFormat,
 	RecordDetails,
 	TraceStatistics,
+	TrustCounter,
 	Vocabulary,
 } from '../../worker/api.ts';
-import type { TrustCounter } from '../../worker/trust.ts';
 import { readsMarks } from '../marking/event-marks.ts';
 
 export type DecoderRemote = Remote<DecoderApi> | DecoderApi;

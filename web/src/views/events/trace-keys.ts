@@ -1,6 +1,6 @@
 // What the page-wide shortcuts (state/shortcuts.ts) do in a trace view, and the arrow keys on its
 // panel tabs. The view carries the commands out; these functions only decide.
-import type { TimeRange } from '../../query/engine.ts';
+import type { TimeRange } from '../../query/protocol.ts';
 import type { ShortcutAction } from '../../state/shortcuts.ts';
 import { PANELS, type Panel } from '../../state/view-hash.ts';
 import { zoomedOut } from '../timeline/timeline-data.ts';

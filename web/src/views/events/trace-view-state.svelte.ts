@@ -5,7 +5,7 @@ import { tick, untrack } from 'svelte';
 import { t } from '../../i18n/locale.svelte.ts';
 import type { TraceFacts } from '../../decoder/types.ts';
 import type { Text } from '../../i18n/render.ts';
-import type { TimeRange } from '../../query/engine.ts';
+import type { TimeRange } from '../../query/protocol.ts';
 import type { SocketSummary } from '../../sockets/socket.ts';
 import { isTyping, shortcutOf } from '../../state/shortcuts.ts';
 import { traceKey, type Panel } from '../../state/view-hash.ts';
@@ -18,8 +18,8 @@ import type {
 	TableFormat,
 	TraceSummary,
 } from '../../worker/api.ts';
-import type { RowView } from '../../query/engine.ts';
-import { trustCounters, type TrustCounter } from '../../worker/trust.ts';
+import type { RowView } from '../../query/protocol.ts';
+import { trustCounters, type TrustCounter } from '../../worker/api.ts';
 import { rowsAsMarkdown, rowsAsTsv } from '../export/copy-rows.ts';
 import { ExportJob, exportFileName } from '../export/export-job.svelte.ts';
 import { MARK_FIRST_ROWS } from '../marks.ts';

@@ -1,7 +1,7 @@
 // How a trace view and the URL fragment (state/view-hash.ts) follow each other: the view a
 // trace opens with, and what to redo when the fragment changes from outside (Back, an edited
 // URL, a pasted link).
-import type { TimeRange } from '../../query/engine.ts';
+import type { TimeRange } from '../../query/protocol.ts';
 import type { Panel, ViewState } from '../../state/view-hash.ts';
 
 /** A query to run: filter, time range, and the event (by index in the trace) to keep selected. */

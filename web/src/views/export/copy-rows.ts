@@ -1,6 +1,6 @@
 // Selected rows as text for the clipboard, in the table's visible columns: tab-separated values
 // (pastes into spreadsheets) or a Markdown table (pastes into tickets and chats).
-import type { RowView } from '../../query/engine.ts';
+import type { RowView } from '../../query/protocol.ts';
 import type { CellContext, Column } from '../events/columns.ts';
 
 function cells(rows: readonly RowView[], columns: readonly Column[], ctx: CellContext): string[][] {

@@ -17,7 +17,7 @@ import type {
 import type { ExportWriter, TraceApi } from '../events/trace-api.ts';
 import { screenHeader, screenLines, type ScreenTable } from './screen-csv.ts';
 import { isPayloadColumn } from '../events/columns.ts';
-import type { RowView } from '../../query/engine.ts';
+import type { RowView } from '../../query/protocol.ts';
 
 const TYPES: Record<ExportFormat, string> = {
 	csv: 'text/csv;charset=utf-8',

@@ -1,7 +1,7 @@
 // The events as the table shows them, as CSV: its visible columns in its order, headed as on
 // screen, each cell the text the table draws (process and owner names, level and status names,
 // the time in the chosen mode). The same cells as copying rows (copy-rows.ts).
-import type { RowView } from '../../query/engine.ts';
+import type { RowView } from '../../query/protocol.ts';
 import { t } from '../../i18n/locale.svelte.ts';
 import { previousTimes } from '../events/row-format.ts';
 import { isPayloadColumn, type CellContext, type Column } from '../events/columns.ts';

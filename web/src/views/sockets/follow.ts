@@ -3,7 +3,7 @@
 // socket's own steps between, each with the time since the one before. Which way an event goes is
 // the event's role (schema/winsock-semantics.json), not its name.
 import { AFD_EVENTS } from '../../generated/afd-semantics.ts';
-import type { RowView } from '../../query/engine.ts';
+import type { RowView } from '../../query/protocol.ts';
 
 const AFD_PROVIDER = 'Microsoft-Windows-Winsock-AFD';
 const TICKS_PER_MS = 10_000;

@@ -1,7 +1,7 @@
 // The timeline's data: the worker's per-bin counts stacked into what uPlot draws. uPlot has no
 // stacking of its own; the series are cumulative sums drawn tallest first, so each band shows
 // through above the one below it.
-import type { Histogram, HistogramCategory } from '../../query/engine.ts';
+import type { Histogram, HistogramCategory } from '../../query/protocol.ts';
 
 /** Bottom to top. Errors sit on top so they stay visible even when few. */
 export const STACK_ORDER: readonly HistogramCategory[] = ['data', 'connect', 'other', 'errors'];

@@ -1,6 +1,6 @@
 // Zooming and panning the timeline by wheel and keys: each step a new time range, kept within
 // the trace; the whole trace is null (no range), as the URL fragment writes it.
-import type { TimeRange } from '../../query/engine.ts';
+import type { TimeRange } from '../../query/protocol.ts';
 
 /** How much one key press or wheel notch narrows (or, inverted, widens) the range. */
 export const ZOOM_STEP = 0.8;

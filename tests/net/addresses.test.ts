@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ipv4, ipv6, socketAddress } from '../../web/src/decoder/addresses.ts';
-import { explainStatus } from '../../web/src/decoder/status.ts';
-import { filetimeFromIso, filetimeToIso } from '../../web/src/decoder/time.ts';
+import { canonicalAddress, ipv4, ipv6, parseIp } from '../../web/src/net/ip.ts';
+import { ipMatches, parseIpPattern } from '../../web/src/net/ip-range.ts';
+import { socketAddress } from '../../web/src/net/sockaddr.ts';
 import { guidBytes } from '../builders/bytes.ts';
 
 const v6 = (groups: number[]) => {
@@ -38,32 +38,6 @@ describe('addresses', () => {
 	});
 });
 
-describe('NTSTATUS', () => {
-	it('names, nearest Winsock error and a plain explanation', () => {
-		const s = explainStatus(0xc0000236);
-		expect(s).toMatchObject({
-			name: 'STATUS_CONNECTION_REFUSED',
-			wsa: 'WSAECONNREFUSED',
-			wsaCode: 10061,
-			isError: true,
-		});
-		expect(s.explanation).toMatch(/refused/);
-		expect(explainStatus(0).isError).toBe(false);
-		expect(explainStatus(0xc0ffee01).name).toBe('0xC0FFEE01');
-	});
-});
-
-describe('FILETIME', () => {
-	it('keeps 100 ns precision beyond 2^53', () => {
-		const iso = '2026-03-14T09:26:53.5897932Z';
-		const ft = filetimeFromIso(iso);
-		expect(ft > 2n ** 53n).toBe(true);
-		expect(filetimeToIso(ft)).toBe(iso);
-		expect(filetimeToIso(ft + 1n)).toBe('2026-03-14T09:26:53.5897933Z');
-		expect(filetimeToIso(-1n)).toBeNull();
-	});
-});
-
 describe('addresses of every family', () => {
 	const le16 = (n: number) => [n & 0xff, n >> 8];
 	const le32 = (n: number) => [n & 0xff, (n >> 8) & 0xff, (n >> 16) & 0xff, n >>> 24];
@@ -97,5 +71,33 @@ describe('addresses of every family', () => {
 		// A Hyper-V address cut short is not read as GUIDs.
 		const short = Uint8Array.from([...le16(34), 0, 0, 1, 2]);
 		expect(socketAddress(short, 0, short.length)!.text).toBe('family 34: 00000102');
+	});
+});
+
+describe('one canonical text and ranges', () => {
+	it('one canonical text per address', () => {
+		expect(canonicalAddress('::ffff:192.0.2.1')).toBe('192.0.2.1');
+		expect(canonicalAddress('[::ffff:192.0.2.1]:443')).toBe('192.0.2.1');
+		expect(canonicalAddress('192.0.2.1:443')).toBe('192.0.2.1');
+		expect(canonicalAddress('[2001:DB8:0:0::1%12]:80')).toBe('2001:db8::1');
+		expect(canonicalAddress('unix:/tmp/x')).toBeNull();
+	});
+	it('parses what it writes', () => {
+		expect(ipv6(parseIp('2001:db8::1')!, 0)).toBe('2001:db8::1');
+		expect(ipv4(parseIp('192.0.2.1')!, 0)).toBe('192.0.2.1');
+		expect(parseIp('::ffff:192.0.2.1')).toEqual(
+			Uint8Array.from([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 192, 0, 2, 1]),
+		);
+		expect(parseIp('1.2.3.256')).toBeNull();
+		expect(parseIp('1::2::3')).toBeNull();
+	});
+	it('CIDR blocks match by prefix, within one family', () => {
+		const ten = parseIpPattern('10.0.0.0/8')!;
+		expect(ipMatches(ten, parseIp('10.200.1.2')!)).toBe(true);
+		expect(ipMatches(ten, parseIp('11.0.0.1')!)).toBe(false);
+		expect(ipMatches(ten, parseIp('::ffff:10.0.0.1')!)).toBe(false);
+		expect(ipMatches(parseIpPattern('fe80::/10')!, parseIp('fe80::1')!)).toBe(true);
+		expect(parseIpPattern('10.0.0.0/33')).toBeNull();
+		expect(parseIpPattern('10.0.0.0/8/1')).toBeNull();
 	});
 });

@@ -1,35 +1,5 @@
-// Network addresses as users write them: dotted IPv4, RFC 5952 IPv6, and SOCKADDR as addr:port.
-
-export function ipv4(b: Uint8Array, at: number): string {
-	return `${b[at]}.${b[at + 1]}.${b[at + 2]}.${b[at + 3]}`;
-}
-
-/** RFC 5952: lowercase, no leading zeros, the longest run (≥ 2) of zero groups as "::". */
-export function ipv6(b: Uint8Array, at: number): string {
-	const groups: number[] = [];
-	for (let i = 0; i < 8; i++) groups.push((b[at + 2 * i]! << 8) | b[at + 2 * i + 1]!);
-	// IPv4-mapped addresses keep their dotted tail.
-	if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff)
-		return `::ffff:${ipv4(b, at + 12)}`;
-	let bestStart = -1;
-	let bestLen = 0;
-	for (let i = 0; i < 8;) {
-		if (groups[i] !== 0) {
-			i++;
-			continue;
-		}
-		let j = i;
-		while (j < 8 && groups[j] === 0) j++;
-		if (j - i > bestLen && j - i >= 2) {
-			bestStart = i;
-			bestLen = j - i;
-		}
-		i = j;
-	}
-	const hex = (g: number[]) => g.map((x) => x.toString(16)).join(':');
-	if (bestStart < 0) return hex(groups);
-	return `${hex(groups.slice(0, bestStart))}::${hex(groups.slice(bestStart + bestLen))}`;
-}
+// SOCKADDR as Windows logs it: its family, and for IP the address and port as addr:port, [v6]:port.
+import { ipv4, ipv6 } from './ip.ts';
 
 export const AF_UNIX = 1;
 export const AF_INET = 2;

@@ -1,7 +1,7 @@
 // Records as text: one NDJSON line or CSV row per record. `sockscope decode` prints these and the
 // web app's export writes them (tests/worker/export.test.ts runs both and compares).
-import type { RecordJson } from './record-json.ts';
-import { PAYLOAD_FIELDS, payloadField } from './payload-fields.ts';
+import type { RecordJson } from '../decoder/record-json.ts';
+import { PAYLOAD_FIELDS, payloadField } from '../decoder/payload-fields.ts';
 import { nearest } from '../lib/nearest.ts';
 
 export type ExportFormat = 'csv' | 'ndjson';

@@ -1,0 +1,161 @@
+// Counting a selection: events per time bin and category for the timeline, and per group (event,
+// process, remote, status, provider, endpoint) with the filter that selects each group.
+import {
+	FLAG_STATUS,
+	NO_PID,
+	ticksSaturate,
+	type ColumnName,
+	type Columns,
+} from '../columns/layout.ts';
+import { CATEGORIES, type HistogramCategory } from '../columns/categories.ts';
+import type { Ticks } from '../decoder/units.ts';
+import { CountTable } from '../lib/count-table.ts';
+import type { ChunkInfo, ColumnCache } from './column-cache.ts';
+import { statusName, type FilterContext } from './filter-compile.ts';
+import type { Group, GroupKey, Histogram, Selection } from './protocol.ts';
+
+export async function histogramOf(
+	columns: ColumnCache,
+	chunkInfos: readonly ChunkInfo[],
+	sel: Selection,
+	from: Ticks,
+	to: Ticks,
+	bins: number,
+	check: () => void,
+): Promise<Histogram> {
+	// Counts go into one flat array, category-major; each event's category is stored with it
+	// (the `cat` column) and its time as ticks since its chunk's start: five bytes per event.
+	const counts = new Float64Array(CATEGORIES.length * bins);
+	const scale = bins / (to - from || 1);
+	const last = bins - 1;
+	const infos = new Map(chunkInfos.map((c) => [c.index, c]));
+	const chunks = sel.parts.map((p) => p.chunk);
+	const timesOf = (chunk: number): ColumnName[] =>
+		ticksSaturate(infos.get(chunk)!) ? ['time', 'cat'] : ['tick', 'cat'];
+	for (const [k, part] of sel.parts.entries()) {
+		check();
+		const info = infos.get(part.chunk)!;
+		columns.readAhead(chunks, k, timesOf);
+		const wide = ticksSaturate(info);
+		const [time, cat] = await Promise.all([
+			wide ? columns.column(part.chunk, 'time') : columns.column(part.chunk, 'tick'),
+			columns.column(part.chunk, 'cat'),
+		]);
+		// Times as offsets from the chunk's start (0 when the column holds whole times).
+		const base = wide ? 0 : info.tMin;
+		const lo = from - base;
+		const hi = to - base;
+		const rows = part.rows;
+		const n = rows ? part.count : part.to - part.from;
+		for (let k = 0; k < n; k++) {
+			const i = rows ? rows[k]! : part.from + k;
+			const t = time[i]!;
+			if (t < lo || t >= hi) continue;
+			let b = ((t - lo) * scale) | 0;
+			if (b > last) b = last;
+			counts[cat[i]! * bins + b]!++;
+		}
+	}
+	const series = Object.fromEntries(
+		CATEGORIES.map((c, k) => [c, Array.from(counts.subarray(k * bins, (k + 1) * bins))]),
+	) as Record<HistogramCategory, number[]>;
+
+	return { from, to, bins, series };
+}
+
+export async function groupsOf(
+	columns: ColumnCache,
+	ctx: FilterContext,
+	sel: Selection,
+	key: GroupKey,
+	limit: number,
+	check: () => void,
+): Promise<Group[]> {
+	const counts = new CountTable();
+	const column: ColumnName =
+		key === 'event' || key === 'provider'
+			? 'etype'
+			: key === 'remote'
+				? 'raddr'
+				: key === 'status'
+					? 'status'
+					: key;
+	const chunks = sel.parts.map((p) => p.chunk);
+	const names: ColumnName[] = key === 'remote' ? [column, 'flags', 'rport'] : [column, 'flags'];
+	for (const [k, part] of sel.parts.entries()) {
+		check();
+		columns.readAhead(chunks, k, names);
+		const [a, flags, rport = null] = (await Promise.all(
+			names.map((name) => columns.column(part.chunk, name)),
+		)) as [Columns[ColumnName], Columns[ColumnName], Columns[ColumnName]?];
+		const add = (i: number) => {
+			let v = a[i]!;
+			if (key === 'status' && !(flags[i]! & FLAG_STATUS)) return;
+			if (key === 'remote') {
+				if (!v) return;
+				v = v * 65536 + rport![i]!;
+			}
+			if (key === 'endpoint' && !v) return;
+			counts.add(v);
+		};
+		if (part.rows) for (let k = 0; k < part.count; k++) add(part.rows[k]!);
+		else for (let i = part.from; i < part.to; i++) add(i);
+	}
+	let groups: Group[] = counts.entries().map(([v, count]) => groupOf(key, v, count, ctx));
+	if (key === 'provider') {
+		const merged = new Map<string, Group>();
+		for (const g of groups) {
+			const m = merged.get(g.key);
+			merged.set(g.key, m ? { ...m, count: m.count + g.count } : g);
+		}
+		groups = [...merged.values()];
+	}
+	return groups.sort((a, b) => b.count - a.count || a.label.localeCompare(b.label)).slice(0, limit);
+}
+
+function groupOf(key: GroupKey, v: number, count: number, ctx: FilterContext): Group {
+	const quote = (s: string) => (/[\s()"]/.test(s) ? `"${s}"` : s);
+	switch (key) {
+		case 'event': {
+			const t = ctx.eventTypes[v];
+			const name = t?.name ?? '?';
+			return { key: String(v), label: name, count, filter: `event:${quote(name)}` };
+		}
+		case 'provider': {
+			const t = ctx.eventTypes[v];
+			const name = t?.providerName ?? t?.provider ?? 'kernel';
+			return {
+				key: name,
+				label: name,
+				count,
+				filter: t?.provider
+					? `provider:${quote(t.providerName ?? t.provider)}`
+					: // i18n: data (a filter)
+						`kind:system or kind:perfinfo or kind:compact`,
+			};
+		}
+		case 'process': {
+			const name = ctx.processNames.get(v);
+			return {
+				key: String(v),
+				label: name ? `${name} (PID ${v})` : v === NO_PID ? 'none' : `PID ${v}`,
+				count,
+				filter: `process:${v}`,
+			};
+		}
+		case 'remote': {
+			const addr = ctx.strings[Math.floor(v / 65536)]!;
+			const port = v % 65536;
+			const label = addr.includes(':') ? `[${addr}]:${port}` : `${addr}:${port}`;
+			return { key: label, label, count, filter: `raddr:${addr} rport:${port}` };
+		}
+		case 'status': {
+			const name = statusName(v);
+			return { key: String(v), label: name, count, filter: `status:0x${v.toString(16)}` };
+		}
+		case 'endpoint': {
+			const e = ctx.strings[v]!;
+			return { key: e, label: e, count, filter: `endpoint:${e}` };
+		}
+	}
+}

@@ -1,0 +1,77 @@
+// A trace's columns as the engine reads them: each read once however many loops want it at the
+// same time, kept in a byte-bounded cache, and read ahead of the loop that will need them.
+import type { ColumnName, Columns } from '../columns/layout.ts';
+import type { Ticks } from '../decoder/units.ts';
+import { LruCache } from './lru.ts';
+
+export interface ChunkInfo {
+	readonly index: number;
+	readonly rows: number;
+	readonly tMin: Ticks;
+	readonly tMax: Ticks;
+}
+
+/** Where the chunks come from: IndexedDB in the browser, memory in tests and the CLI. */
+export interface ChunkSource {
+	chunks(): readonly ChunkInfo[];
+	column<K extends ColumnName>(chunk: number, name: K): Promise<Columns[K]>;
+}
+
+/** Chunks whose columns a loop over chunks reads ahead of the one it is at. */
+const READ_AHEAD = 16;
+
+export class ColumnCache {
+	readonly #source: ChunkSource;
+	readonly #cache: LruCache<Columns[ColumnName]>;
+	/** Columns being read, so that a read ahead and the read that needs it are one. */
+	readonly #loading = new Map<string, Promise<Columns[ColumnName]>>();
+
+	constructor(source: ChunkSource, cacheBytes: number) {
+		this.#source = source;
+		this.#cache = new LruCache(cacheBytes);
+	}
+
+	get bytes(): number {
+		return this.#cache.bytes;
+	}
+
+	async column<K extends ColumnName>(chunk: number, name: K): Promise<Columns[K]> {
+		const key = `${chunk}:${name}`;
+		const hit = this.#cache.get(key) as Columns[K] | undefined;
+		if (hit) return hit;
+		let loading = this.#loading.get(key);
+		if (!loading) {
+			loading = this.#source.column(chunk, name).then((a) => {
+				this.#cache.set(key, a, a.byteLength);
+				return a;
+			});
+			const settled = () => void this.#loading.delete(key);
+			loading.then(settled, settled);
+			this.#loading.set(key, loading);
+		}
+		return loading as Promise<Columns[K]>;
+	}
+
+	/**
+	 * Starts reading the columns the next few chunks of a loop will need, while this one is
+	 * worked on: a chunk's columns come from storage in a few milliseconds, most of it waiting,
+	 * and one at a time that waiting added up to most of a first query over a large trace.
+	 */
+	readAhead(
+		chunks: readonly number[],
+		at: number,
+		names: readonly ColumnName[] | ((chunk: number) => readonly ColumnName[]),
+	): void {
+		for (let k = at + 1; k <= at + READ_AHEAD && k < chunks.length; k++) {
+			const chunk = chunks[k]!;
+			for (const name of typeof names === 'function' ? names(chunk) : names)
+				// A failure is met, and reported, where the column is needed.
+				this.column(chunk, name).catch(() => {});
+		}
+	}
+
+	/** Caches a column an import has just written. */
+	prime<K extends ColumnName>(chunk: number, name: K, column: Columns[K]): void {
+		this.#cache.set(`${chunk}:${name}`, column, column.byteLength);
+	}
+}

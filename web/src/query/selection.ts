@@ -1,0 +1,152 @@
+// Row selection: which rows of each chunk match a filter inside a time range, and the two ways
+// through the answer (the n-th match's event index, an event's position among the matches).
+import { makeColumns, type Columns } from '../columns/layout.ts';
+import type { EventIndex, RowPosition } from '../decoder/units.ts';
+import type { ColumnCache, ChunkInfo } from './column-cache.ts';
+import type { CompiledFilter, RecordFields } from './filter-compile.ts';
+import type { RowOwners } from './owner-join.ts';
+import type { ChunkSelection, Selection, TimeRange } from './protocol.ts';
+
+/** Whether a chunk holds times in the range. */
+export function overlaps(info: ChunkInfo, range: TimeRange): boolean {
+	return info.tMax >= range.from && info.tMin < range.to;
+}
+
+/** Rows [from, to) of a chunk inside a time range (rows are in time order). */
+async function rowsInRange(
+	columns: ColumnCache,
+	info: ChunkInfo,
+	range: TimeRange | null,
+): Promise<[number, number]> {
+	if (!range || (info.tMin >= range.from && info.tMax < range.to)) return [0, info.rows];
+	if (!overlaps(info, range)) return [0, 0];
+	const time = await columns.column(info.index, 'time');
+	const lowerBound = (x: number) => {
+		let lo = 0;
+		let hi = info.rows;
+		while (lo < hi) {
+			const mid = (lo + hi) >> 1;
+			if (time[mid]! < x) lo = mid + 1;
+			else hi = mid;
+		}
+		return lo;
+	};
+	return [lowerBound(range.from), lowerBound(range.to)];
+}
+
+/** What a selection reads besides the columns. */
+export interface SelectionInputs {
+	readonly columns: ColumnCache;
+	readonly chunks: readonly ChunkInfo[];
+	/** Throws Superseded when a newer query has begun. */
+	check(): void;
+	owners(chunk: number): Promise<RowOwners>;
+	/** The payload fields of the rows in [from, to) whose event types a filter reads them of. */
+	payloadOf(
+		chunk: number,
+		etype: Columns['etype'],
+		types: Uint8Array,
+		from: number,
+		to: number,
+	): Promise<RecordFields>;
+}
+
+/** Runs a compiled filter (null: every row) over the chunks in the range. */
+export async function selectRows(
+	filter: string,
+	compiled: CompiledFilter | null,
+	range: TimeRange | null,
+	inputs: SelectionInputs,
+): Promise<Selection> {
+	const parts: ChunkSelection[] = [];
+	let total = 0;
+	let matched = 0;
+	const { columns, chunks } = inputs;
+	const names = compiled ? [...compiled.columns] : [];
+	const wanted = chunks.filter((c) => !range || overlaps(c, range)).map((c) => c.index);
+	let next = 0;
+	for (const info of chunks) {
+		inputs.check();
+		if (names.length > 0 && wanted[next] === info.index) columns.readAhead(wanted, next++, names);
+		const base = total;
+		total += info.rows;
+		const [from, to] = await rowsInRange(columns, info, range);
+		if (from >= to) continue;
+		if (!compiled) {
+			parts.push({
+				chunk: info.index,
+				first: matched,
+				base,
+				rows: null,
+				from,
+				to,
+				count: to - from,
+			});
+			matched += to - from;
+			continue;
+		}
+		const loaded = await Promise.all(names.map((name) => columns.column(info.index, name)));
+		const chunkColumns = makeColumns(names, (name) => loaded[names.indexOf(name)]!) as Columns;
+		const test = compiled.bind(
+			chunkColumns,
+			compiled.payloadTypes
+				? await inputs.payloadOf(info.index, chunkColumns.etype, compiled.payloadTypes, from, to)
+				: undefined,
+			compiled.owners ? await inputs.owners(info.index) : undefined,
+			base,
+		);
+		const hits = new Uint16Array(to - from);
+		let n = 0;
+		for (let i = from; i < to; i++) if (test(i)) hits[n++] = i;
+		if (n === 0) continue;
+		parts.push({
+			chunk: info.index,
+			first: matched,
+			base,
+			rows: hits.slice(0, n),
+			from,
+			to,
+			count: n,
+		});
+		matched += n;
+	}
+	return { filter, range, total, matched, parts };
+}
+
+/** Event indexes of matches [offset, offset + limit). */
+export function indexesAt(sel: Selection, offset: RowPosition, limit: number): EventIndex[] {
+	const out: EventIndex[] = [];
+	let lo = 0;
+	let hi = sel.parts.length - 1;
+	while (lo < hi) {
+		const mid = (lo + hi + 1) >> 1;
+		if (sel.parts[mid]!.first <= offset) lo = mid;
+		else hi = mid - 1;
+	}
+	for (let p = lo; p < sel.parts.length && out.length < limit; p++) {
+		const part = sel.parts[p]!;
+		for (let k = Math.max(0, offset - part.first); k < part.count && out.length < limit; k++)
+			out.push(part.base + (part.rows ? part.rows[k]! : part.from + k));
+	}
+	return out;
+}
+
+/** Position of an event in the selection, or -1. */
+export function positionIn(sel: Selection, row: EventIndex): RowPosition {
+	for (const part of sel.parts) {
+		const local = row - part.base;
+		if (local < part.from || local >= part.to) continue;
+		if (!part.rows) return part.first + local - part.from;
+		let lo = 0;
+		let hi = part.count - 1;
+		while (lo <= hi) {
+			const mid = (lo + hi) >> 1;
+			const v = part.rows[mid]!;
+			if (v === local) return part.first + mid;
+			if (v < local) lo = mid + 1;
+			else hi = mid - 1;
+		}
+		return -1;
+	}
+	return -1;
+}
