@@ -64,6 +64,17 @@ for (const viewport of [
 			expect(Math.abs(toggles.y + toggles.height / 2 - (input.y + input.height / 2))).toBeLessThan(
 				4,
 			);
+			// The panels' toolbar (tabs, count, time mode, colours, columns, export) is one line.
+			const tabs = (await page.getByRole('tablist').boundingBox())!;
+			const toolbar = page.locator('section.trace .toolbar');
+			expect((await toolbar.boundingBox())!.height).toBeLessThan(tabs.height * 1.5);
+			const below = await toolbar.evaluate((bar) => {
+				const top = bar.getBoundingClientRect().top;
+				return [...bar.querySelectorAll<HTMLElement>(':scope > *')]
+					.filter((e) => e.getBoundingClientRect().top > top + 24)
+					.map((e) => e.textContent?.trim());
+			});
+			expect(below).toEqual([]);
 			// The table reaches the window's bottom, and holds many rows.
 			const scroller = (await page.getByTestId('event-scroller').boundingBox())!;
 			expect(scroller.y + scroller.height).toBeGreaterThan(viewport.height - 30);
