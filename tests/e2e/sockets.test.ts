@@ -197,6 +197,10 @@ describe('the Sockets panel on the sample', () => {
 		// The chip names the finding once (its title holds the subject).
 		const chip = (await page.getByTestId('finding-chip').textContent())!;
 		expect(chip.split(refused.remote!).length - 1).toBe(1);
+		// The conversations keep to the finding's sockets too.
+		const conversations = page.getByTestId('conversations').locator('tbody tr');
+		await expect.poll(() => conversations.count()).toBe(1);
+		expect(await conversations.first().textContent()).toContain(refused.remote!);
 		await page.getByTestId('show-events').click(); // 2: its events
 		const filter = `endpoint:${refused.endpoint}`;
 		const { matched } = await answerFor(page, filter);
