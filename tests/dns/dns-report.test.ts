@@ -4,79 +4,11 @@
 import { describe, expect, it } from 'vitest';
 import { dnsStatus } from '../../web/src/dns/dns-status.ts';
 import { findingsOf } from '../../web/src/sockets/findings.ts';
-import { Lifecycles } from '../builders/lifecycles.ts';
-import { addDnsLookup, addGaiResult } from '../builders/net-payloads.ts';
+import { buildDnsTrace, CONNS, EDGE, LOOKUPS, NAME_ERROR, SYNC } from '../builders/dns-lookups.ts';
 import { trackBytes } from '../sockets/track.ts';
 
-interface Lookup {
-	ms: number;
-	pid: number;
-	name: string;
-	address: string | null;
-	status: number;
-	/** Ticks from its 3006 to its 3008; null: a getaddrinfo result, which has no start. */
-	gap: number | null;
-}
-
-const EDGE = { pid: 6100, name: 'msedge.exe', eprocess: 0xffffa50c61000080n };
-const SYNC = { pid: 7300, name: 'OneDrive.exe', eprocess: 0xffffa50c73000080n };
-const NAME_ERROR = 9003;
-const TIMEOUT = 1460;
-/** Every lookup's start (up to 2 s before its answer) falls after the trace's start. */
-const START = 2500;
-
-const LOOKUPS: Lookup[] = [
-	{
-		ms: 10,
-		pid: EDGE.pid,
-		name: 'www.example.com',
-		address: '198.51.100.7',
-		status: 0,
-		gap: 150_000,
-	},
-	// Asked three times by two processes, never resolved: the finding's name.
-	{ ms: 20, pid: EDGE.pid, name: 'typo.example', address: null, status: NAME_ERROR, gap: 40_000 },
-	{ ms: 25, pid: SYNC.pid, name: 'typo.example', address: null, status: NAME_ERROR, gap: 30_000 },
-	{ ms: 30, pid: EDGE.pid, name: 'typo.example', address: null, status: TIMEOUT, gap: 20_000_000 },
-	// Failed once, then resolved: not a finding.
-	{ ms: 40, pid: SYNC.pid, name: 'sync.example.net', address: null, status: TIMEOUT, gap: 50_000 },
-	{
-		ms: 60,
-		pid: SYNC.pid,
-		name: 'sync.example.net',
-		address: '203.0.113.20',
-		status: 0,
-		gap: 10_000,
-	},
-	{ ms: 70, pid: EDGE.pid, name: 'v6.example.org', address: '2001:db8::44', status: 0, gap: null },
-];
-/** Sockets of the script: who connects where, when. */
-const CONNS = [
-	{ ms: 100, who: EDGE, remote: '198.51.100.7:443' },
-	{ ms: 110, who: EDGE, remote: '198.51.100.7:443' },
-	{ ms: 120, who: SYNC, remote: '203.0.113.20:443' },
-	{ ms: 130, who: EDGE, remote: '[2001:db8::44]:443' },
-];
-
-function build() {
-	const lc = new Lifecycles({ families: 'modern' });
-	const procs = new Map([EDGE, SYNC].map((p) => [p.pid, lc.process(p)]));
-	for (const l of LOOKUPS) {
-		// Each lookup on a thread of its own, as concurrent queries are.
-		const at = { time: lc.at(START + l.ms), pid: l.pid, tid: 100 + LOOKUPS.indexOf(l) };
-		const items = l.address ? [{ address: l.address }] : [];
-		if (l.gap === null) addGaiResult(lc.w, at, l.name, l.address ? [l.address] : [], l.status);
-		else addDnsLookup(lc.w, at, l.name, items, { status: l.status, gapTicks: BigInt(l.gap) });
-	}
-	for (const c of CONNS) {
-		const s = lc.socket(procs.get(c.who.pid)!, { at: START + c.ms });
-		s.bind('10.0.0.5:0').connect(c.remote, { ms: 5, status: 0 });
-	}
-	return lc.finish();
-}
-
 describe('the DNS report', async () => {
-	const { tracked, viaJson } = await trackBytes(build().file.bytes);
+	const { tracked, viaJson } = await trackBytes(buildDnsTrace().file.bytes);
 	const dns = tracked.dns!;
 	const names = new Map(dns.names.map((n) => [n.name, n]));
 	const lookupNames = [...new Set(LOOKUPS.map((l) => l.name))];

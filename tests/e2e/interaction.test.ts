@@ -120,6 +120,51 @@ describe('keys', () => {
 		await applyFilter(page, '');
 	});
 
+	it('Esc closes the Colours panel and the Export menu wherever the focus is, and a click elsewhere does too', async () => {
+		await applyFilter(page, 'process:svchost.exe');
+		const colours = page.getByTestId('colour-rules');
+		const panel = page.getByRole('dialog', { name: 'Colouring rules' });
+		const blur = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+		// Focus on the button that opened it, then on nothing.
+		for (const focus of [() => colours.focus(), blur]) {
+			await colours.click();
+			await panel.waitFor();
+			await focus();
+			await page.keyboard.press('Escape');
+			await panel.waitFor({ state: 'detached' });
+			expect(await colours.getAttribute('aria-expanded')).toBe('false');
+			expect(await box().inputValue()).toBe('process:svchost.exe');
+		}
+		// A name being typed is kept when a click elsewhere closes the panel; the click still selects.
+		await colours.click();
+		const name = panel.getByRole('textbox', { name: 'Name' }).first();
+		const before = await name.inputValue();
+		await name.fill(`${before} (edited)`);
+		const row = page.locator('[data-testid="event-scroller"] .row[data-position="1"]');
+		await row.click();
+		await panel.waitFor({ state: 'detached' });
+		await expect.poll(() => row.getAttribute('aria-selected')).toBe('true');
+		await colours.click();
+		expect(await name.inputValue()).toBe(`${before} (edited)`);
+		await name.fill(before);
+		await page.keyboard.press('Escape');
+		await panel.waitFor({ state: 'detached' });
+		expect(await name.count()).toBe(0);
+
+		const exportButton = page.getByRole('button', { name: /^Export/ });
+		const menu = page.getByRole('menu', { name: 'Export and copy' });
+		for (const focus of [() => exportButton.focus(), blur]) {
+			await exportButton.click();
+			await menu.waitFor();
+			await focus();
+			await page.keyboard.press('Escape');
+			await menu.waitFor({ state: 'detached' });
+			expect(await box().inputValue()).toBe('process:svchost.exe');
+		}
+		await page.keyboard.press('Escape');
+		await applyFilter(page, '');
+	});
+
 	it('number keys 1..N pick every tab, in order', async () => {
 		await page.locator('body').click({ position: { x: 5, y: 5 } });
 		for (const [k, panel] of [...PANELS.entries()].reverse()) {

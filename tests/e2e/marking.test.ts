@@ -157,3 +157,53 @@ describe('colouring rules', () => {
 		await expect.poll(() => row(0).getAttribute('data-colour')).toBe('purple');
 	});
 });
+
+describe('a selected row', () => {
+	it("keeps its mark's bar and its rule's colour, and still shows it is selected", async () => {
+		expect(await applyFilter(page, 'status:error')).toBeGreaterThan(1);
+		await expect.poll(() => row(0).getAttribute('data-colour')).toBe('red');
+		await expect.poll(() => row(1).getAttribute('data-colour')).toBe('red');
+		// The Colours panel, left open above, closes on Esc wherever the focus is.
+		await page.keyboard.press('Escape');
+		await page.getByRole('dialog', { name: 'Colouring rules' }).waitFor({ state: 'detached' });
+		await row(0).click();
+		await page.getByTestId('event-scroller').focus();
+		if ((await row(0).getAttribute('data-pinned')) === null) await page.keyboard.press('m');
+		await expect.poll(() => row(0).getAttribute('data-pinned')).toBe('');
+		expect(await row(0).getAttribute('class')).toContain('selected');
+		// The pointer away from the rows: hover is not what is measured.
+		await page.mouse.move(0, 0);
+
+		const look = (position: number) =>
+			row(position).evaluate((e) => {
+				const ctx = document.createElement('canvas').getContext('2d')!;
+				ctx.fillStyle = getComputedStyle(e).backgroundColor;
+				ctx.fillRect(0, 0, 1, 1);
+				const s = getComputedStyle(e);
+				return {
+					rgb: [...ctx.getImageData(0, 0, 1, 1).data.slice(0, 3)],
+					image: s.backgroundImage,
+					outline: s.boxShadow,
+				};
+			});
+		for (const scheme of ['light', 'dark'] as const) {
+			await page.emulateMedia({ colorScheme: scheme });
+			const selected = await look(0);
+			const other = await look(1);
+			// The mark's bar is still drawn.
+			expect(selected.image, scheme).toContain('gradient');
+			// Red stays red: more red than green or blue, as the unselected red row.
+			const [r, g, b] = selected.rgb as [number, number, number];
+			expect(r, `${scheme} ${selected.rgb}`).toBeGreaterThan(g + 15);
+			expect(r, `${scheme} ${selected.rgb}`).toBeGreaterThan(b + 15);
+			// And the selection is told apart from a red row that is not selected.
+			expect(selected.rgb, scheme).not.toEqual(other.rgb);
+			expect(selected.outline, scheme).not.toBe(other.outline);
+			await expect.poll(() => contrastOf(row(0))).toBeGreaterThanOrEqual(4.5);
+		}
+		await page.emulateMedia({ colorScheme: 'light' });
+		await screenshot(page, 'selected-marked-red-row');
+		await page.keyboard.press('m');
+		await expect.poll(() => row(0).getAttribute('data-pinned')).toBe(null);
+	});
+});

@@ -128,6 +128,54 @@ describe('the Sockets panel on the sample', () => {
 		await screenshot(page, 'sockets-panel');
 	});
 
+	it("draws round time ticks over the lanes, in the table's time mode", async () => {
+		const axis = page.getByTestId('lanes-axis');
+		const labels = async () =>
+			((await axis.getAttribute('data-ticks')) ?? '').split('|').filter((l) => l !== '');
+		await expect.poll(async () => (await labels()).length).toBeGreaterThanOrEqual(3);
+		const relative = await labels();
+		for (const l of relative) expect(l).toMatch(/^\d+(\.\d+)? s$/);
+		// Evenly spaced by 1, 2 or 5 × 10^n seconds.
+		const values = relative.map((l) => Number.parseFloat(l));
+		const step = values[1]! - values[0]!;
+		const power = 10 ** Math.floor(Math.log10(step));
+		expect([1, 2, 5].some((m) => Math.abs(step - m * power) < step * 1e-6)).toBe(true);
+		for (let k = 1; k < values.length; k++)
+			expect(values[k]! - values[k - 1]!).toBeCloseTo(step, 6);
+
+		// Each label stands over the instant it names on the lanes' bars, whole and apart.
+		const legend = (await page.locator('#sockets-lanes + .legend').textContent()) ?? '';
+		const [, from, to] = /([\d.]+) s – ([\d.]+) s/.exec(legend)!.map(Number) as number[];
+		const bar = (await page.getByTestId('lanes').locator('.lane svg').first().boundingBox())!;
+		const ticks = await axis.locator('.tick').evaluateAll((els) =>
+			els.map((e) => {
+				const r = e.getBoundingClientRect();
+				return { at: Number(e.dataset.at), left: r.left, right: r.right, align: e.className };
+			}),
+		);
+		expect(ticks).toHaveLength(relative.length);
+		let centred = 0;
+		for (const [k, t] of ticks.entries()) {
+			expect(t.left, relative[k]).toBeGreaterThanOrEqual(bar.x - 0.5);
+			expect(t.right, relative[k]).toBeLessThanOrEqual(bar.x + bar.width + 0.5);
+			if (k > 0) expect(t.left, relative[k]).toBeGreaterThanOrEqual(ticks[k - 1]!.right);
+			expect(t.at / 1e7).toBeCloseTo(values[k]!, 6);
+			if (!t.align.includes('middle')) continue;
+			const x = bar.x + ((t.at / 1e7 - from!) / (to! - from!)) * bar.width;
+			expect(Math.abs((t.left + t.right) / 2 - x), relative[k]).toBeLessThan(1.5);
+			centred++;
+		}
+		expect(centred).toBeGreaterThanOrEqual(2);
+		await page.locator('.lanes-box').scrollIntoViewIfNeeded();
+		await screenshot(page, 'sockets-lanes-axis');
+
+		await page.getByTestId('time-mode').click();
+		await expect.poll(async () => (await labels())[0] ?? '').toMatch(/^\d\d:\d\d:\d\d/);
+		expect(legend).not.toBe(await page.locator('#sockets-lanes + .legend').textContent());
+		await page.getByTestId('time-mode').click();
+		await expect.poll(async () => (await labels())[0] ?? '').toMatch(/ s$/);
+	});
+
 	it("shows how a socket's PID was learnt and a datagram socket's remotes", async () => {
 		const dns = truth.sockets.find((s) => s.peers.length === 2)!;
 		await rowsOf(page).filter({ hasText: dns.endpoint }).click();
@@ -149,6 +197,10 @@ describe('the Sockets panel on the sample', () => {
 		// The chip names the finding once (its title holds the subject).
 		const chip = (await page.getByTestId('finding-chip').textContent())!;
 		expect(chip.split(refused.remote!).length - 1).toBe(1);
+		// The conversations keep to the finding's sockets too.
+		const conversations = page.getByTestId('conversations').locator('tbody tr');
+		await expect.poll(() => conversations.count()).toBe(1);
+		expect(await conversations.first().textContent()).toContain(refused.remote!);
 		await page.getByTestId('show-events').click(); // 2: its events
 		const filter = `endpoint:${refused.endpoint}`;
 		const { matched } = await answerFor(page, filter);

@@ -205,6 +205,30 @@ describe('Δ time and the time reference', () => {
 	});
 });
 
+describe('the time reference in the URL', () => {
+	it('survives a reload, and its chip clears it from the URL too', async () => {
+		const before = await cells('time');
+		const row = page.locator('[data-testid="event-scroller"] .row[data-position="5"]');
+		await row.locator('[data-column="event"]').click();
+		await page.keyboard.press('Shift+T');
+		await page.getByTestId('reference-chip').waitFor();
+		const index = await row.getAttribute('data-index');
+		await expect.poll(async () => (await hashParams(page)).get('ref')).toBe(index);
+
+		await page.reload();
+		await answerFor(page, '');
+		await page.getByTestId('reference-chip').waitFor();
+		await expect.poll(() => row.getAttribute('data-reference')).toBe('');
+		expect(await row.locator('[data-column="time"]').textContent()).toBe('*REF*');
+		const after = await cells('time');
+		expect(Number(after.get(9))).toBeCloseTo(Number(before.get(9)) - Number(before.get(5)), 5);
+
+		await page.getByTestId('reference-chip').getByRole('button').click();
+		await expect.poll(async () => (await hashParams(page)).has('ref')).toBe(false);
+		expect((await cells('time')).get(5)).toBe(before.get(5));
+	});
+});
+
 /** The I/O graph's totals once they are in. */
 async function ioTotals(
 	scope = page.getByTestId('io-graph'),

@@ -4,7 +4,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildSample, type SampleTruth } from '../builders/sample.ts';
-import { openSampleTrace, screenshot } from './analyst-page.ts';
+import { answerFor, applyFilter, openSampleTrace, screenshot } from './analyst-page.ts';
 import { launchBrowser, type Browser } from './browser.ts';
 import { cutCellsIn, DEFAULT_EVENT_CELLS } from './layout-cells.ts';
 import { openSite, type OpenedPage } from './page.ts';
@@ -64,6 +64,17 @@ for (const viewport of [
 			expect(Math.abs(toggles.y + toggles.height / 2 - (input.y + input.height / 2))).toBeLessThan(
 				4,
 			);
+			// The panels' toolbar (tabs, count, time mode, colours, columns, export) is one line.
+			const tabs = (await page.getByRole('tablist').boundingBox())!;
+			const toolbar = page.locator('section.trace .toolbar');
+			expect((await toolbar.boundingBox())!.height).toBeLessThan(tabs.height * 1.5);
+			const below = await toolbar.evaluate((bar) => {
+				const top = bar.getBoundingClientRect().top;
+				return [...bar.querySelectorAll<HTMLElement>(':scope > *')]
+					.filter((e) => e.getBoundingClientRect().top > top + 24)
+					.map((e) => e.textContent?.trim());
+			});
+			expect(below).toEqual([]);
 			// The table reaches the window's bottom, and holds many rows.
 			const scroller = (await page.getByTestId('event-scroller').boundingBox())!;
 			expect(scroller.y + scroller.height).toBeGreaterThan(viewport.height - 30);
@@ -102,6 +113,26 @@ for (const viewport of [
 			expect(pane.y + pane.height).toBeLessThanOrEqual(viewport.height + 0.5);
 			if (viewport.width === 1440)
 				await page.screenshot({ path: '/tmp/sockscope-workbench-1440.png' });
+		});
+
+		it('keeps every column whole under a filter of failures, with the details open', async () => {
+			// The failures' statuses are the longest texts of the Status column; the table has
+			// shown other rows first, whose widths must not crowd them out.
+			await page.getByTestId('event-scroller').evaluate((e) => (e.scrollTop = e.scrollHeight / 2));
+			await page.waitForTimeout(300);
+			expect(await applyFilter(page, 'status:error')).toBeGreaterThan(0);
+			const failed = page
+				.locator('[data-testid="event-scroller"] .row')
+				.filter({ hasText: 'STATUS_CONNECTION_REFUSED' });
+			await failed.click();
+			await page.getByTestId('details').waitFor();
+			await page.waitForTimeout(300);
+			expect(await cutCells(page, defaultCells, '[data-testid="event-scroller"]')).toEqual([]);
+			const scroller = page.getByTestId('event-scroller');
+			expect(await scroller.evaluate((e) => e.scrollWidth - e.clientWidth)).toBeLessThanOrEqual(0);
+			// Back to the view before: the first screen, its row selected.
+			await page.goBack();
+			await answerFor(page, '');
 		});
 
 		it('resizes the details pane with its splitter, by keyboard too', async () => {

@@ -16,6 +16,7 @@ describe('view hash', () => {
 		q: 'status:error (raddr:10.0.0.0/8 or process:"my app.exe") -level:verbose',
 		range: { from: 17955873, to: 41457464 },
 		sel: 982,
+		ref: 57,
 		panel: 'stats',
 	};
 
@@ -39,8 +40,15 @@ describe('view hash', () => {
 	});
 
 	it('ignores what it cannot use', () => {
-		const v = parseHash('#trace=not-hex&from=2&to=1&sel=-3&panel=nope&q=');
+		const v = parseHash('#trace=not-hex&from=2&to=1&sel=-3&ref=1.5&panel=nope&q=');
 		expect(v).toEqual(EMPTY_VIEW);
+	});
+
+	it('keeps the time reference by its event index, and leaves it out when there is none', () => {
+		expect(formatHash({ ...view, ref: 0 })).toContain('&ref=0');
+		expect(formatHash({ ...view, ref: null })).not.toContain('ref=');
+		expect(parseHash('#trace=abcdef01&ref=12').ref).toBe(12);
+		expect(parseHash('#trace=abcdef01&ref=-2').ref).toBe(null);
 	});
 
 	it('keys a trace by the start of its fingerprint', () => {

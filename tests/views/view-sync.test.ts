@@ -21,6 +21,7 @@ const linked: ViewState = {
 	q: 'status:error',
 	range: { from: 10, to: 20 },
 	sel: 42,
+	ref: 40,
 	panel: 'stats',
 };
 const showing = (view: ViewState): Shown => ({
@@ -28,6 +29,7 @@ const showing = (view: ViewState): Shown => ({
 	range: view.range,
 	selectedIndex: view.sel,
 	panel: view.panel,
+	reference: view.ref ?? null,
 });
 
 describe('the view a trace opens with', () => {
@@ -59,9 +61,13 @@ describe('the view a trace opens with', () => {
 		const o = openingView(read, KEY, 'old name.etl');
 		expect(o.run).toEqual({ filter: linked.q, range: linked.range, keep: linked.sel });
 		// What the view shows then matches the fragment: nothing left to follow.
-		expect(followView(read, KEY, { ...o.run, selectedIndex: o.run.keep, panel: o.panel })).toEqual({
+		// The time reference is not part of the query: the view sets it from the fragment.
+		const opened = { ...o.run, selectedIndex: o.run.keep, panel: o.panel, reference: null };
+		expect(followView(read, KEY, opened)?.reference).toEqual({ index: 40 });
+		expect(followView(read, KEY, { ...opened, reference: 40 })).toEqual({
 			run: null,
 			panel: null,
+			reference: null,
 		});
 	});
 });
@@ -90,7 +96,15 @@ describe('following the fragment', () => {
 		expect(followView({ ...linked, panel: 'sockets' }, KEY, showing(linked))).toEqual({
 			run: null,
 			panel: 'sockets',
+			reference: null,
 		});
+	});
+
+	it('sets or clears the time reference without re-running the query', () => {
+		const moved = followView({ ...linked, ref: 7 }, KEY, showing(linked));
+		expect(moved).toEqual({ run: null, panel: null, reference: { index: 7 } });
+		const cleared = followView({ ...linked, ref: null }, KEY, showing(linked));
+		expect(cleared?.reference).toEqual({ index: null });
 	});
 
 	it('compares ranges by value', () => {

@@ -1,7 +1,7 @@
 // The workbench's layout in Debian's Firefox ESR (puppeteer-core over WebDriver BiDi), at two
-// common window sizes: no column of the events table's default set nor of the socket list is cut
-// or off-screen, with the details pane closed and open. The measure is the Chromium workbench
-// test's (layout-cells.ts).
+// common window sizes: the table gets the window's height under a one-line toolbar, and no column
+// of the events table's default set nor of the socket list is cut or off-screen, with the details
+// pane closed and open. The measures are the Chromium workbench test's (layout-cells.ts).
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
@@ -75,6 +75,41 @@ for (const viewport of [
 	{ width: 1280, height: 720 },
 ]) {
 	describe(`Firefox at ${viewport.width}×${viewport.height}`, { timeout: FIREFOX_STEP_MS }, () => {
+		it('gives the table the height of the window, under one line of tabs and buttons', async () => {
+			await page.setViewport(viewport);
+			await page.waitForSelector('[data-testid="event-scroller"] .row [data-column="event"]');
+			// The work area is measured again after the window's resize.
+			await new Promise((r) => setTimeout(r, 400));
+			const m = await page.evaluate(() => {
+				const box = (s: string) => document.querySelector(s)!.getBoundingClientRect();
+				const header = box('header.masthead');
+				const zone = box('[data-testid="drop-zone"]');
+				const bar = document.querySelector('section.trace .toolbar')!;
+				const top = bar.getBoundingClientRect().top;
+				const scroller = box('[data-testid="event-scroller"]');
+				const rows = [...document.querySelectorAll('[data-testid="event-scroller"] .row')].filter(
+					(r) => {
+						const b = r.getBoundingClientRect();
+						return b.top >= scroller.top && b.bottom <= scroller.bottom + 0.5;
+					},
+				).length;
+				return {
+					zoneInHeader: zone.top >= header.top && zone.bottom <= header.bottom + 0.5,
+					below: [...bar.children]
+						.filter((e) => e.getBoundingClientRect().top > top + 24)
+						.map((e) => e.textContent?.trim()),
+					bottom: scroller.bottom,
+					rows,
+				};
+			});
+			// Other traces come from one button in the header, not a drop zone above the table.
+			expect(m.zoneInHeader).toBe(true);
+			expect(m.below).toEqual([]);
+			expect(m.bottom).toBeGreaterThan(viewport.height - 30);
+			expect(m.bottom).toBeLessThanOrEqual(viewport.height);
+			expect(m.rows).toBeGreaterThanOrEqual(viewport.height >= 900 ? 20 : 12);
+		});
+
 		it('keeps every column of the events table whole, details closed and open', async () => {
 			await page.setViewport(viewport);
 			await page.waitForSelector('[data-testid="event-scroller"] .row [data-column="event"]');

@@ -1,6 +1,6 @@
 // The view as a URL fragment, so that a reload restores it and a copied link reopens it:
 //   #trace=<first 16 hex digits of the trace's fingerprint>&name=<file name>&q=<filter>
-//    &from=<s>&to=<s>&sel=<event index>&panel=<events|stats|sockets|dns|packets>
+//    &from=<s>&to=<s>&sel=<event index>&ref=<event index>&panel=<events|stats|sockets|dns|packets>
 // The fingerprint is a hash of the file's content (web/src/worker/fingerprint.ts), so the link
 // finds the same trace in any browser that has imported it; nothing of the trace is in the URL
 // but its name. Two traces compared: #compare=<baseline key>,<problem key> (and nothing else).
@@ -18,6 +18,8 @@ export interface ViewState {
 	readonly range: { readonly from: number; readonly to: number } | null;
 	/** The selected event's index in the trace (not its position among the matches). */
 	readonly sel: number | null;
+	/** The time reference's event index in the trace (the Time column counts from it), or none. */
+	readonly ref?: number | null;
 	readonly panel: Panel;
 	/** Two traces compared (baseline, problem), by their keys; then no trace is shown. */
 	readonly compare?: readonly [string, string] | null;
@@ -29,6 +31,7 @@ export const EMPTY_VIEW: ViewState = {
 	q: '',
 	range: null,
 	sel: null,
+	ref: null,
 	panel: 'events',
 };
 
@@ -57,6 +60,7 @@ export function parseHash(hash: string): ViewState {
 	const from = ticksOf(p.get('from'));
 	const to = ticksOf(p.get('to'));
 	const sel = p.get('sel');
+	const ref = p.get('ref');
 	const panel = p.get('panel');
 	const keys = (p.get('compare') ?? '').toLowerCase().split(',');
 	const compare =
@@ -70,6 +74,7 @@ export function parseHash(hash: string): ViewState {
 		q: p.get('q') ?? '',
 		range: from !== null && to !== null && to > from ? { from, to } : null,
 		sel: sel !== null && /^\d+$/.test(sel) ? Number(sel) : null,
+		ref: ref !== null && /^\d+$/.test(ref) ? Number(ref) : null,
 		panel: PANELS.includes(panel as Panel) ? (panel as Panel) : 'events',
 	};
 }
@@ -87,6 +92,7 @@ export function formatHash(v: ViewState): string {
 		p.set('to', secondsText(v.range.to));
 	}
 	if (v.sel !== null) p.set('sel', String(v.sel));
+	if (v.ref != null) p.set('ref', String(v.ref));
 	if (v.panel !== 'events') p.set('panel', v.panel);
 	// URLSearchParams writes spaces as '+'; %20 reads the same and survives more chat clients.
 	return `#${p.toString().replace(/\+/g, '%20')}`;

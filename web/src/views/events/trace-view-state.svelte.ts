@@ -94,7 +94,7 @@ export class TraceViewState {
 	readonly toast = new Toast();
 
 	panel = $state<Panel>('events');
-	/** The event the Time column counts from (for this view's life), or null. */
+	/** The event the Time column counts from (kept in the URL fragment), or null. */
 	reference = $state.raw<TimeReference | null>(null);
 	/** Events the user marked (by index in the trace), kept for this trace on this machine. */
 	eventMarks = $state.raw<ReadonlySet<number>>(new Set());
@@ -199,9 +199,11 @@ export class TraceViewState {
 					range: this.query.range,
 					selectedIndex: this.query.selectedIndex,
 					panel: this.panel,
+					reference: this.reference?.index ?? null,
 				});
 				if (follow?.run) this.#run(follow.run);
 				if (follow?.panel) this.panel = follow.panel;
+				if (follow?.reference) void this.#followReference(follow.reference.index);
 			});
 		});
 
@@ -459,8 +461,27 @@ export class TraceViewState {
 		if (position === null) return;
 		const row = this.query.rows.get(position) ?? (await this.query.rowsAt([position]))[0];
 		if (!row) return;
-		this.reference =
-			this.reference?.index === row.index ? null : { index: row.index, time: row.time };
+		this.setReference(
+			this.reference?.index === row.index ? null : { index: row.index, time: row.time },
+		);
+	}
+
+	/** The time reference, written into the fragment (a reload or a link keeps it). */
+	setReference(reference: TimeReference | null): void {
+		this.reference = reference;
+		this.#location.update({ ref: reference?.index ?? null });
+	}
+
+	/** The fragment's time reference: its event's time is read by index, whatever the filter. */
+	async #followReference(index: number | null): Promise<void> {
+		if (index === null) {
+			this.reference = null;
+			return;
+		}
+		const [row] = await this.#api.eventRows([index]);
+		// The fragment may have moved on while the row was read; an unknown index sets nothing.
+		if (!row || row.index !== index || this.#location.view.ref !== index) return;
+		this.reference = { index, time: row.time };
 	}
 
 	/** A key pressed anywhere on the page. */

@@ -34,7 +34,7 @@ export function openingView(view: ViewState, key: string, name: string): Opening
 	return {
 		panel: 'events',
 		run: { filter: '', range: null, keep: null },
-		change: { trace: key, name, q: '', range: null, sel: null, panel: 'events' },
+		change: { trace: key, name, q: '', range: null, sel: null, ref: null, panel: 'events' },
 		history: view.trace ? 'push' : 'replace',
 	};
 }
@@ -49,6 +49,8 @@ export interface Shown {
 	readonly range: TimeRange | null;
 	readonly selectedIndex: number | null;
 	readonly panel: Panel;
+	/** The time reference's event index, or null. */
+	readonly reference: number | null;
 }
 
 export interface Following {
@@ -56,6 +58,8 @@ export interface Following {
 	readonly run: QueryRun | null;
 	/** The fragment's panel, when another is shown. */
 	readonly panel: Panel | null;
+	/** The fragment's time reference (an event index, or none), when another is shown. */
+	readonly reference: { readonly index: number | null } | null;
 }
 
 /**
@@ -69,5 +73,6 @@ export function followView(view: ViewState, key: string, shown: Shown): Followin
 	return {
 		run: differs ? { filter: view.q, range: view.range, keep: view.sel } : null,
 		panel: view.panel !== shown.panel ? view.panel : null,
+		reference: (view.ref ?? null) !== shown.reference ? { index: view.ref ?? null } : null,
 	};
 }
