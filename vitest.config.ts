@@ -12,6 +12,10 @@ export default defineConfig({
 					include: ['tests/**/*.test.ts'],
 					exclude: ['tests/e2e/**', '**/node_modules/**'],
 					globalSetup: ['tests/unit-setup.ts'],
+					// A watchdog, not a speed limit: pinned to one busy core, a test that decodes a
+					// trace or runs tshark can take far more than vitest's 5 s default.
+					testTimeout: 120_000,
+					hookTimeout: 120_000,
 					env: { TZ: 'UTC' },
 				},
 			},
