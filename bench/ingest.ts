@@ -124,11 +124,15 @@ async function blankPageReadsMs(context: BrowserContext, path: string): Promise<
 	}
 }
 
-/** Drops the file on the page; the time to its first rows (the page's own marks) and to the end. */
-async function importOnce(page: Page, path: string) {
+/**
+ * Drops the file on the page; the time to its first rows (the page's own marks) and to the end.
+ * `again`: the library holds the file already, and the page asks whether to import it again.
+ */
+async function importOnce(page: Page, path: string, again = false) {
 	const t0 = performance.now();
 	await page.evaluate(() => performance.clearMarks());
 	await page.getByLabel('Choose a trace').setInputFiles(path);
+	if (again) await page.getByRole('button', { name: 'Import again' }).click({ timeout: 120_000 });
 	await page.locator('[data-position="0"] [role=gridcell]').first().waitFor({ timeout: 120_000 });
 	const firstRowsPolledMs = performance.now() - t0;
 	// The page's own marks (views/marks.ts): from taking the file to rows in the table, apart
@@ -214,7 +218,7 @@ async function main() {
 				await new Promise((r) => setTimeout(r, 250));
 			}
 		})();
-		await importOnce(page, path);
+		await importOnce(page, path, true);
 		sampling = false;
 		await sampled;
 		log(`memory sampled over a second import`);
