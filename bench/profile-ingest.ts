@@ -126,6 +126,33 @@ function report(p: ThreadProfile, origin: number): void {
 		);
 }
 
+/** What the pages' main threads spent in the browser's own work (style, layout, paint…), in ms. */
+function rendering(events: TraceEvent[]): void {
+	const KINDS = new Set([
+		'UpdateLayoutTree',
+		'Layout',
+		'Paint',
+		'PrePaint',
+		'Layerize',
+		'HitTest',
+		'ParseHTML',
+		'IntersectionObserverController::computeIntersections',
+		'ResizeObserverController::DeliverObservations',
+	]);
+	const sums = new Map<string, { ms: number; n: number }>();
+	for (const e of events as (TraceEvent & { ph?: string; dur?: number })[]) {
+		if (e.ph !== 'X' || !e.dur || !KINDS.has(e.name)) continue;
+		const s = sums.get(e.name) ?? { ms: 0, n: 0 };
+		s.ms += e.dur / 1000;
+		s.n++;
+		sums.set(e.name, s);
+	}
+	if (sums.size === 0) return;
+	console.log('\n== rendering work of the pages (ms, times)');
+	for (const [name, s] of [...sums].sort((a, b) => b[1].ms - a[1].ms))
+		console.log(`${s.ms.toFixed(0).padStart(7)} ms ${String(s.n).padStart(6)}×  ${name}`);
+}
+
 async function main() {
 	const distAt = args.indexOf('--dist');
 	const dist = distAt >= 0 ? args[distAt + 1]! : 'dist';
@@ -163,6 +190,7 @@ async function main() {
 		const profiles = profilesOf(trace.traceEvents);
 		const origin = Math.min(...profiles.map((p) => p.start));
 		for (const p of profiles) report(p, origin);
+		rendering(trace.traceEvents);
 	} finally {
 		await browser.close();
 		await server.stop();

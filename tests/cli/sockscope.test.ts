@@ -137,6 +137,11 @@ describe('sockscope CLI', { timeout: CLI_PROCESS_MS }, () => {
 			expect(filtered.code).toBe(0);
 			expect(filtered.stdout).toBe(all.stdout);
 		}
+		// CSV, and only the Winsock events: lines written from the records' buffers, the same.
+		const afd = ['--format', 'csv', '--provider', 'afd'];
+		const csv = await sockscope('decode', sample, ...afd);
+		expect(csv.stdout.split('\n').length).toBeGreaterThan(FIRST_CHUNK_ROWS);
+		expect((await sockscope('decode', sample, ...afd, '--filter', '')).stdout).toBe(csv.stdout);
 	});
 
 	it('decode --filter keeps exactly the records the expression selects', async () => {

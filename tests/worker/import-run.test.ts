@@ -1,20 +1,23 @@
-// An import run in Node over fake IndexedDB, with the side jobs in-process: what a complete
+// An import run in Node over fake IndexedDB, with the copy in-process: what a complete
 // import stores and tells the page, and that a cancelled or failed one leaves nothing behind
 // while one interrupted by the page going away is listed and resumes.
 import { describe, expect, it, vi } from 'vitest';
 import { failureText, textIn } from '../../web/src/i18n/render.ts';
 import { CHUNK_ROWS, FIRST_CHUNK_ROWS } from '../../web/src/columns/layout.ts';
 import type { ChunkRecord } from '../../web/src/store/db.ts';
-import { getTrace, updateTrace } from '../../web/src/store/trace-store.ts';
+import { getSockets, getTrace, updateTrace } from '../../web/src/store/trace-store.ts';
+import { indexBuffers, openTrace } from '../../web/src/decoder/etl-file.ts';
+import { blobSource, blockCache } from '../../web/src/decoder/source.ts';
+import { EVENTS_KEPT_PER_SOCKET } from '../../web/src/sockets/import-tracker.ts';
+import { trackTrace } from '../../web/src/sockets/track-trace.ts';
+import { decoderModule } from '../decoder/load.ts';
 import type { ChunksCommitted, TraceSummary } from '../../web/src/worker/api.ts';
 import { DECODER_VERSION } from '../../web/src/worker/import-open.ts';
 import { JobFailed } from '../../web/src/lib/job.ts';
-import type { SocketsStored } from '../../web/src/worker/sockets.worker.ts';
 import {
 	HeldJob,
 	library,
 	progressLog,
-	rebuildSockets,
 	sampleBytes,
 	sampleFile,
 	sampleTruth,
@@ -48,14 +51,17 @@ function startImport(lib: Library) {
 	return { result, notices, noticed, reports: log.reports, id: () => traceId };
 }
 
-/** Sockets jobs the test settles: `run` rebuilds them as the worker would; or reject the job. */
-function heldSockets(lib: () => Library) {
-	const jobs: { job: HeldJob<SocketsStored>; run: () => void }[] = [];
+/** Copy jobs the test settles: `run` copies the file as the worker would; or reject the job. */
+function heldCopies(lib: () => Library) {
+	const jobs: { job: HeldJob<null>; run: () => void }[] = [];
 	return {
 		jobs,
-		sockets: (traceId: number, file: File) => {
-			const job = new HeldJob<SocketsStored>();
-			const run = () => void rebuildSockets(lib().db, traceId, file).then(job.resolve, job.reject);
+		copy: (file: File, id: number) => {
+			const job = new HeldJob<null>();
+			const run = () => {
+				lib().files.set(id, file);
+				job.resolve(null);
+			};
 			jobs.push({ job, run });
 			return job;
 		},
@@ -107,19 +113,31 @@ describe('an import run', { timeout: SAMPLE_IMPORT_MS }, () => {
 		expect(run.notices.filter((n) => n.final)).toHaveLength(1);
 		const q = await lib.api.query(trace.id, '', null);
 		expect(q.ok && q.value).toMatchObject({ total, matched: total, partial: false });
+		// The sockets, followed as the decoding went, are those of a pass of their own over the file.
+		const opened = await openTrace(
+			blockCache(blobSource(sampleFile())),
+			decoderModule(),
+			'sample.etl',
+		);
+		if (!opened.ok) throw new Error(opened.error);
+		const own = await trackTrace(opened.value, (await indexBuffers(opened.value)).buffers, {
+			maxEventsPerSocket: EVENTS_KEPT_PER_SOCKET,
+		});
+		expect(own.sockets.length).toBeGreaterThan(0);
+		expect(await getSockets(await lib.db(), trace.id)).toEqual(own);
 	});
 
 	it('answers queries while importing (partial), and whole once the view is told it has ended', async () => {
 		let lib!: Library;
-		const held = heldSockets(() => lib);
-		lib = library({ side: { sockets: held.sockets } });
+		const held = heldCopies(() => lib);
+		lib = library({ side: { copy: held.copy } });
 		const run = startImport(lib);
 		await run.noticed;
 		const during = await lib.api.query(run.id(), '', null);
 		expect(during.ok && during.value.partial).toBe(true);
 		expect(during.ok && during.value.total).toBeGreaterThan(0);
 		expect(run.notices.some((n) => n.final)).toBe(false);
-		// The sockets are rebuilt after the copy: wait for their job, then let it run.
+		// The import waits for its copy: wait for its job, then let it run.
 		await vi.waitFor(() => expect(held.jobs).toHaveLength(1), { timeout: SAMPLE_IMPORT_MS });
 		held.jobs[0]!.run();
 		expect((await run.result).ok).toBe(true);
@@ -130,11 +148,11 @@ describe('an import run', { timeout: SAMPLE_IMPORT_MS }, () => {
 
 	it('cancelled: fails with `cancelled` and deletes the trace, its chunks, buffers and copy', async () => {
 		let lib!: Library;
-		const held = heldSockets(() => lib);
-		lib = library({ side: { sockets: held.sockets } });
+		const held = heldCopies(() => lib);
+		lib = library({ side: { copy: held.copy } });
 		const run = startImport(lib);
 		await run.noticed;
-		// Something is stored by now: the first chunk, and the copy once it is written.
+		// Something is stored by now: the first chunk, and the sockets once the decoding ends.
 		expect((await storedCounts(lib)).chunks).toBeGreaterThan(0);
 		expect((await lib.api.cancelImport(run.id())).ok).toBe(true);
 		const r = await run.result;
@@ -150,20 +168,19 @@ describe('an import run', { timeout: SAMPLE_IMPORT_MS }, () => {
 		expect(!q.ok && q.code).toBe('not-found');
 	});
 
-	it('failed (the sockets could not be rebuilt): the error is returned and nothing is kept', async () => {
+	it('failed (the copy failed, not for storage): the import completes and says why it has no copy', async () => {
 		const lib = library({
 			side: {
-				sockets: () =>
+				copy: () =>
 					new HeldJob(async () => {
-						throw new JobFailed('rebuilding the sockets failed: out of luck');
+						throw new JobFailed('copying the file into the library failed: out of luck');
 					}),
 			},
 		});
 		const r = await startImport(lib).result;
-		expect(r.ok).toBe(false);
-		expect(!r.ok && r.code).toBe('internal');
-		expect(!r.ok && r.error).toBe('import failed: rebuilding the sockets failed: out of luck');
-		expect(await storedCounts(lib)).toEqual(nothing);
+		expect(r.ok && r.value).toMatchObject({ status: 'complete', copied: false });
+		expect(r.ok && r.value.error).toMatch(/^no copy of the file could be kept \(copying the file/);
+		expect(await storedCounts(lib)).toMatchObject({ traces: 1, sockets: 1 });
 		expect(lib.files.size).toBe(0);
 	});
 
@@ -202,10 +219,10 @@ describe('an import run', { timeout: SAMPLE_IMPORT_MS }, () => {
 
 	it('interrupted by the page going away: listed as interrupted, and Resume completes it', async () => {
 		// The first page: its import has stored every chunk when the page goes (its database
-		// connection closes, and its worker stops before the sockets are in).
+		// connection closes, and its worker stops before the copy is whole).
 		let first!: Library;
-		const held = heldSockets(() => first);
-		first = library({ side: { sockets: held.sockets } });
+		const held = heldCopies(() => first);
+		first = library({ side: { copy: held.copy } });
 		const run = startImport(first);
 		await run.noticed;
 		const id = run.id();

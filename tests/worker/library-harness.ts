@@ -1,21 +1,16 @@
 // The worker's library run in Node: fake-indexeddb for IndexedDB, a Map for the copies of trace
-// files, and side jobs run in-process (the copy into the Map, the sockets rebuilt and stored as
-// the sockets worker does), each controllable so a test can hold or fail it.
+// files, and the side job run in-process (the copy into the Map), controllable so a test can hold
+// or fail it.
 import 'fake-indexeddb/auto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { indexBuffers, openTrace } from '../../web/src/decoder/etl-file.ts';
-import { blobSource, blockCache } from '../../web/src/decoder/source.ts';
-import { trackTrace } from '../../web/src/sockets/track-trace.ts';
 import { openStore } from '../../web/src/store/db.ts';
-import { putSockets } from '../../web/src/store/trace-store.ts';
 import type { ImportProgress } from '../../web/src/worker/api.ts';
 import type { LibraryDB, TraceFiles } from '../../web/src/worker/catalog.ts';
 import { decoderApi, type Decoder } from '../../web/src/worker/decoder-api.ts';
 import type { StorageEstimate } from '../../web/src/worker/import-open.ts';
 import { JobFailed, type Job } from '../../web/src/lib/job.ts';
 import type { SideJobs } from '../../web/src/worker/side-jobs.ts';
-import type { SocketsStored } from '../../web/src/worker/sockets.worker.ts';
 import type { SampleTruth } from '../builders/sample.ts';
 import { decoderModule } from '../decoder/load.ts';
 
@@ -48,10 +43,9 @@ export class HeldJob<R> implements Job<R> {
 	}
 }
 
-/** What the side jobs do; each returns the job, so a test can hold or fail it. */
+/** What the side job does; it returns the job, so a test can hold or fail it. */
 export interface SideControl {
 	copy?: (file: File, id: number) => Job<null>;
-	sockets?: (traceId: number, file: File) => Job<SocketsStored>;
 }
 
 let databases = 0;
@@ -90,9 +84,6 @@ export function library(
 					files.set(id, file);
 					return null;
 				})),
-		sockets: (request) =>
-			options.side?.sockets?.(request.traceId, request.file) ??
-			new HeldJob(() => rebuildSockets(openDb, request.traceId, request.file)),
 		openCopy: async () => null,
 	};
 	const decoder = decoderApi({
@@ -103,19 +94,6 @@ export function library(
 		estimate: options.estimate ?? (async () => null),
 	});
 	return { ...decoder, files, db: openDb, dbName };
-}
-
-/** What the sockets worker does: the trace's sockets, stored unless it has left the library. */
-export async function rebuildSockets(
-	db: () => Promise<LibraryDB>,
-	traceId: number,
-	file: File,
-): Promise<SocketsStored> {
-	const opened = await openTrace(blockCache(blobSource(file)), decoderModule(), file.name);
-	if (!opened.ok) throw new Error(opened.error);
-	const index = await indexBuffers(opened.value);
-	const tracked = await trackTrace(opened.value, index.buffers);
-	return (await putSockets(await db(), traceId, tracked)) ? tracked.sockets.length : null;
 }
 
 const STORES = ['traces', 'chunks', 'columns', 'buffers', 'sockets'] as const;

@@ -80,7 +80,11 @@ export async function decodeCommand(
 			},
 			flush,
 			progress,
-			{ owners, sockets: false },
+			{
+				owners,
+				sockets: false,
+				written: cols ? undefined : writtenFromBuffer(trace, opts, sink),
+			},
 		);
 		await flush();
 		return damage;
@@ -104,6 +108,35 @@ export async function decodeCommand(
 	);
 	await flush();
 	return read.finish();
+}
+
+/**
+ * Whole lines written straight from a selected record's buffer (decoded again by BufferRecords,
+ * kept for the next rows), without a record object: what RecordWriter.fast writes, byte for byte
+ * recordLine(recordJson(...)), for a schema-decoded event at the time its columns hold. Any other
+ * record, and one of another provider under --provider afd, is left to the record object path.
+ */
+function writtenFromBuffer(trace: OpenTrace, opts: DecodeOptions, sink: ByteSink): WrittenRecord {
+	const start = BigInt(trace.facts.startFiletime);
+	const originHi = Number(start >> 32n);
+	const originLo = Number(start & 0xffffffffn);
+	let writer: RecordWriter | null = null;
+	return (records, c, i) => {
+		// The header record's line is made of the trace's facts.
+		if (c.kind[i] === 0) return false;
+		const at = records.recordNow(c.buffer[i]!, c.recOffset[i]!);
+		if (!at) return false;
+		const { buffer: b, i: k } = at;
+		if (((b.timeHi(k) | 0) - originHi) * 0x100000000 + (b.timeLo(k) - originLo) !== c.time[i])
+			return false;
+		if (
+			opts.provider === 'afd' &&
+			records.providers.guid(b.u16(k, RecordOut.providerIndex)) !== AFD_GUID
+		)
+			return false;
+		writer ??= new RecordWriter(opts.format, trace, records.providers);
+		return writer.fast(sink, b, k, c.pid[i]!, c.tid[i]!);
+	};
 }
 
 /** Whether a filter has a term on the rows' owners. */
@@ -136,6 +169,12 @@ export type EachRecord = (
 	owners: RowOwners,
 ) => void | Promise<void>;
 
+/**
+ * Writes a selected record (row i of a chunk's columns) without its record object, when it can;
+ * false leaves it to `each`. `records` reads records back from the file.
+ */
+export type WrittenRecord = (records: BufferRecords, c: Chunk['columns'], i: number) => boolean;
+
 export interface RecordsOptions {
 	/** The sockets' owners table (a first pass of the tracker); null: the records' own processes. */
 	readonly owners?: EventOwners | null;
@@ -144,6 +183,8 @@ export interface RecordsOptions {
 	 * events and host names only (for the filter's names), at less cost.
 	 */
 	readonly sockets?: boolean;
+	/** Tried first for each selected record that a filter did not decode already. */
+	readonly written?: WrittenRecord;
 }
 
 /**
@@ -212,8 +253,15 @@ export async function filteredRecords(
 				if (types[c.etype[i]!] === 1) decoded.set(i, await recordOf(c, i));
 		const owners = join.columns(c, chunk.rows, base, ctx);
 		const test = compiled?.bind(c, (i) => decoded.get(i)?.fields ?? null, owners);
+		const written = options.written;
 		for (let i = 0; i < chunk.rows; i++) {
 			if (test && !test(i)) continue;
+			if (written && !decoded.has(i)) {
+				// Its buffer decoded (a no-op when it is among those kept), then written from it.
+				if (!records.recordNow(c.buffer[i]!, c.recOffset[i]!))
+					await records.record(c.buffer[i]!, c.recOffset[i]!);
+				if (written(records, c, i)) continue;
+			}
 			const r = decoded.has(i) ? decoded.get(i)! : await recordOf(c, i);
 			if (r) await each(r, c, i, ctx, base + i, owners);
 		}

@@ -1,4 +1,4 @@
-// Work handed to a worker of its own (copying the file, rebuilding the sockets), so that it runs
+// Work handed to a worker of its own (copying the file), so that it runs
 // on another core beside the decoding. One protocol for all: progress, a result or an error.
 
 export type JobMessage<R> =

@@ -28,15 +28,14 @@ export function indexingProgress(
 
 /** The parts of an import done, each in its own unit; side jobs not started count nothing. */
 export interface ImportParts {
+	/** The decoding, which follows the sockets as it goes. */
 	readonly decoded: IngestProgress;
-	/** Bytes the sockets have been rebuilt from. */
-	readonly followed: number | null;
 	/** Bytes of the file copied, or null when the import makes no copy. */
 	readonly copied: number | null;
 	readonly fileSize: number;
 }
 
-/** Where a decoding import is: done means decoded, copied and followed. */
+/** Where a decoding import is: done means decoded and copied. */
 export function importingProgress(
 	traceId: number,
 	fileName: string,
@@ -47,7 +46,6 @@ export function importingProgress(
 	const p = parts.decoded;
 	const part = importShare(
 		p.bytesTotal > 0 ? p.bytesDone / p.bytesTotal : 1,
-		p.bytesTotal > 0 ? (parts.followed ?? 0) / p.bytesTotal : 1,
 		parts.copied === null ? null : parts.copied / parts.fileSize,
 	);
 	const bytesDone = part * p.bytesTotal;

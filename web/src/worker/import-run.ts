@@ -1,6 +1,7 @@
 // One import of a trace file into the library, from its first report to its end: the index pass
-// feeding the decoding, the chunks stored and counted, the side jobs (the copy of the file, the
-// sockets), progress, a restart when the merge meets a CPU found late, and cancel.
+// feeding the decoding, the chunks stored and counted, the sockets followed beside the decoding,
+// the copy of the file (a side job), progress, a restart when the merge meets a CPU found late,
+// and cancel.
 //
 // How an import ends: complete (damage found is listed with it, its good records kept); cancelled
 // by the user or failed with an error, when everything it stored is deleted (the page shows the
@@ -35,6 +36,7 @@ import {
 	dropChunksFrom,
 	NO_CHUNKS,
 	putBuffers,
+	putSockets,
 	updateTrace,
 	type ChunkCounts,
 } from '../store/trace-store.ts';
@@ -55,7 +57,6 @@ import { importingProgress, indexingProgress } from './import-progress.ts';
 import { laterJob, type Job } from '../lib/job.ts';
 import type { LiveTrace } from './live-trace.ts';
 import type { SideJobs } from './side-jobs.ts';
-import type { SocketsStored } from './sockets.worker.ts';
 
 const PROGRESS_EVERY_MS = 100;
 /** How often an import writes what its trace counts of the chunks stored so far. */
@@ -115,7 +116,11 @@ export class ImportRun implements ActiveImport {
 	/** Why no copy of the file could be kept (the import goes on without one). */
 	#copyProblem: string | null = null;
 	#live!: LiveTrace;
-	#names: ImportTracker;
+	/**
+	 * The sockets, followed from the records the decoding hands the chunk builder: the file is
+	 * decoded once (a second pass in a worker of its own cost more than following them here).
+	 */
+	#sockets: ImportTracker;
 	/** Events stored by an earlier, interrupted import, which this one goes on from. */
 	#storedBefore: number;
 	/** What the trace counts of the chunks stored, in order; written every so often. */
@@ -135,7 +140,6 @@ export class ImportRun implements ActiveImport {
 	#indexSource: SwitchableSource | null = null;
 	#indexed: Promise<void> = Promise.resolve();
 	#copy: Job<null> | null = null;
-	#rebuild: Job<SocketsStored> | null = null;
 	/** Whether the library's copy of the file is whole (once the copy has ended). */
 	#copied: Promise<boolean> = Promise.resolve(false);
 	#readBack: Promise<BufferRecords> | null = null;
@@ -152,7 +156,7 @@ export class ImportRun implements ActiveImport {
 		this.#skipRows = start.skipRows;
 		this.#storedBefore = start.skipRows;
 		this.#counted = countsOf(start.record);
-		this.#names = importTracker(start.trace, false);
+		this.#sockets = importTracker(start.trace);
 		let end!: () => void;
 		this.ended = new Promise<void>((resolve) => (end = resolve));
 		this.#end = end;
@@ -208,6 +212,7 @@ export class ImportRun implements ActiveImport {
 		this.#saveCounts();
 		if (this.#policy.flush()) this.#tell(false);
 		await this.#indexed;
+		await this.#storeSockets();
 		await this.#awaitSideJobs();
 		await this.#counting;
 		const { storedBytes } = this.#counted;
@@ -268,12 +273,11 @@ export class ImportRun implements ActiveImport {
 	}
 
 	/**
-	 * Beside the decoding, each on a core of its own: the file is copied into the library
-	 * (details and exports read it after a reload; until then they read the dropped file), and the
-	 * sockets are rebuilt. The copy starts once the first rows are stored: on few cores it would
-	 * hold them back. The sockets are part of the trace: if they fail, the import fails. The copy
-	 * only serves details and exports after a reload: where it cannot be kept (a browser without
-	 * a private file system) the import goes on and says so; storage running out stops it.
+	 * Beside the decoding, on a core of its own: the file is copied into the library (details and
+	 * exports read it after a reload; until then they read the dropped file). The copy starts once
+	 * the first rows are stored: on few cores it would hold them back. It only serves details and
+	 * exports after a reload: where it cannot be kept (a browser without a private file system)
+	 * the import goes on and says so; storage running out stops it.
 	 */
 	#startSideJobs(): void {
 		const { side } = this.#deps;
@@ -293,21 +297,6 @@ export class ImportRun implements ActiveImport {
 					},
 				)
 			: Promise.resolve(this.#record.copied);
-		// The sockets read the copy once it is whole (far cheaper than the File a second time),
-		// finding its buffers themselves: they need not wait for the index pass, which keeps pace
-		// with the decoding. Where there is no copy, they read the File through the pass's index.
-		const feed = this.#feed!;
-		this.#rebuild = laterJob(
-			this.#copied.then(async (whole) =>
-				side.sockets({
-					file,
-					buffers: whole ? null : (await feed.complete).buffers,
-					copyOf: whole ? id : null,
-					traceId: id,
-				}),
-			),
-		);
-		this.#rebuild.done.catch((e: Error) => (this.#sideError ??= e));
 		// Once the copy is whole, the decoding reads it too (synchronously, locally) instead of the
 		// dropped File; the File again once the import ends and the copy is let go.
 		const dropped = this.#trace.source;
@@ -331,8 +320,8 @@ export class ImportRun implements ActiveImport {
 			onProgress: (p) => this.#report(p),
 			shouldStop: () => this.#cancelled || this.#sideError !== null,
 			othersWaiting: this.#deps.othersWaiting,
-			observe: (b, i, row) => this.#names.observe(b, i, row),
-			beforeCommit: (t) => this.#names.learnNames(t),
+			observe: (b, i, row) => this.#sockets.observe(b, i, row),
+			beforeCommit: (t) => this.#sockets.learnNames(t),
 		});
 	}
 
@@ -383,7 +372,7 @@ export class ImportRun implements ActiveImport {
 		this.#live = await this.#deps.traces.live(this.id);
 		this.#live.record = record;
 		this.#live.useRecords(this.#readBack!);
-		this.#names = importTracker(this.#trace, false);
+		this.#sockets = importTracker(this.#trace);
 		this.#policy.restarted();
 		this.#tell(false);
 		return new TraceTables();
@@ -404,7 +393,6 @@ export class ImportRun implements ActiveImport {
 				this.#record.name,
 				{
 					decoded: p,
-					followed: this.#rebuild?.progress() ?? null,
 					copied: this.#copy ? (this.#copy.progress() ?? 0) : null,
 					fileSize: this.#file.size,
 				},
@@ -419,10 +407,21 @@ export class ImportRun implements ActiveImport {
 		return { bytesDone: bytesTotal, bytesTotal, records, chunks };
 	}
 
-	/** The side jobs usually end first; waits for them, still reporting and cancellable. */
+	/**
+	 * The sockets followed over the whole trace, stored as part of it (while the copy may still
+	 * run), unless the trace was deleted meanwhile (and so cancelled). If they fail, the import
+	 * fails.
+	 */
+	async #storeSockets(): Promise<void> {
+		if (this.#cancelled || this.#sideError) throw new IngestStopped();
+		const tracked = this.#sockets.snapshot();
+		const db = await this.#deps.catalog.db();
+		if (!(await putSockets(db, this.id, tracked))) throw new IngestStopped();
+	}
+
+	/** The copy usually ends first; waits for it, still reporting and cancellable. */
 	async #awaitSideJobs(): Promise<void> {
-		const rebuild = this.#rebuild!;
-		const sides = Promise.all([this.#copied, rebuild.done]);
+		const sides = this.#copied;
 		for (let finished = false; !finished;) {
 			finished = await Promise.race([
 				sides.then(() => true),
@@ -431,8 +430,6 @@ export class ImportRun implements ActiveImport {
 			if (this.#cancelled || this.#sideError) throw new IngestStopped();
 			this.#report(this.#latestAtEnd());
 		}
-		// Stored by the sockets worker, unless the trace was deleted meanwhile (and so cancelled).
-		if ((await rebuild.done) === null) throw new IngestStopped();
 	}
 
 	/** Why the import stopped, as the page is told. */
@@ -467,7 +464,6 @@ export class ImportRun implements ActiveImport {
 		this.#feed?.release();
 		this.#pass.abort();
 		this.#copy?.cancel();
-		this.#rebuild?.cancel();
 		this.#live?.noMoreChunks();
 		// Not awaited: a copy never started never settles.
 		void this.#local.then((local) => {

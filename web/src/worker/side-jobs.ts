@@ -1,18 +1,15 @@
-// The work an import hands to workers of their own, beside the decoding: copying the file into
-// the library and rebuilding its sockets. Given to each import, so tests can stand them in. In
-// the browser the page starts those workers (side-workers.ts) and this worker talks to them
-// through the ports it hands over.
+// The work an import hands to a worker of its own, beside the decoding: copying the file into
+// the library. Given to each import, so tests can stand it in. In the browser the page starts
+// that worker (side-workers.ts) and this worker talks to it through the ports it hands over.
+// (The sockets are followed by the decoding itself: the file is decoded once.)
 import type { ByteSource } from '../decoder/source.ts';
 import { copyRequest, openTraceFileSync } from '../store/trace-files.ts';
 import { laterJob, portChannel, startJob, type Job, type JobPorts } from '../lib/job.ts';
 import type { SideWorker } from './side-workers.ts';
-import type { SocketsRequest, SocketsStored } from './sockets.worker.ts';
 
 export interface SideJobs {
 	/** Copies `file` into the library as the copy of trace `id`. */
 	copy(file: File, id: number): Job<null>;
-	/** Rebuilds the sockets of a trace and stores them. */
-	sockets(request: SocketsRequest): Job<SocketsStored>;
 	/** The library's copy of trace `id` for synchronous reads, or null when it cannot be opened. */
 	openCopy(id: number): Promise<(ByteSource & { close(): void }) | null>;
 }
@@ -39,7 +36,5 @@ function sideJob<R>(kind: SideWorker, what: string, request: unknown): Job<R> {
 export const browserSideJobs: SideJobs = {
 	// i18n: data
 	copy: (file, id) => sideJob('copy', 'copying the file into the library', copyRequest(file, id)),
-	// i18n: data
-	sockets: (request) => sideJob('sockets', 'rebuilding the sockets', request),
 	openCopy: openTraceFileSync,
 };

@@ -1,23 +1,21 @@
-// The page's half of the side jobs (copying a file, rebuilding sockets): the page starts their
-// workers and hands the decoder worker a port to each. Workers started by the decoder worker
+// The page's half of the side jobs (copying a file): the page starts their workers and hands the
+// decoder worker a port to each. Workers started by the decoder worker
 // itself could stall it for good in Firefox under load (a nested worker's start waits on the
 // main thread); started here, each talks to the decoder worker directly over its port.
 import { transfer } from 'comlink';
 import { STOP_WORKER, type JobPorts } from '../lib/job.ts';
 
-export type SideWorker = 'copy' | 'sockets';
+export type SideWorker = 'copy';
 
 // Written out per kind: the `new Worker(new URL(…))` shape is what Vite bundles.
 function create(kind: SideWorker): Worker {
-	return kind === 'copy'
-		? new Worker(new URL('../store/copy.worker.ts', import.meta.url), {
+	switch (kind) {
+		case 'copy':
+			return new Worker(new URL('../store/copy.worker.ts', import.meta.url), {
 				type: 'module',
 				name: 'trace-copy',
-			})
-		: new Worker(new URL('./sockets.worker.ts', import.meta.url), {
-				type: 'module',
-				name: 'sockets',
 			});
+	}
 }
 
 /** Starts a side worker; its ports, transferred to the decoder worker that asked for it. */
