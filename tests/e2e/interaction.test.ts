@@ -3,7 +3,7 @@
 // findings name who they are about.
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { SETTLE_MS } from '../../web/src/views/events/filter-box.svelte.ts';
+import { SETTLE_MS } from '../../web/src/views/filter/filter-box.svelte.ts';
 import { PANELS } from '../../web/src/state/view-hash.ts';
 import { buildSample, type SampleTruth } from '../builders/sample.ts';
 import { answerFor, applyFilter, hashParams, openSampleTrace, screenshot } from './analyst-page.ts';

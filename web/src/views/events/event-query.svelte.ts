@@ -2,10 +2,10 @@
 // for the table, the selected event (and any others marked for copying) and its details. Every
 // request carries a generation so a late answer to an older filter never overwrites a newer one;
 // rows and positions are asked of the answer's selection handle (a newer query supersedes it).
-import type { FilterFailure } from './filter-edit.ts';
+import type { FilterFailure } from '../filter/filter-edit.ts';
 import type { RowView, TimeRange } from '../../query/protocol.ts';
 import type { QueryAnswer, RecordDetails } from '../../worker/api.ts';
-import type { TraceApi } from './trace-api.ts';
+import type { TraceApi } from '../trace/trace-api.ts';
 
 /** Rows asked for with every query: more than a screen, so the table rarely waits for a page. */
 const HEAD_ROWS = 128;

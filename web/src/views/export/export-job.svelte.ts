@@ -14,7 +14,7 @@ import type {
 	SocketTableName,
 	TableFormat,
 } from '../../worker/api.ts';
-import type { ExportWriter, TraceApi } from '../events/trace-api.ts';
+import type { ExportWriter, TraceApi } from '../trace/trace-api.ts';
 import { screenHeader, screenLines, type ScreenTable } from './screen-csv.ts';
 import { isPayloadColumn } from '../events/columns.ts';
 import type { RowView } from '../../query/protocol.ts';

@@ -4,7 +4,7 @@
 // each says what its own last download did.
 import { pcapngFileName, type PacketPick } from '../../packets/packet-pick.ts';
 import type { Result } from '../../lib/result.ts';
-import type { TraceApi } from '../events/trace-api.ts';
+import type { TraceApi } from '../trace/trace-api.ts';
 import { saveBlob } from '../export/export-job.svelte.ts';
 
 export class PacketDownload {

@@ -5,7 +5,7 @@
 import { failureText, type Text } from '../../i18n/render.ts';
 import type { Result } from '../../lib/result.ts';
 import type { PacketAnswer, PacketDetails, PacketRowView } from '../../worker/api.ts';
-import type { TraceApi } from '../events/trace-api.ts';
+import type { TraceApi } from '../trace/trace-api.ts';
 import { PacketDownload } from './packet-download.svelte.ts';
 
 /** Rows fetched from the worker at a time. */
