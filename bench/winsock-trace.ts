@@ -640,7 +640,7 @@ class Scenario extends AfdScenario<Proc> {
 			CurrentBacklog: 1,
 		});
 		const acc = this.endpoint(p);
-		const [le, lx] = LOCATION[1024]!;
+		const [le, lx] = LOCATION[AFD.AfdAcceptWithAddress!]!;
 		const cpu = this.cpuOf(th);
 		let t = at + this.delay(0.01, 0.04);
 		this.afd(

@@ -1,5 +1,8 @@
-// The one writer of Winsock-AFD scenarios: the sample (sample.ts) and the benchmark's trace
-// (bench/winsock-trace.ts) build their events through it. It hands out endpoint and buffer
+// The one writer of Winsock-AFD scenarios: the sample (sample.ts), the benchmark's trace
+// (bench/winsock-trace.ts), the scripted lifecycles (lifecycles.ts, and windows-afd.ts and the
+// scenarios built on them) and the e2e analyst trace build their events through it. Scripts that
+// keep their own clock and contexts name the CPU and header of each event, so it draws nothing
+// random for them. It hands out endpoint and buffer
 // pointers, moves threads between CPUs, and writes AFD events as Windows logs them: a call as an
 // enter/exit pair at its Locations, a transport-side event in System's context. Everything random
 // comes from one seeded PRNG in a fixed order, so a scenario gives the same bytes on every run.

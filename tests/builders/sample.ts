@@ -431,7 +431,7 @@ class Scenario extends AfdScenario<Proc> {
 				Endpoint: s.endpoint,
 				Status: STATUS_SUCCESS,
 			},
-			{ exitIn: { location: LOCATION[1001]![1], header: systemContext(this) } },
+			{ exitIn: { location: LOCATION[AFD.AfdClose!]![1], header: systemContext(this) } },
 		);
 		te = this.call(
 			th,
@@ -570,7 +570,7 @@ class Scenario extends AfdScenario<Proc> {
 			if (c.drop && q === 0) {
 				// A duplicate answer arrives with no receive posted and the socket's buffer quota
 				// exhausted: dropped (AFD_DGRAM_DROP reason 2, insufficient local buffer space).
-				const [, lx] = LOCATION[1033]!;
+				const [, lx] = LOCATION[AFD.AfdDatagramDropWithAddress!]!;
 				this.afd(
 					th,
 					t + this.delay(0.2, 1.5),
@@ -675,7 +675,7 @@ function dnsCacheFromBeforeTrace(sc: Scenario, th: Thread, startMs: number): Soc
 			BufferLength: len,
 			Address: server,
 		};
-		const [le, lx] = LOCATION[1013]!;
+		const [le, lx] = LOCATION[AFD.AfdSendMessageWithAddress!]!;
 		sc.afd(th, t, AFD.AfdSendMessageWithAddress!, { EnterExit: 0, Location: le, ...v });
 		if (q % 2 === 1)
 			sc.afd(th, t + sc.delay(0.01, 0.03), AFD.AfdSendMessageWithAddress!, {
@@ -688,7 +688,7 @@ function dnsCacheFromBeforeTrace(sc: Scenario, th: Thread, startMs: number): Soc
 		peer.bytesSent += len;
 		const answer = sc.rng.int(len + 16, len + 200);
 		const rv = { Endpoint: s.endpoint, BufferCount: 1, Buffer: sc.buffer(th.proc) };
-		const [re] = LOCATION[1015]!;
+		const [re] = LOCATION[AFD.AfdReceiveMessageWithAddress!]!;
 		sc.afd(th, t + sc.delay(0.04, 0.06), AFD.AfdReceiveMessageWithAddress!, {
 			EnterExit: 0,
 			Location: re,
@@ -826,7 +826,7 @@ export function buildSample(): SampleResult {
 		acc.origin = 'accepted';
 		acc.local = listener.local;
 		acc.remote = c.peer;
-		const [le, lx] = LOCATION[1024]!;
+		const [le, lx] = LOCATION[AFD.AfdAcceptWithAddress!]!;
 		const cpu = sc.cpuOf(th);
 		sc.afd(
 			th,
@@ -867,7 +867,7 @@ export function buildSample(): SampleResult {
 				// The client resets the connection while the next receive is pending.
 				const recvAt = ta + sc.delay(0.05, 0.2);
 				const rst = recvAt + sc.delay(40, 90);
-				const [, ax] = LOCATION[1032]!;
+				const [, ax] = LOCATION[AFD.AfdAbort!]!;
 				sc.afd(th, rst, AFD.AfdAbort!, {
 					EnterExit: 1,
 					Location: ax,
@@ -992,7 +992,7 @@ export function buildSample(): SampleResult {
 			curlMain,
 			tc + sc.delay(0.02, 0.1),
 			sc.delay(1010, 1030), // Windows retries the SYN after each RST before giving up
-			1018,
+			AFD.AfdConnectWithAddress!,
 			{ Endpoint: s1.endpoint, Address: s1.remote },
 			{ Endpoint: s1.endpoint, Status: STATUS_CONNECTION_REFUSED, Address: s1.remote },
 		);
