@@ -49,6 +49,7 @@ import {
 	STATUS_CONNECTION_REFUSED,
 	STATUS_SUCCESS,
 	type LocationTable,
+	AFD,
 } from '../tests/builders/afd-vocabulary.ts';
 import { Prng } from '../tests/builders/prng.ts';
 import { CaptureWire } from './capture-wire.ts';
@@ -383,7 +384,7 @@ class Scenario extends AfdScenario<Proc> {
 					th,
 					t + this.delay(0.01, 0.03),
 					this.delay(0.005, 0.02),
-					1035,
+					AFD.AfdOption!,
 					{ Endpoint: p.listener, Option: 11, Value: 0 },
 					{ Endpoint: p.listener, Option: 11, Value: 0, Status: STATUS_SUCCESS },
 				);
@@ -414,7 +415,7 @@ class Scenario extends AfdScenario<Proc> {
 			Buffer: this.buffer(th.proc),
 			BufferLength: len,
 		};
-		const done = this.call(th, t, this.delay(0.01, 0.12), 1003, v, {
+		const done = this.call(th, t, this.delay(0.01, 0.12), AFD.AfdSend!, v, {
 			...v,
 			Status: STATUS_SUCCESS,
 		});
@@ -426,7 +427,7 @@ class Scenario extends AfdScenario<Proc> {
 		const v = { Endpoint: endpoint, BufferCount: 1, Buffer: this.buffer(th.proc) };
 		// The transport indicates the data just before the receive completes.
 		const lead = this.delay(0.005, 0.03);
-		this.transport(th, wait > lead ? t + wait - lead : t, 3003, {
+		this.transport(th, wait > lead ? t + wait - lead : t, AFD.AfdDataIndication!, {
 			Endpoint: endpoint,
 			Buffer: 0xffffa50c33000000n + BigInt(this.rng.int(0, 0xfff) * 0x100),
 			BufferLength: len,
@@ -436,7 +437,7 @@ class Scenario extends AfdScenario<Proc> {
 			th,
 			t,
 			wait,
-			1004,
+			AFD.AfdReceive!,
 			{ ...v, BufferLength: cap },
 			{ ...v, BufferLength: len, Status: STATUS_SUCCESS },
 		);
@@ -448,7 +449,7 @@ class Scenario extends AfdScenario<Proc> {
 			th,
 			t,
 			this.delay(0.01, 0.04),
-			1001,
+			AFD.AfdClose!,
 			{ Endpoint: endpoint },
 			{ Endpoint: endpoint, Status: STATUS_SUCCESS },
 		);
@@ -456,7 +457,7 @@ class Scenario extends AfdScenario<Proc> {
 			th,
 			te + this.delay(0.002, 0.02),
 			this.delay(0.01, 0.05),
-			1002,
+			AFD.AfdCleanup!,
 			{ Endpoint: endpoint },
 			{ Endpoint: endpoint, Status: STATUS_SUCCESS },
 		);
@@ -484,7 +485,7 @@ class Scenario extends AfdScenario<Proc> {
 			th,
 			t + this.delay(0.01, 0.1),
 			refused ? this.delay(1000, 1030) : rtt + this.delay(0.1, 2),
-			1018,
+			AFD.AfdConnectWithAddress!,
 			{ Endpoint: endpoint, Address: remote },
 			{
 				Endpoint: endpoint,
@@ -519,7 +520,7 @@ class Scenario extends AfdScenario<Proc> {
 		this.afd(
 			th,
 			t,
-			1,
+			AFD.SocketCreate!,
 			{
 				Endpoint: endpoint,
 				AddressFamily: AF_INET,
@@ -533,7 +534,7 @@ class Scenario extends AfdScenario<Proc> {
 		this.afd(
 			th,
 			t,
-			2,
+			AFD.BindIPv4!,
 			{ Endpoint: endpoint, Address: '0.0.0.0', Port: this.port(), Status: STATUS_SUCCESS },
 			{ cpu: cpu },
 		);
@@ -541,7 +542,7 @@ class Scenario extends AfdScenario<Proc> {
 		this.afd(
 			th,
 			t,
-			4,
+			AFD.ConnectIPv4!,
 			{
 				Endpoint: endpoint,
 				Address: this.rng.chance(0.5) ? '93.184.216.34' : '10.0.0.42',
@@ -550,7 +551,13 @@ class Scenario extends AfdScenario<Proc> {
 			{ cpu: cpu },
 		);
 		t += this.delay(2, 60);
-		this.afd(th, t, 6, { Endpoint: endpoint, Error: STATUS_SUCCESS }, { cpu: this.cpuOf(th) });
+		this.afd(
+			th,
+			t,
+			AFD.ConnectCompleted!,
+			{ Endpoint: endpoint, Error: STATUS_SUCCESS },
+			{ cpu: this.cpuOf(th) },
+		);
 		return { th, endpoint, free: t, exchanges: this.rng.int(10, 200), legacy: true };
 	}
 
@@ -564,12 +571,18 @@ class Scenario extends AfdScenario<Proc> {
 			this.afd(
 				th,
 				t,
-				18,
+				AFD.SendPosted!,
 				{ Endpoint: c.endpoint, FastPath: 1, BufferCount: 1, Buffer: buf, BufferLength: len },
 				{ cpu: cpu },
 			);
 			t += this.delay(0.02, 0.2);
-			this.afd(th, t, 24, { Endpoint: c.endpoint, Buffer: buf, BufferLength: len }, { cpu: cpu });
+			this.afd(
+				th,
+				t,
+				AFD.SendCompleted!,
+				{ Endpoint: c.endpoint, Buffer: buf, BufferLength: len },
+				{ cpu: cpu },
+			);
 			const parts = this.rng.int(1, 4);
 			for (let k = 0; k < parts; k++) {
 				t += k === 0 ? this.delay(5, 40) : this.delay(0.1, 3);
@@ -577,7 +590,7 @@ class Scenario extends AfdScenario<Proc> {
 				this.afd(
 					th,
 					t,
-					23,
+					AFD.RecvCompleted!,
 					{ Endpoint: c.endpoint, Buffer: this.buffer(th.proc), BufferLength: got },
 					{ cpu: this.cpuOf(th) },
 				);
@@ -606,11 +619,11 @@ class Scenario extends AfdScenario<Proc> {
 			return;
 		}
 		const cpu = this.cpuOf(c.th);
-		this.afd(c.th, t, 13, { Endpoint: c.endpoint, Error: STATUS_SUCCESS }, { cpu: cpu });
+		this.afd(c.th, t, AFD.Close!, { Endpoint: c.endpoint, Error: STATUS_SUCCESS }, { cpu: cpu });
 		this.afd(
 			c.th,
 			t + this.delay(0.02, 0.2),
-			14,
+			AFD.CleanupShutdown!,
 			{ Endpoint: c.endpoint, Error: STATUS_SUCCESS },
 			{ cpu: cpu },
 		);
@@ -620,22 +633,28 @@ class Scenario extends AfdScenario<Proc> {
 	accept(p: Proc, at: bigint): void {
 		const th = this.rng.pick(p.threads);
 		const peer = `10.0.${this.rng.int(0, 3)}.${this.rng.int(2, 250)}:${this.port()}`;
-		this.transport(th, at, 3001, {
+		this.transport(th, at, AFD.AfdConnectIndicationWithAddress!, {
 			Endpoint: p.listener,
 			Status: STATUS_SUCCESS,
 			Address: peer,
 			CurrentBacklog: 1,
 		});
 		const acc = this.endpoint(p);
-		const [le, lx] = LOCATION[1024]!;
+		const [le, lx] = LOCATION[AFD.AfdAcceptWithAddress!]!;
 		const cpu = this.cpuOf(th);
 		let t = at + this.delay(0.01, 0.04);
-		this.afd(th, t, 1024, { EnterExit: 0, Location: le, Endpoint: p.listener }, { cpu: cpu });
+		this.afd(
+			th,
+			t,
+			AFD.AfdAcceptWithAddress!,
+			{ EnterExit: 0, Location: le, Endpoint: p.listener },
+			{ cpu: cpu },
+		);
 		t += this.delay(0.06, 0.2);
 		this.afd(
 			th,
 			t,
-			1024,
+			AFD.AfdAcceptWithAddress!,
 			{
 				EnterExit: 1,
 				Location: lx,
@@ -674,14 +693,14 @@ class Scenario extends AfdScenario<Proc> {
 			th,
 			at,
 			this.delay(0.02, 0.08),
-			1007,
+			AFD.AfdSendToWithAddress!,
 			{ ...v, Address: server },
 			{ ...v, Status: STATUS_SUCCESS, Address: server },
 		);
 		const answer = this.rng.int(len + 16, len + 220);
 		const rv = { Endpoint: p.listener, BufferCount: 1, Buffer: this.buffer(p) };
 		const wait = this.delay(2, 14);
-		this.transport(th, t + wait - this.delay(0.01, 0.03), 3004, {
+		this.transport(th, t + wait - this.delay(0.01, 0.03), AFD.AfdDataIndicationWithAddress!, {
 			Endpoint: p.listener,
 			Buffer: 0xffffa50c34000000n + BigInt(this.rng.int(0, 0xfff) * 0x100),
 			BufferLength: answer,
@@ -692,7 +711,7 @@ class Scenario extends AfdScenario<Proc> {
 			th,
 			t,
 			wait,
-			1009,
+			AFD.AfdReceiveFromWithAddress!,
 			{ ...rv, BufferLength: 1472 },
 			{ ...rv, BufferLength: answer, Status: STATUS_SUCCESS, Address: server },
 		);

@@ -1,5 +1,8 @@
-// The one writer of Winsock-AFD scenarios: the sample (sample.ts) and the benchmark's trace
-// (bench/winsock-trace.ts) build their events through it. It hands out endpoint and buffer
+// The one writer of Winsock-AFD scenarios: the sample (sample.ts), the benchmark's trace
+// (bench/winsock-trace.ts), the scripted lifecycles (lifecycles.ts, and windows-afd.ts and the
+// scenarios built on them) and the e2e analyst trace build their events through it. Scripts that
+// keep their own clock and contexts name the CPU and header of each event, so it draws nothing
+// random for them. It hands out endpoint and buffer
 // pointers, moves threads between CPUs, and writes AFD events as Windows logs them: a call as an
 // enter/exit pair at its Locations, a transport-side event in System's context. Everything random
 // comes from one seeded PRNG in a fixed order, so a scenario gives the same bytes on every run.
@@ -11,7 +14,13 @@ import {
 	type PayloadValues,
 } from './etl-writer.ts';
 import { Prng } from './prng.ts';
-import { AFD, STATUS_SUCCESS, UNLISTED_LOCATIONS, type LocationTable } from './afd-vocabulary.ts';
+import {
+	AFD,
+	AFD_WITH_PROCESS,
+	STATUS_SUCCESS,
+	UNLISTED_LOCATIONS,
+	type LocationTable,
+} from './afd-vocabulary.ts';
 
 /** A process as the writer needs it: its PID, EPROCESS and the pointer size of its records. */
 export interface AfdProc {
@@ -114,6 +123,8 @@ export class AfdScenario<P extends AfdProc> {
 	/**
 	 * One AFD event of `th`'s process. `transport`: logged in System's context (header PID 4, one of
 	 * its threads, any CPU); `header`: logged with another header PID/TID; `cpu`: on that CPU.
+	 * The process's EPROCESS goes in the payload when the event has a Process field. Returns the
+	 * writer's add index.
 	 */
 	afd(
 		th: AfdThread<P>,
@@ -121,18 +132,18 @@ export class AfdScenario<P extends AfdProc> {
 		id: number,
 		values: PayloadValues,
 		opts: { cpu?: number; transport?: boolean; header?: Header } = {},
-	): void {
+	): number {
 		const system = opts.transport === true;
 		const pointerSize = (system ? this.#o.transportPointerSize : undefined) ?? th.proc.ptr;
 		this.onAfd?.({ th, id, values, pointerSize });
-		this.w.addAfd({
+		return this.w.addAfd({
 			cpu: opts.cpu ?? (system ? this.rng.int(0, this.w.cpus - 1) : this.cpuOf(th)),
 			time,
 			pid: opts.header?.pid ?? (system ? 4 : th.proc.pid),
 			tid: opts.header?.tid ?? (system ? this.rng.pick(this.#o.systemThreads) : th.tid),
 			id,
 			pointerSize,
-			values: { Process: th.proc.eprocess, ...values },
+			values: AFD_WITH_PROCESS.has(id) ? { Process: th.proc.eprocess, ...values } : values,
 		});
 	}
 

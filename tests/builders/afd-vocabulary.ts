@@ -51,6 +51,13 @@ export const AFD: Readonly<Record<string, number>> = Object.fromEntries(
 	EVENT_SCHEMAS.filter((e) => e.provider === AFD_PROVIDER).map((e) => [e.name, e.id]),
 );
 
+/** AFD event ids whose payload names its process (all but a few RIO events). */
+export const AFD_WITH_PROCESS: ReadonlySet<number> = new Set(
+	EVENT_SCHEMAS.filter(
+		(e) => e.provider === AFD_PROVIDER && e.fields.some((f) => f.name === 'Process'),
+	).map((e) => e.id),
+);
+
 /** The id of the AFD event with this manifest name; throws for a name the manifest lacks. */
 export function afdId(name: string): number {
 	const id = AFD[name];

@@ -1,6 +1,10 @@
 // One event of a busy verbose-level Winsock trace (sends and receives on a few endpoints),
 // numbered n: what the larger traces the tests generate are made of.
 import type { AfdEventInput } from './etl-writer.ts';
+import { afdId } from './afd-vocabulary.ts';
+
+const SEND = afdId('AfdSend');
+const RECEIVE = afdId('AfdReceive');
 
 export function busyEvent(n: number, cpu: number, time: bigint, endpoints: number): AfdEventInput {
 	return {
@@ -8,7 +12,7 @@ export function busyEvent(n: number, cpu: number, time: bigint, endpoints: numbe
 		time,
 		pid: 4000 + (n % 5),
 		tid: 5000 + (n % 9),
-		id: n % 2 ? 1004 : 1003,
+		id: n % 2 ? RECEIVE : SEND,
 		values: {
 			EnterExit: n % 3 === 0 ? 0 : 1,
 			Location: 3,

@@ -38,7 +38,9 @@ import {
 	STATUS_TOO_MANY_ADDRESSES,
 	ntstatusName,
 	UNLISTED_LOCATIONS,
+	AFD,
 } from './afd-vocabulary.ts';
+import { AfdScenario, type AfdProc, type AfdThread, type Header } from './afd-scenario.ts';
 import { EVENT_MAPS } from '../../web/src/generated/schemas.ts';
 
 export const START = filetimeFromIso('2026-03-14T09:26:53.5897932Z');
@@ -133,6 +135,9 @@ export interface Proc extends Required<ProcOptions> {
 	readonly who: string;
 }
 
+/** The header transport-side events are logged with: System, one of its threads. */
+export const SYSTEM_CONTEXT: Header = { pid: 4, tid: 8 };
+
 const tick = (ms: number) => BigInt(Math.round(ms * 10_000));
 
 /** 'a.b.c.d:port' / '[v6]:port' → the legacy Address and Port fields, and whether it is IPv6. */
@@ -145,6 +150,9 @@ function split(addr: string): { Address: string; Port: number; v6: boolean } {
 
 export class Lifecycles {
 	readonly w: EtlWriter;
+	/** The one AFD writer; scripted events name their CPU and header, so it draws nothing random. */
+	readonly afdWriter: AfdScenario<AfdProc>;
+	readonly #threads = new Map<Proc, AfdThread>();
 	readonly families: Families;
 	readonly sockets: SocketScript[] = [];
 	readonly #generations = new Map<bigint, number>();
@@ -160,6 +168,13 @@ export class Lifecycles {
 			cpus: opts.cpus ?? 2,
 			startTime: START,
 			...(opts.bufferSize === undefined ? {} : { bufferSize: opts.bufferSize }),
+		});
+		this.afdWriter = new AfdScenario({
+			writer: this.w,
+			seed: 0,
+			locations: {},
+			migrate: 0,
+			systemThreads: [SYSTEM_CONTEXT.tid],
 		});
 	}
 
@@ -248,17 +263,29 @@ export class Lifecycles {
 		return s;
 	}
 
-	/** Writes one AFD event; returns its add index. */
+	/** `proc`'s thread as the AFD writer knows it. */
+	thread(proc: Proc): AfdThread {
+		let th = this.#threads.get(proc);
+		if (!th) {
+			const p = { pid: proc.pid, eprocess: proc.eprocess, ptr: proc.pointerSize };
+			this.#threads.set(proc, (th = { proc: p, tid: proc.tid, cpu: 0 }));
+		}
+		return th;
+	}
+
+	/**
+	 * Writes one AFD event of `proc` with the header of `ctx` (the caller's on CPU 0, another on
+	 * CPU 1); returns its add index.
+	 */
+	afdIn(proc: Proc, time: bigint, id: number, values: PayloadValues, ctx: Header | null): number {
+		const header = ctx ?? { pid: proc.pid, tid: proc.tid };
+		const cpu = ctx === null ? 0 : 1 % this.w.cpus;
+		return this.afdWriter.afd(this.thread(proc), time, id, values, { cpu, header });
+	}
+
+	/** Writes one AFD event; `transport`: in System's context. Returns its add index. */
 	afd(proc: Proc, time: bigint, id: number, values: PayloadValues, transport = false): number {
-		return this.w.addAfd({
-			cpu: transport ? 1 % this.w.cpus : 0,
-			time,
-			pid: transport ? 4 : proc.pid,
-			tid: transport ? 8 : proc.tid,
-			id,
-			pointerSize: proc.pointerSize,
-			values: id === 4006 ? values : { Process: proc.eprocess, ...values },
-		});
+		return this.afdIn(proc, time, id, values, transport ? SYSTEM_CONTEXT : null);
 	}
 
 	expectFinding(kind: string, subject: string, socket: string | null, adds: number[], count = 1) {
@@ -275,7 +302,7 @@ export class Lifecycles {
 		const adds: number[] = [];
 		for (let k = 0; k < count; k++) {
 			const t = this.at(atMs + (withinMs * k) / count);
-			adds.push(this.afd(proc, t, 30, { HandleCount: 1, Timeout: 0 }));
+			adds.push(this.afd(proc, t, AFD.SelectPollPosted!, { HandleCount: 1, Timeout: 0 }));
 		}
 		// From the 100th call on, each has 100 calls within the last second (the default).
 		if (count >= 100 && withinMs < 1000)
@@ -459,12 +486,13 @@ export class SocketScript {
 			Protocol: this.x.protocol!,
 		};
 		const r = this.#call(
-			1000,
+			AFD.AfdCreate!,
 			{ ...v, ProcessId: this.proc.pid },
 			{ ...v, ProcessId: this.proc.pid, Status: 0 },
 			0.05,
 			(t) => {
-				if (this.lc.legacy) this.#afd(1, { ...v, UserModePid: this.proc.pid }, false, t);
+				if (this.lc.legacy)
+					this.#afd(AFD.SocketCreate!, { ...v, UserModePid: this.proc.pid }, false, t);
 			},
 		);
 		this.x.opened = (this.lc.modern ? r.start : r.start + 1n).toString();
@@ -476,7 +504,7 @@ export class SocketScript {
 		const any = local.startsWith('[') ? '[::]:0' : '0.0.0.0:0';
 		let legacyAdd = -1;
 		const r = this.#call(
-			1030,
+			AFD.AfdBindWithAddress!,
 			{ Address: any },
 			status ? { Status: status } : { Status: 0, Address: local },
 			0.03,
@@ -484,8 +512,8 @@ export class SocketScript {
 				if (!this.lc.legacy) return;
 				const { Address, Port, v6 } = split(local);
 				legacyAdd = status
-					? this.#afd(40, { Error: status }, false, t)
-					: this.#afd(v6 ? 3 : 2, { Address, Port, Status: 0 }, false, t);
+					? this.#afd(AFD.BindFailed!, { Error: status }, false, t)
+					: this.#afd(v6 ? AFD.BindIPv6! : AFD.BindIPv4!, { Address, Port, Status: 0 }, false, t);
 			},
 		);
 		this.#requestAfterClose();
@@ -512,14 +540,14 @@ export class SocketScript {
 		const { Address, Port, v6 } = split(remote);
 		let legacyEnd = -1;
 		const r = this.#call(
-			1018,
+			AFD.AfdConnectWithAddress!,
 			{ Address: remote },
 			{ Status: status, Address: remote },
 			ms,
 			(a, b) => {
 				if (!this.lc.legacy) return;
-				this.#afd(v6 ? 5 : 4, { Address, Port }, false, a);
-				legacyEnd = this.#afd(6, { Error: status }, false, b);
+				this.#afd(v6 ? AFD.ConnectIPv6! : AFD.ConnectIPv4!, { Address, Port }, false, a);
+				legacyEnd = this.#afd(AFD.ConnectCompleted!, { Error: status }, false, b);
 			},
 		);
 		this.#requestAfterClose();
@@ -550,11 +578,11 @@ export class SocketScript {
 		const status = o.status ?? STATUS_SUCCESS;
 		const buf = this.lc.buffer(this.proc);
 		const v = { BufferCount: 1, Buffer: buf, BufferLength: n };
-		this.#call(1003, v, { ...v, Status: status }, 0.05, (a, b) => {
+		this.#call(AFD.AfdSend!, v, { ...v, Status: status }, 0.05, (a, b) => {
 			if (!this.lc.legacy) return;
-			this.#afd(18, { FastPath: 1, ...v }, false, a);
-			if (status) this.#afd(9, { Error: status }, false, b);
-			else this.#afd(24, { Buffer: buf, BufferLength: n }, false, b);
+			this.#afd(AFD.SendPosted!, { FastPath: 1, ...v }, false, a);
+			if (status) this.#afd(AFD.SendFailed!, { Error: status }, false, b);
+			else this.#afd(AFD.SendCompleted!, { Buffer: buf, BufferLength: n }, false, b);
 		});
 		this.#requestAfterClose();
 		this.x.sendsPosted++;
@@ -584,23 +612,23 @@ export class SocketScript {
 		const v = { BufferCount: 1, Buffer: buf };
 		const indicate = (o.indicate ?? true) && n > 0 && !status;
 		this.#call(
-			1004,
+			AFD.AfdReceive!,
 			{ ...v, BufferLength: cap },
 			{ ...v, BufferLength: n, Status: status },
 			0.4,
 			(a, b) => {
 				if (indicate && this.lc.modern)
 					this.#afd(
-						3003,
+						AFD.AfdDataIndication!,
 						{ EnterExit: 1, Buffer: this.#kernelBuffer(), BufferLength: n },
 						true,
 						b - 2n,
 					);
 				if (!this.lc.legacy) return;
-				this.#afd(19, { FastPath: 1, ...v, BufferLength: cap }, false, a);
-				if (indicate) this.#afd(37, { 'Bytes Indicated': n }, true, b - 1n);
-				if (status) this.#afd(11, { Error: status }, false, b);
-				else this.#afd(23, { Buffer: buf, BufferLength: n }, false, b);
+				this.#afd(AFD.RecvPosted!, { FastPath: 1, ...v, BufferLength: cap }, false, a);
+				if (indicate) this.#afd(AFD.DataIndicated!, { 'Bytes Indicated': n }, true, b - 1n);
+				if (status) this.#afd(AFD.RecvFailed!, { Error: status }, false, b);
+				else this.#afd(AFD.RecvCompleted!, { Buffer: buf, BufferLength: n }, false, b);
 			},
 		);
 		this.#requestAfterClose();
@@ -618,14 +646,19 @@ export class SocketScript {
 		const v = { BufferCount: 1, Buffer: buf, BufferLength: n };
 		const { Address, Port, v6 } = split(remote);
 		this.#call(
-			1007,
+			AFD.AfdSendToWithAddress!,
 			{ ...v, Address: remote },
 			{ ...v, Status: 0, Address: remote },
 			0.05,
 			(a, b) => {
 				if (!this.lc.legacy) return;
-				this.#afd(v6 ? 22 : 21, { FastPath: 1, ...v, Address, Port }, false, a);
-				this.#afd(28, { Buffer: buf, BufferLength: n }, false, b);
+				this.#afd(
+					v6 ? AFD.SendtoPostedIPv6! : AFD.SendtoPostedIPv4!,
+					{ FastPath: 1, ...v, Address, Port },
+					false,
+					a,
+				);
+				this.#afd(AFD.SendtoCompleted!, { Buffer: buf, BufferLength: n }, false, b);
 			},
 		);
 		this.#requestAfterClose();
@@ -641,23 +674,28 @@ export class SocketScript {
 		const v = { BufferCount: 1, Buffer: buf };
 		const { Address, Port, v6 } = split(remote);
 		this.#call(
-			1009,
+			AFD.AfdReceiveFromWithAddress!,
 			{ ...v, BufferLength: 1472 },
 			{ ...v, BufferLength: n, Status: 0, Address: remote },
 			2,
 			(a, b) => {
 				if (this.lc.modern)
 					this.#afd(
-						3004,
+						AFD.AfdDataIndicationWithAddress!,
 						{ EnterExit: 1, Buffer: this.#kernelBuffer(), BufferLength: n, Address: remote },
 						true,
 						b - 2n,
 					);
 				if (!this.lc.legacy) return;
-				this.#afd(20, { FastPath: 1, ...v, BufferLength: 1472 }, false, a);
-				this.#afd(v6 ? 39 : 38, { Address, Port, 'Bytes Indicated': n }, true, b - 1n);
+				this.#afd(AFD.RecvfromPosted!, { FastPath: 1, ...v, BufferLength: 1472 }, false, a);
 				this.#afd(
-					v6 ? 27 : 26,
+					v6 ? AFD.DataIndicatedFromTransportIPv6! : AFD.DataIndicatedFromTransportIPv4!,
+					{ Address, Port, 'Bytes Indicated': n },
+					true,
+					b - 1n,
+				);
+				this.#afd(
+					v6 ? AFD.RecvfromCompletedIPv6! : AFD.RecvfromCompletedIPv4!,
 					{ BufferCount: 1, Buffer: buf, BufferLength: n, Address, Port },
 					false,
 					b,
@@ -686,7 +724,7 @@ export class SocketScript {
 		if (this.lc.modern)
 			adds.push(
 				this.#afd(
-					1033,
+					AFD.AfdDatagramDropWithAddress!,
 					{
 						EnterExit: 1,
 						Location: 3,
@@ -701,7 +739,12 @@ export class SocketScript {
 			);
 		if (this.lc.legacy)
 			adds.push(
-				this.#afd(v6 ? 34 : 33, { PacketSize: n, Address, Port, Reason: reason }, true, t + 1n),
+				this.#afd(
+					v6 ? AFD.DatagramDroppedIPv6! : AFD.DatagramDroppedIPv4!,
+					{ PacketSize: n, Address, Port, Reason: reason },
+					true,
+					t + 1n,
+				),
 			);
 		this.x.remote ??= remote;
 		this.x.datagramsDropped++;
@@ -716,12 +759,13 @@ export class SocketScript {
 
 	option(option: number, value: number): this {
 		this.#call(
-			1035,
+			AFD.AfdOption!,
 			{ Option: option, Value: value },
 			{ Option: option, Value: value, Status: 0 },
 			0.01,
 			(a) => {
-				if (this.lc.legacy) this.#afd(29, { Option: option, Value: value }, false, a);
+				if (this.lc.legacy)
+					this.#afd(AFD.SocketOptionSet!, { Option: option, Value: value }, false, a);
 			},
 		);
 		this.#requestAfterClose();
@@ -731,7 +775,7 @@ export class SocketScript {
 	listen(backlog = 200): this {
 		// Legacy events have no listen: a legacy listener shows itself by its connection indications.
 		if (this.lc.modern)
-			this.#call(1037, { Backlog: backlog }, { Backlog: backlog, Status: 0 }, 0.02);
+			this.#call(AFD.AfdListen!, { Backlog: backlog }, { Backlog: backlog, Status: 0 }, 0.02);
 		else this.step();
 		this.x.listening = true;
 		return this;
@@ -750,7 +794,7 @@ export class SocketScript {
 		const { Address, Port, v6 } = split(peer);
 		if (lc.modern)
 			this.#afd(
-				3001,
+				AFD.AfdConnectIndicationWithAddress!,
 				{ EnterExit: 1, Location: 3, Status: 0, Address: peer, CurrentBacklog: 1 },
 				true,
 				t,
@@ -759,7 +803,7 @@ export class SocketScript {
 			lc.afd(
 				this.proc,
 				t + 1n,
-				v6 ? 36 : 35,
+				v6 ? AFD.ConnectionIndicatedIPv6! : AFD.ConnectionIndicatedIPv4!,
 				{ 'Listen Endpoint': this.endpoint, Address, Port },
 				true,
 			);
@@ -767,9 +811,9 @@ export class SocketScript {
 		const tx = this.step(0.1);
 		let opened = tx;
 		if (lc.modern) {
-			this.#afd(1024, { EnterExit: 0, Location: 1 }, false, te);
+			this.#afd(AFD.AfdAcceptWithAddress!, { EnterExit: 0, Location: 1 }, false, te);
 			const a = this.#afd(
-				1024,
+				AFD.AfdAcceptWithAddress!,
 				{
 					EnterExit: 1,
 					Location: 2,
@@ -784,14 +828,14 @@ export class SocketScript {
 			acc.firstAdd = a;
 		}
 		if (lc.legacy) {
-			const first = lc.afd(this.proc, tx + 1n, 1, {
+			const first = lc.afd(this.proc, tx + 1n, AFD.SocketCreate!, {
 				Endpoint: acc.endpoint,
 				AddressFamily: this.x.family!,
 				SocketType: this.x.type!,
 				Protocol: this.x.protocol!,
 				UserModePid: this.proc.pid,
 			});
-			lc.afd(this.proc, tx + 2n, v6 ? 16 : 15, {
+			lc.afd(this.proc, tx + 2n, v6 ? AFD.AcceptIPv6! : AFD.AcceptIPv4!, {
 				Endpoint: acc.endpoint,
 				Address,
 				Port,
@@ -819,7 +863,9 @@ export class SocketScript {
 		const adds: number[] = [];
 		const transport = by === 'transport';
 		if (this.lc.modern)
-			adds.push(this.#afd(1032, { EnterExit: 1, Location: 3, Reason: reason }, transport, t));
+			adds.push(
+				this.#afd(AFD.AfdAbort!, { EnterExit: 1, Location: 3, Reason: reason }, transport, t),
+			);
 		if (this.lc.legacy)
 			adds.push(this.#afd(by === 'afd' ? 7 : 8, { Reason: reason }, transport, t + 1n));
 		this.x.state = 'aborted';
@@ -835,16 +881,17 @@ export class SocketScript {
 	/** The peer's disconnect indicated by the transport. */
 	disconnect(): this {
 		const t = this.step(0.5);
-		if (this.lc.modern) this.#afd(3006, { EnterExit: 1, Location: 3, Status: 0 }, true, t);
-		if (this.lc.legacy) this.#afd(41, {}, true, t + 1n);
+		if (this.lc.modern)
+			this.#afd(AFD.AfdDisconnect!, { EnterExit: 1, Location: 3, Status: 0 }, true, t);
+		if (this.lc.legacy) this.#afd(AFD.DisconnectIndicated!, {}, true, t + 1n);
 		this.peerGone = true;
 		return this;
 	}
 
 	/** closesocket: AfdClose (1001) / legacy 13. The socket lives on until cleanup. */
 	closeRequest(): this {
-		this.#call(1001, {}, { Status: 0 }, 0.02, (a) => {
-			if (this.lc.legacy) this.#afd(13, { Error: 0 }, false, a);
+		this.#call(AFD.AfdClose!, {}, { Status: 0 }, 0.02, (a) => {
+			if (this.lc.legacy) this.#afd(AFD.Close!, { Error: 0 }, false, a);
 		});
 		this.closeRequested = true;
 		this.#ended();
@@ -853,8 +900,8 @@ export class SocketScript {
 
 	/** AfdCleanup (1002) / legacy 14: the end of the socket. */
 	cleanup(): this {
-		const r = this.#call(1002, {}, { Status: 0 }, 0.03, (_a, b) => {
-			if (this.lc.legacy) this.#afd(14, { Error: 0 }, false, b);
+		const r = this.#call(AFD.AfdCleanup!, {}, { Status: 0 }, 0.03, (_a, b) => {
+			if (this.lc.legacy) this.#afd(AFD.CleanupShutdown!, { Error: 0 }, false, b);
 		});
 		this.x.closed = (this.lc.legacy ? r.end - 1n : r.end).toString();
 		this.#ended();

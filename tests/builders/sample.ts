@@ -44,6 +44,7 @@ import {
 	ntstatusName,
 	sourced,
 	type LocationTable,
+	AFD,
 } from './afd-vocabulary.ts';
 
 export const SAMPLE_START_ISO = '2026-03-14T09:26:53.5897932Z';
@@ -372,7 +373,7 @@ class Scenario extends AfdScenario<Proc> {
 			th,
 			t,
 			dur,
-			1003,
+			AFD.AfdSend!,
 			v,
 			{ ...v, Status: STATUS_SUCCESS },
 			{
@@ -400,7 +401,7 @@ class Scenario extends AfdScenario<Proc> {
 		const v = { Endpoint: s.endpoint, BufferCount: 1, Buffer: buf };
 		if (indicate && len > 0 && status === STATUS_SUCCESS) {
 			// The transport indicates the data just before the receive completes.
-			this.transport(th, t + wait - this.delay(0.005, 0.03), 3003, {
+			this.transport(th, t + wait - this.delay(0.005, 0.03), AFD.AfdDataIndication!, {
 				Endpoint: s.endpoint,
 				Buffer: 0xffffa50c33000000n + BigInt(this.rng.int(0, 0xfff) * 0x100),
 				BufferLength: len,
@@ -411,7 +412,7 @@ class Scenario extends AfdScenario<Proc> {
 			th,
 			t,
 			wait,
-			1004,
+			AFD.AfdReceive!,
 			{ ...v, BufferLength: cap },
 			{ ...v, BufferLength: len, Status: status },
 			{ exitIn: receiveCompletion(this, wait) },
@@ -424,19 +425,19 @@ class Scenario extends AfdScenario<Proc> {
 			th,
 			t,
 			this.delay(0.01, 0.04),
-			1001,
+			AFD.AfdClose!,
 			{ Endpoint: s.endpoint },
 			{
 				Endpoint: s.endpoint,
 				Status: STATUS_SUCCESS,
 			},
-			{ exitIn: { location: LOCATION[1001]![1], header: systemContext(this) } },
+			{ exitIn: { location: LOCATION[AFD.AfdClose!]![1], header: systemContext(this) } },
 		);
 		te = this.call(
 			th,
 			te + this.delay(0.002, 0.02),
 			this.delay(0.01, 0.05),
-			1002,
+			AFD.AfdCleanup!,
 			{
 				Endpoint: s.endpoint,
 			},
@@ -471,7 +472,7 @@ class Scenario extends AfdScenario<Proc> {
 			th,
 			t + this.delay(0.01, 0.1),
 			rtt + this.delay(0.1, 2),
-			1018,
+			AFD.AfdConnectWithAddress!,
 			{ Endpoint: s.endpoint, Address: c.remote },
 			{ Endpoint: s.endpoint, Status: STATUS_SUCCESS, Address: c.remote },
 		);
@@ -502,7 +503,7 @@ class Scenario extends AfdScenario<Proc> {
 			// completes with 0 bytes (graceful EOF).
 			const recvAt = t;
 			const fin = t + this.delay(20, 60);
-			this.transport(th, fin, 3006, { Endpoint: s.endpoint, Status: STATUS_SUCCESS });
+			this.transport(th, fin, AFD.AfdDisconnect!, { Endpoint: s.endpoint, Status: STATUS_SUCCESS });
 			t = this.receive(th, s, recvAt, fin - recvAt + this.delay(0.01, 0.05), 65536, 0);
 			s.outcome = 'remote-disconnect';
 		}
@@ -523,7 +524,7 @@ class Scenario extends AfdScenario<Proc> {
 			th,
 			t1 + this.delay(0.01, 0.03),
 			this.delay(0.005, 0.02),
-			1035,
+			AFD.AfdOption!,
 			{ Endpoint: s.endpoint, Option: 11, Value: 0 },
 			{ Endpoint: s.endpoint, Option: 11, Value: 0, Status: STATUS_SUCCESS },
 		);
@@ -542,7 +543,7 @@ class Scenario extends AfdScenario<Proc> {
 				th,
 				t + this.delay(0.02, 0.2),
 				this.delay(0.02, 0.08),
-				1007,
+				AFD.AfdSendToWithAddress!,
 				{ ...v, Address: c.server },
 				{ ...v, Status: STATUS_SUCCESS, Address: c.server },
 			);
@@ -550,7 +551,7 @@ class Scenario extends AfdScenario<Proc> {
 			const rbuf = this.buffer(th.proc);
 			const rv = { Endpoint: s.endpoint, BufferCount: 1, Buffer: rbuf };
 			const wait = this.delay(2, 14);
-			this.transport(th, t + wait - this.delay(0.01, 0.03), 3004, {
+			this.transport(th, t + wait - this.delay(0.01, 0.03), AFD.AfdDataIndicationWithAddress!, {
 				Endpoint: s.endpoint,
 				Buffer: 0xffffa50c34000000n + BigInt(this.rng.int(0, 0xfff) * 0x100),
 				BufferLength: answer,
@@ -562,18 +563,18 @@ class Scenario extends AfdScenario<Proc> {
 				th,
 				t + this.delay(0.01, 0.05),
 				wait,
-				1009,
+				AFD.AfdReceiveFromWithAddress!,
 				{ ...rv, BufferLength: 1472 },
 				{ ...rv, BufferLength: answer, Status: STATUS_SUCCESS, Address: c.server },
 			);
 			if (c.drop && q === 0) {
 				// A duplicate answer arrives with no receive posted and the socket's buffer quota
 				// exhausted: dropped (AFD_DGRAM_DROP reason 2, insufficient local buffer space).
-				const [, lx] = LOCATION[1033]!;
+				const [, lx] = LOCATION[AFD.AfdDatagramDropWithAddress!]!;
 				this.afd(
 					th,
 					t + this.delay(0.2, 1.5),
-					1033,
+					AFD.AfdDatagramDropWithAddress!,
 					{
 						EnterExit: 1,
 						Location: lx,
@@ -618,8 +619,14 @@ function nestedSend(
 	cpu: number,
 	v: PayloadValues,
 ): void {
-	sc.afd(th, enter + 1n, 1003, { EnterExit: 0, Location: sourced(3056), ...v }, { cpu });
-	sc.afd(th, exit - 1n, 1003, { EnterExit: 1, Location: sourced(3073), ...v, Status: 0 }, { cpu });
+	sc.afd(th, enter + 1n, AFD.AfdSend!, { EnterExit: 0, Location: sourced(3056), ...v }, { cpu });
+	sc.afd(
+		th,
+		exit - 1n,
+		AFD.AfdSend!,
+		{ EnterExit: 1, Location: sourced(3073), ...v, Status: 0 },
+		{ cpu },
+	);
 }
 
 /** AfdRestartBufferSend completing a buffered send again (3024), 5 µs later on a System thread. */
@@ -628,7 +635,7 @@ function bufferedCompletion(sc: Scenario, th: Thread, exit: bigint, v: PayloadVa
 	sc.afd(
 		th,
 		exit + 50n,
-		1003,
+		AFD.AfdSend!,
 		{ EnterExit: 1, Location: sourced(3024), ...v, Status: 0 },
 		{ cpu: header.tid % sc.w.cpus, header },
 	);
@@ -668,16 +675,21 @@ function dnsCacheFromBeforeTrace(sc: Scenario, th: Thread, startMs: number): Soc
 			BufferLength: len,
 			Address: server,
 		};
-		const [le, lx] = LOCATION[1013]!;
-		sc.afd(th, t, 1013, { EnterExit: 0, Location: le, ...v });
+		const [le, lx] = LOCATION[AFD.AfdSendMessageWithAddress!]!;
+		sc.afd(th, t, AFD.AfdSendMessageWithAddress!, { EnterExit: 0, Location: le, ...v });
 		if (q % 2 === 1)
-			sc.afd(th, t + sc.delay(0.01, 0.03), 1013, { EnterExit: 1, Location: lx, ...v, Status: 0 });
+			sc.afd(th, t + sc.delay(0.01, 0.03), AFD.AfdSendMessageWithAddress!, {
+				EnterExit: 1,
+				Location: lx,
+				...v,
+				Status: 0,
+			});
 		s.sent += len;
 		peer.bytesSent += len;
 		const answer = sc.rng.int(len + 16, len + 200);
 		const rv = { Endpoint: s.endpoint, BufferCount: 1, Buffer: sc.buffer(th.proc) };
-		const [re] = LOCATION[1015]!;
-		sc.afd(th, t + sc.delay(0.04, 0.06), 1015, {
+		const [re] = LOCATION[AFD.AfdReceiveMessageWithAddress!]!;
+		sc.afd(th, t + sc.delay(0.04, 0.06), AFD.AfdReceiveMessageWithAddress!, {
 			EnterExit: 0,
 			Location: re,
 			...rv,
@@ -688,7 +700,7 @@ function dnsCacheFromBeforeTrace(sc: Scenario, th: Thread, startMs: number): Soc
 		sc.afd(
 			th,
 			t,
-			1015,
+			AFD.AfdReceiveMessageWithAddress!,
 			{
 				EnterExit: 1,
 				Location: sourced(4052),
@@ -790,7 +802,7 @@ export function buildSample(): SampleResult {
 		svcMain,
 		t + sc.delay(0.02, 0.08),
 		sc.delay(0.01, 0.03),
-		1037,
+		AFD.AfdListen!,
 		{ Endpoint: listener.endpoint, Backlog: 200 },
 		{ Endpoint: listener.endpoint, Backlog: 200, Status: STATUS_SUCCESS },
 	);
@@ -804,7 +816,7 @@ export function buildSample(): SampleResult {
 	for (const c of clients) {
 		const th = c.abort ? svcWorker : svcMain;
 		let ta = sc.at(c.at);
-		sc.transport(th, ta, 3001, {
+		sc.transport(th, ta, AFD.AfdConnectIndicationWithAddress!, {
 			Endpoint: listener.endpoint,
 			Status: STATUS_SUCCESS,
 			Address: c.peer,
@@ -814,12 +826,12 @@ export function buildSample(): SampleResult {
 		acc.origin = 'accepted';
 		acc.local = listener.local;
 		acc.remote = c.peer;
-		const [le, lx] = LOCATION[1024]!;
+		const [le, lx] = LOCATION[AFD.AfdAcceptWithAddress!]!;
 		const cpu = sc.cpuOf(th);
 		sc.afd(
 			th,
 			ta + sc.delay(0.01, 0.04),
-			1024,
+			AFD.AfdAcceptWithAddress!,
 			{ EnterExit: 0, Location: le, Endpoint: listener.endpoint },
 			{ cpu },
 		);
@@ -828,7 +840,7 @@ export function buildSample(): SampleResult {
 		sc.afd(
 			th,
 			ta,
-			1024,
+			AFD.AfdAcceptWithAddress!,
 			{
 				EnterExit: 1,
 				Location: lx,
@@ -855,8 +867,13 @@ export function buildSample(): SampleResult {
 				// The client resets the connection while the next receive is pending.
 				const recvAt = ta + sc.delay(0.05, 0.2);
 				const rst = recvAt + sc.delay(40, 90);
-				const [, ax] = LOCATION[1032]!;
-				sc.afd(th, rst, 1032, { EnterExit: 1, Location: ax, Endpoint: acc.endpoint, Reason: 4 });
+				const [, ax] = LOCATION[AFD.AfdAbort!]!;
+				sc.afd(th, rst, AFD.AfdAbort!, {
+					EnterExit: 1,
+					Location: ax,
+					Endpoint: acc.endpoint,
+					Reason: 4,
+				});
 				ta = sc.receive(
 					th,
 					acc,
@@ -975,7 +992,7 @@ export function buildSample(): SampleResult {
 			curlMain,
 			tc + sc.delay(0.02, 0.1),
 			sc.delay(1010, 1030), // Windows retries the SYN after each RST before giving up
-			1018,
+			AFD.AfdConnectWithAddress!,
 			{ Endpoint: s1.endpoint, Address: s1.remote },
 			{ Endpoint: s1.endpoint, Status: STATUS_CONNECTION_REFUSED, Address: s1.remote },
 		);
@@ -991,7 +1008,7 @@ export function buildSample(): SampleResult {
 			curlMain,
 			tc + sc.delay(0.02, 0.1),
 			sc.delay(2100, 2110),
-			1018,
+			AFD.AfdConnectWithAddress!,
 			{ Endpoint: s2.endpoint, Address: s2.remote },
 			{ Endpoint: s2.endpoint, Status: STATUS_IO_TIMEOUT, Address: s2.remote },
 		);
@@ -1006,7 +1023,7 @@ export function buildSample(): SampleResult {
 		let tg = sc.at(612.4);
 		const s = sc.newSocket(th, tg, AF_INET, SOCK_STREAM, IPPROTO_TCP);
 		s.legacy = true;
-		sc.afd(th, tg, 1, {
+		sc.afd(th, tg, AFD.SocketCreate!, {
 			Endpoint: s.endpoint,
 			AddressFamily: AF_INET,
 			SocketType: SOCK_STREAM,
@@ -1015,7 +1032,7 @@ export function buildSample(): SampleResult {
 		});
 		tg += sc.delay(0.05, 0.2);
 		s.local = '0.0.0.0:51233';
-		sc.afd(th, tg, 2, {
+		sc.afd(th, tg, AFD.BindIPv4!, {
 			Endpoint: s.endpoint,
 			Address: '0.0.0.0',
 			Port: 51233,
@@ -1023,14 +1040,14 @@ export function buildSample(): SampleResult {
 		});
 		tg += sc.delay(0.05, 0.2);
 		s.remote = '93.184.216.34:80';
-		sc.afd(th, tg, 4, { Endpoint: s.endpoint, Address: '93.184.216.34', Port: 80 });
+		sc.afd(th, tg, AFD.ConnectIPv4!, { Endpoint: s.endpoint, Address: '93.184.216.34', Port: 80 });
 		tg += sc.delay(92, 96);
-		sc.afd(th, tg, 6, { Endpoint: s.endpoint, Error: STATUS_SUCCESS });
+		sc.afd(th, tg, AFD.ConnectCompleted!, { Endpoint: s.endpoint, Error: STATUS_SUCCESS });
 		for (let i = 0; i < 6; i++) {
 			tg += sc.delay(1, 40);
 			const len = rng.int(96, 420);
 			const buf = sc.buffer(th.proc);
-			sc.afd(th, tg, 18, {
+			sc.afd(th, tg, AFD.SendPosted!, {
 				Endpoint: s.endpoint,
 				FastPath: 1,
 				BufferCount: 1,
@@ -1038,20 +1055,24 @@ export function buildSample(): SampleResult {
 				BufferLength: len,
 			});
 			tg += sc.delay(0.02, 0.2);
-			sc.afd(th, tg, 24, { Endpoint: s.endpoint, Buffer: buf, BufferLength: len });
+			sc.afd(th, tg, AFD.SendCompleted!, { Endpoint: s.endpoint, Buffer: buf, BufferLength: len });
 			s.sent += len;
 			const parts = rng.int(1, 4);
 			for (let k = 0; k < parts; k++) {
 				tg += k === 0 ? sc.delay(90, 110) : sc.delay(0.1, 3);
 				const got = k < parts - 1 ? 1460 : rng.int(80, 1460);
-				sc.afd(th, tg, 23, { Endpoint: s.endpoint, Buffer: sc.buffer(th.proc), BufferLength: got });
+				sc.afd(th, tg, AFD.RecvCompleted!, {
+					Endpoint: s.endpoint,
+					Buffer: sc.buffer(th.proc),
+					BufferLength: got,
+				});
 				s.received += got;
 			}
 		}
 		tg += sc.delay(5, 50);
-		sc.afd(th, tg, 13, { Endpoint: s.endpoint, Error: STATUS_SUCCESS });
+		sc.afd(th, tg, AFD.Close!, { Endpoint: s.endpoint, Error: STATUS_SUCCESS });
 		tg += sc.delay(0.02, 0.2);
-		sc.afd(th, tg, 14, { Endpoint: s.endpoint, Error: STATUS_SUCCESS });
+		sc.afd(th, tg, AFD.CleanupShutdown!, { Endpoint: s.endpoint, Error: STATUS_SUCCESS });
 		s.closed = tg;
 		s.state = 'closed';
 	}

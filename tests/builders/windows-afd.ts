@@ -24,8 +24,10 @@ import {
 	SOCK_STREAM,
 	IPPROTO_TCP,
 	IPPROTO_UDP,
+	SYSTEM_CONTEXT,
 } from './lifecycles.ts';
 import type { Proc } from './lifecycles.ts';
+import { AFD } from './afd-vocabulary.ts';
 import type { EtlFile, PayloadValues } from './etl-writer.ts';
 
 /** Where the header PID/TID of an event come from. */
@@ -109,27 +111,14 @@ export class WindowsAfd {
 		values: PayloadValues,
 		reliable = false,
 	): void {
-		const { pid, tid } =
-			ctx === 'caller'
-				? { pid: s.proc.pid, tid: s.proc.tid }
-				: ctx === 'system'
-					? { pid: 4, tid: 8 }
-					: ctx;
 		if (reliable && ctx === 'caller') this.facts(s.proc).reliable = true;
-		this.lc.w.addAfd({
-			cpu: ctx === 'caller' ? 0 : 1,
-			time: this.lc.at(ms),
-			pid,
-			tid,
+		this.lc.afdIn(
+			s.proc,
+			this.lc.at(ms),
 			id,
-			values: {
-				EnterExit: enterExit,
-				Location: location,
-				Process: s.proc.eprocess,
-				Endpoint: s.endpoint,
-				...values,
-			},
-		});
+			{ EnterExit: enterExit, Location: location, Endpoint: s.endpoint, ...values },
+			ctx === 'caller' ? null : ctx === 'system' ? SYSTEM_CONTEXT : ctx,
+		);
 	}
 
 	finish(): { file: EtlFile; expected: WindowsExpected[] } {
@@ -234,8 +223,8 @@ export class WinSocket {
 			Protocol: udp ? IPPROTO_UDP : IPPROTO_TCP,
 			ProcessId: this.proc.pid,
 		};
-		this.#ev(1000, 0, 1002, v, 'caller', true);
-		this.#ev(1000, 1, 1012, { ...v, Status: 0 }, 'caller', true);
+		this.#ev(AFD.AfdCreate!, 0, 1002, v, 'caller', true);
+		this.#ev(AFD.AfdCreate!, 1, 1012, { ...v, Status: 0 }, 'caller', true);
 		this.sc.facts(this.proc).creates.push({ ms: this.firstMs, pid: this.proc.pid });
 		Object.assign(this.x, { pid: this.proc.pid, origin: 'created', type: this.#type });
 		return this;
@@ -246,11 +235,11 @@ export class WinSocket {
 	 * connect ended, `exitAfterMs` later (a refused or timed-out connect fails with an NTSTATUS).
 	 */
 	connect(local: string, remote: string, o: { status?: number; exitAfterMs?: number } = {}): this {
-		this.#ev(1030, 0, 7010, { Address: '0.0.0.0:0' }, 'caller', true);
-		this.#ev(1030, 1, 7022, { Status: 0, Address: local }, 'caller', true);
-		this.#ev(1018, 0, 5023, { Address: remote }, 'caller', true);
+		this.#ev(AFD.AfdBindWithAddress!, 0, 7010, { Address: '0.0.0.0:0' }, 'caller', true);
+		this.#ev(AFD.AfdBindWithAddress!, 1, 7022, { Status: 0, Address: local }, 'caller', true);
+		this.#ev(AFD.AfdConnectWithAddress!, 0, 5023, { Address: remote }, 'caller', true);
 		this.ms += o.exitAfterMs ?? 0;
-		this.#ev(1018, 1, 5024, { Status: o.status ?? 0, Address: remote });
+		this.#ev(AFD.AfdConnectWithAddress!, 1, 5024, { Status: o.status ?? 0, Address: remote });
 		this.x.remote ??= remote;
 		return this;
 	}
@@ -265,13 +254,13 @@ export class WinSocket {
 	 */
 	send(n: number, o: { buffered?: boolean } = {}): this {
 		const v = this.#sendValues(n);
-		this.#ev(1003, 0, 3047, v, 'caller', true);
+		this.#ev(AFD.AfdSend!, 0, 3047, v, 'caller', true);
 		if (!o.buffered) {
-			this.#ev(1003, 0, 3056, v);
-			this.#ev(1003, 1, 3073, { ...v, Status: 0 });
+			this.#ev(AFD.AfdSend!, 0, 3056, v);
+			this.#ev(AFD.AfdSend!, 1, 3073, { ...v, Status: 0 });
 		}
-		this.#ev(1003, 1, 3051, { ...v, Status: 0 }, 'caller', true);
-		if (o.buffered) this.#ev(1003, 1, 3024, { ...v, Status: 0 }, 'system');
+		this.#ev(AFD.AfdSend!, 1, 3051, { ...v, Status: 0 }, 'caller', true);
+		if (o.buffered) this.#ev(AFD.AfdSend!, 1, 3024, { ...v, Status: 0 }, 'system');
 		this.#sent(n);
 		return this;
 	}
@@ -279,10 +268,10 @@ export class WinSocket {
 	/** One send logged as nested pairs at Locations no source lists: the inner exit is a guess. */
 	sendUnknownNested(n: number): this {
 		const v = this.#sendValues(n);
-		this.#ev(1003, 0, 3990, v);
-		this.#ev(1003, 0, 3991, v);
-		this.#ev(1003, 1, 3992, { ...v, Status: 0 });
-		this.#ev(1003, 1, 3993, { ...v, Status: 0 });
+		this.#ev(AFD.AfdSend!, 0, 3990, v);
+		this.#ev(AFD.AfdSend!, 0, 3991, v);
+		this.#ev(AFD.AfdSend!, 1, 3992, { ...v, Status: 0 });
+		this.#ev(AFD.AfdSend!, 1, 3993, { ...v, Status: 0 });
 		this.#sent(n);
 		this.x.nestedSendExits++;
 		this.x.nestedSendBytes += n;
@@ -304,9 +293,9 @@ export class WinSocket {
 		const offered = o.offered ?? 17_408;
 		const v = { BufferCount: 1, Buffer: 0x1d4c8e30000n };
 		const ctx = o.completion ?? 'caller';
-		this.#ev(1004, 0, 4106, { ...v, BufferLength: offered }, 'caller', true);
+		this.#ev(AFD.AfdReceive!, 0, 4106, { ...v, BufferLength: offered }, 'caller', true);
 		this.#ev(
-			1004,
+			AFD.AfdReceive!,
 			1,
 			ctx === 'caller' ? 4109 : 4114,
 			{ ...v, BufferLength: n, Status: 0 },
@@ -323,7 +312,7 @@ export class WinSocket {
 	/** Only the completion of a receive posted before the trace, in another context (4123). */
 	recvCompletionOnly(n: number, ctx: Context): this {
 		this.#ev(
-			1004,
+			AFD.AfdReceive!,
 			1,
 			4123,
 			{ BufferCount: 1, Buffer: 0x1d4c8e30000n, BufferLength: n, Status: 0 },
@@ -337,8 +326,9 @@ export class WinSocket {
 	/** SendMessageWithAddress: bytes at the enter (3100); the exit (3200) only when `exit`. */
 	sendto(remote: string, n: number, o: { exit?: boolean } = {}): this {
 		const v = { ...this.#sendValues(n), Address: remote };
-		this.#ev(1013, 0, 3100, v, 'caller', true);
-		if (o.exit) this.#ev(1013, 1, 3200, { ...v, Status: 0 }, 'caller', true);
+		this.#ev(AFD.AfdSendMessageWithAddress!, 0, 3100, v, 'caller', true);
+		if (o.exit)
+			this.#ev(AFD.AfdSendMessageWithAddress!, 1, 3200, { ...v, Status: 0 }, 'caller', true);
 		this.#sent(n);
 		const p = this.#peer(remote);
 		p.bytesSent += n;
@@ -353,9 +343,9 @@ export class WinSocket {
 	recvfrom(remote: string, n: number, o: { async?: boolean } = {}): this {
 		const v = { BufferCount: 1, Buffer: 0x1d4c8e40000n };
 		const async = o.async ?? true;
-		this.#ev(1015, 0, 4300, { ...v, BufferLength: 1472 });
+		this.#ev(AFD.AfdReceiveMessageWithAddress!, 0, 4300, { ...v, BufferLength: 1472 });
 		this.#ev(
-			1015,
+			AFD.AfdReceiveMessageWithAddress!,
 			1,
 			async ? 4052 : 4201,
 			{ ...v, BufferLength: n, Status: 0, Address: remote },
@@ -375,10 +365,10 @@ export class WinSocket {
 	/** closesocket: AfdClose 2000 (caller) and 2001 logged in System (PID 4); AfdCleanup. */
 	close(o: { closeIn?: Context } = {}): this {
 		const ctx = o.closeIn ?? 'caller';
-		this.#ev(1001, 0, 2000, {}, ctx, ctx === 'caller');
-		this.#ev(1001, 1, 2001, { Status: 0 }, 'system');
-		this.#ev(1002, 0, 1099, {}, 'system');
-		this.#ev(1002, 1, 1099, { Status: 0 }, 'system');
+		this.#ev(AFD.AfdClose!, 0, 2000, {}, ctx, ctx === 'caller');
+		this.#ev(AFD.AfdClose!, 1, 2001, { Status: 0 }, 'system');
+		this.#ev(AFD.AfdCleanup!, 0, 1099, {}, 'system');
+		this.#ev(AFD.AfdCleanup!, 1, 1099, { Status: 0 }, 'system');
 		this.x.state = 'closed';
 		return this;
 	}

@@ -19,6 +19,7 @@ import {
 	type TruthRecord,
 } from '../builders/etl-writer.ts';
 import { filetimeFromIso } from '../builders/bytes.ts';
+import { afdId } from '../builders/afd-vocabulary.ts';
 import { lengthFields, netEvent, type NetProvider } from '../builders/net-payloads.ts';
 
 const NET_KEYS: readonly NetProvider[] = ['dns', 'tcpip', 'nameres', 'ndiscap', 'pktmon'];
@@ -289,7 +290,7 @@ function mixedTrace(options: EtlWriterOptions): ReturnType<EtlWriter['finish']> 
 					time,
 					pid: 4120,
 					tid: 77,
-					id: 1003,
+					id: afdId('AfdSend'),
 					pointerSize: n % 2 ? 4 : 8,
 					values: {
 						EnterExit: 1,

@@ -20,7 +20,9 @@ import {
 	STATUS_CONNECTION_REFUSED,
 	STATUS_IO_TIMEOUT,
 	STATUS_SUCCESS,
+	afdId,
 } from '../builders/afd-vocabulary.ts';
+import { AfdScenario, type AfdProc } from '../builders/afd-scenario.ts';
 import { projectRoot } from './server.ts';
 
 const REFUSED = STATUS_CONNECTION_REFUSED;
@@ -44,20 +46,10 @@ export interface MixedTrace {
 	readonly startTime: bigint;
 }
 
-interface Proc {
-	pid: number;
+interface Proc extends AfdProc {
 	name: string;
-	eprocess: bigint;
 	tid: number;
 }
-
-const NAMES: Record<number, string> = {
-	1000: 'AfdCreate',
-	1002: 'AfdCleanup',
-	1003: 'AfdSend',
-	1004: 'AfdReceive',
-	1018: 'AfdConnectWithAddress',
-};
 
 /**
  * Three processes (one with a space in its name) opening sockets to a handful of remotes: some
@@ -71,9 +63,9 @@ export function mixedTrace(): MixedTrace {
 	const startTime = filetimeFromIso('2026-03-14T09:26:53.5897932Z');
 	const w = new EtlWriter({ cpus: 4, loggerName: 'analyst', startTime });
 	const procs: Proc[] = [
-		{ pid: 3100, name: 'alpha.exe', eprocess: 0xffffa50c20000080n, tid: 3104 },
-		{ pid: 3200, name: 'beta.exe', eprocess: 0xffffa50c21000080n, tid: 3204 },
-		{ pid: 3300, name: 'gamma svc.exe', eprocess: 0xffffa50c22000080n, tid: 3304 },
+		{ pid: 3100, name: 'alpha.exe', eprocess: 0xffffa50c20000080n, tid: 3104, ptr: 8 },
+		{ pid: 3200, name: 'beta.exe', eprocess: 0xffffa50c21000080n, tid: 3204, ptr: 8 },
+		{ pid: 3300, name: 'gamma svc.exe', eprocess: 0xffffa50c22000080n, tid: 3304, ptr: 8 },
 	];
 	const remotes = ['10.0.0.5:8081', '10.1.2.3:443', '142.250.74.78:443', '[2001:db8::7]:443'];
 	const written: Omit<WrittenEvent, 'record'>[] = [];
@@ -97,29 +89,40 @@ export function mixedTrace(): MixedTrace {
 		});
 		t += 1000n;
 	}
+	// Its own PRNG draws the times and CPUs, so the writer is given both.
+	const scenario = new AfdScenario<Proc>({
+		writer: w,
+		seed: 0,
+		locations: {},
+		migrate: 0,
+		systemThreads: [8],
+	});
 	const afd = (
 		p: Proc,
 		tid: number,
-		id: number,
+		name: string,
 		values: PayloadValues,
 		meta: Omit<WrittenEvent, 'record' | 'name' | 'process'>,
 	) => {
 		t += BigInt(rng.int(200, 20_000));
+		const cpu = rng.int(0, 3);
 		addIndex.push(
-			w.addAfd({
-				cpu: rng.int(0, 3),
-				time: t,
-				pid: p.pid,
-				tid,
-				id,
-				values: { Location: 1, Process: p.eprocess, ...values },
-			}),
+			scenario.afd(
+				{ proc: p, tid, cpu },
+				t,
+				afdId(name),
+				{ Location: 1, ...values },
+				{
+					cpu,
+					header: { pid: p.pid, tid },
+				},
+			),
 		);
-		written.push({ name: NAMES[id]!, process: p.name, ...meta });
+		written.push({ name, process: p.name, ...meta });
 	};
 	const call = (
 		p: Proc,
-		id: number,
+		name: string,
 		enter: PayloadValues,
 		exit: PayloadValues,
 		meta: { status?: number; remote?: string | null } = {},
@@ -132,14 +135,14 @@ export function mixedTrace(): MixedTrace {
 		afd(
 			p,
 			tid,
-			id,
+			name,
 			{ EnterExit: 0, Status: STATUS_SUCCESS, ...enter },
 			{ phase: 'enter', status: 0, bytes: bytes(enter), remote },
 		);
 		afd(
 			p,
 			tid,
-			id,
+			name,
 			{ EnterExit: 1, ...exit },
 			{ phase: 'exit', status: meta.status ?? 0, bytes: bytes(exit), remote },
 		);
@@ -151,7 +154,7 @@ export function mixedTrace(): MixedTrace {
 		const v6 = remote.startsWith('[');
 		call(
 			p,
-			1000,
+			'AfdCreate',
 			{
 				Endpoint: endpoint,
 				AddressFamily: v6 ? AF_INET6 : AF_INET,
@@ -171,7 +174,7 @@ export function mixedTrace(): MixedTrace {
 		const outcome = s % 7 === 3 ? REFUSED : s % 11 === 5 ? TIMEOUT : STATUS_SUCCESS;
 		call(
 			p,
-			1018,
+			'AfdConnectWithAddress',
 			{ Endpoint: endpoint, Address: remote },
 			{ Endpoint: endpoint, Address: remote, Status: outcome },
 			{ status: outcome, remote },
@@ -179,21 +182,21 @@ export function mixedTrace(): MixedTrace {
 		if (outcome === STATUS_SUCCESS) {
 			for (let k = rng.int(3, 25); k > 0; k--) {
 				const n = rng.int(40, 4000);
-				const id = rng.chance(0.5) ? 1003 : 1004;
+				const name = rng.chance(0.5) ? 'AfdSend' : 'AfdReceive';
 				call(
 					p,
-					id,
+					name,
 					{
 						Endpoint: endpoint,
 						BufferCount: 1,
 						Buffer: 0x1000n,
-						BufferLength: id === 1004 ? 65536 : n,
+						BufferLength: name === 'AfdReceive' ? 65536 : n,
 					},
 					{ Endpoint: endpoint, BufferCount: 1, Buffer: 0x1000n, BufferLength: n, Status: 0 },
 				);
 			}
 		}
-		call(p, 1002, { Endpoint: endpoint }, { Endpoint: endpoint, Status: 0 });
+		call(p, 'AfdCleanup', { Endpoint: endpoint }, { Endpoint: endpoint, Status: 0 });
 	}
 	const file = w.finish();
 	writeFileSync(path, file.bytes);

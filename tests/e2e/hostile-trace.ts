@@ -2,6 +2,7 @@
 // the page shows from a trace (logger and log file name, process image name, TraceLogging fields,
 // the file name itself) holds markup that would run script if it were ever inserted as HTML.
 import { filetimeFromIso } from '../builders/bytes.ts';
+import { AF_INET, IPPROTO_TCP, SOCK_STREAM, afdId } from '../builders/afd-vocabulary.ts';
 import {
 	EtlWriter,
 	KERNEL_PROCESS_PROVIDER,
@@ -47,15 +48,15 @@ export function hostileTrace(): Uint8Array {
 		time: ms(2),
 		pid: HOSTILE_PID,
 		tid: HOSTILE_PID + 1,
-		id: 1000,
+		id: afdId('AfdCreate'),
 		values: {
 			EnterExit: 1,
 			Location: 11,
 			Process: 0xffffa00012345080n,
 			Endpoint: 0xffffa00012346000n,
-			AddressFamily: 2,
-			SocketType: 1,
-			Protocol: 6,
+			AddressFamily: AF_INET,
+			SocketType: SOCK_STREAM,
+			Protocol: IPPROTO_TCP,
 			ProcessId: HOSTILE_PID,
 			Status: 0,
 		},

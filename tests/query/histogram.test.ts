@@ -10,6 +10,7 @@ import { ingestToMemory, type MemoryTrace } from '../builders/memory-chunks.ts';
 import { QueryEngine } from '../../web/src/query/engine.ts';
 import type { Histogram } from '../../web/src/query/protocol.ts';
 import { EtlWriter } from '../builders/etl-writer.ts';
+import { afdId } from '../builders/afd-vocabulary.ts';
 import { open } from '../decoder/load.ts';
 
 const root = join(import.meta.dirname, '../..');
@@ -69,7 +70,7 @@ describe('histogram', () => {
 				time: START + BigInt(Math.floor(k / 100)) * 13n * MINUTE + BigInt(k) * 1_000n,
 				pid: 4120,
 				tid: 7000,
-				id: 1003,
+				id: afdId('AfdSend'),
 				pointerSize: 8,
 				values: {
 					EnterExit: 1,
