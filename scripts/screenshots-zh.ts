@@ -12,6 +12,7 @@ import { zh } from '../web/src/i18n/zh.ts';
 import { netshCaptureScenario } from '../tests/builders/netsh-capture.ts';
 import { run } from '../tests/compare/workload.ts';
 import { launchBrowser } from '../tests/e2e/browser.ts';
+import { listedComplete, openFirstChange } from '../tests/e2e/compare-steps.ts';
 import { buildSite } from '../tests/e2e/site-build.ts';
 import { projectRoot, startServer } from '../tests/e2e/server.ts';
 import { waitForOfflineReady } from '../tests/e2e/service-worker.ts';
@@ -212,22 +213,13 @@ export async function zhShots(only: readonly string[]): Promise<void> {
 		for (const r of runs) {
 			await open(server.url);
 			await pick(r.name, r.bytes);
-			await page
-				.locator('li[data-trace-id][data-status="complete"]')
-				.filter({ hasText: r.name })
-				.waitFor({ timeout: 120_000 });
+			await listedComplete(page, r.name, 120_000);
 		}
 		await open(server.url);
-		for (const r of runs)
-			await page
-				.locator('li[data-trace-id]')
-				.filter({ hasText: r.name })
-				.getByTestId('compare-pick')
-				.check();
-		await page.getByTestId('compare-start').click();
-		const change = page.getByTestId('compare-changes').locator(':scope > li').first();
-		await change.waitFor({ timeout: 60_000 });
-		await change.getByRole('button').first().click();
+		await openFirstChange(
+			page,
+			runs.map((r) => r.name),
+		);
 		await page.getByTestId('compare-detail').waitFor();
 		await shoot('compare', 'section.compare');
 	}

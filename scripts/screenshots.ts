@@ -8,6 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { run } from '../tests/compare/workload.ts';
 import { launchBrowser } from '../tests/e2e/browser.ts';
+import { listedComplete, openFirstChange } from '../tests/e2e/compare-steps.ts';
 import { pickBytes } from '../tests/e2e/page.ts';
 import { projectRoot, startServer } from '../tests/e2e/server.ts';
 import { zhShots } from './screenshots-zh.ts';
@@ -112,22 +113,13 @@ try {
 		for (const r of runs) {
 			await page.goto(server.url);
 			await pickBytes(page, r.name, r.bytes);
-			await page
-				.locator('li[data-trace-id][data-status="complete"]')
-				.filter({ hasText: r.name })
-				.waitFor({ timeout: 60_000 });
+			await listedComplete(page, r.name, 60_000);
 		}
 		await page.goto(server.url);
-		for (const r of runs)
-			await page
-				.locator('li[data-trace-id]')
-				.filter({ hasText: r.name })
-				.getByTestId('compare-pick')
-				.check();
-		await page.getByTestId('compare-start').click();
-		const change = page.getByTestId('compare-changes').locator(':scope > li').first();
-		await change.waitFor({ timeout: 60_000 });
-		await change.getByRole('button').first().click();
+		await openFirstChange(
+			page,
+			runs.map((r) => r.name),
+		);
 		await page.getByTestId('compare-detail').waitFor();
 		await shoot('compare', { selector: 'section.compare' });
 	}

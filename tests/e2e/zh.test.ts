@@ -17,6 +17,7 @@ import { statsOf } from '../decoder/load.ts';
 import { latinWords as dataFree } from '../i18n/latin-words.ts';
 import { answerFor } from './analyst-page.ts';
 import { launchBrowser, type Browser } from './browser.ts';
+import { listedComplete, openFirstChange } from './compare-steps.ts';
 import { projectRoot } from './server.ts';
 import { dropFile, openSite, type OpenedPage } from './page.ts';
 
@@ -294,22 +295,13 @@ describe('中文 at 1440×900', () => {
 				const path = join(dir, r.name);
 				writeFileSync(path, r.bytes);
 				await dropFile(page, path);
-				await page
-					.locator('li[data-trace-id][data-status="complete"]')
-					.filter({ hasText: r.name })
-					.waitFor({ timeout: 120_000 });
+				await listedComplete(page, r.name, 120_000);
 			}
 			await page.goto(baseUrl);
-			for (const r of runs)
-				await page
-					.locator('li[data-trace-id]')
-					.filter({ hasText: r.name })
-					.getByTestId('compare-pick')
-					.check();
-			await page.getByTestId('compare-start').click();
-			const change = page.getByTestId('compare-changes').locator(':scope > li').first();
-			await change.waitFor({ timeout: 60_000 });
-			await change.getByRole('button').first().click();
+			await openFirstChange(
+				page,
+				runs.map((r) => r.name),
+			);
 			const sentences = page.getByTestId('compare-sentences');
 			await sentences.waitFor();
 			expect(await sentences.innerText()).toMatch(/个连接中有 \d+ 个被拒绝/);
