@@ -80,6 +80,8 @@ const STILL_ENGLISH: Record<string, readonly string[]> = {
 	packets: ['eth', 'ICMPv6', 'MSS', 'WS', 'ACK', 'PSH', 'FIN', 'SYN', 'RST', 'tcp.nosuch'],
 	// The header fields a damage names (as the trace header spells them).
 	damage: ['BufferSize', 'Offset'],
+	// The header fields the description of a file that is no trace names.
+	'not-etl': ['BufferSize'],
 	// Percentiles of the connect times.
 	compare: ['p50', 'p90'],
 	// The file extension in the storage panel's notes.
@@ -251,7 +253,6 @@ describe('中文 at 1440×900', () => {
 		await dropFile(page, path);
 		const error = page.getByTestId('error');
 		await error.waitFor({ timeout: 30_000 });
-		// The decoder's own description (offsets, bytes) stays as written: data for a report.
 		const words = await error.evaluate((e) => {
 			const c = e.cloneNode(true) as HTMLElement;
 			c.querySelector('[data-testid="error-message"]')?.remove();
@@ -260,6 +261,12 @@ describe('中文 at 1440×900', () => {
 		});
 		expect(words).toMatch(/[\u4e00-\u9fff]/);
 		expect(latinWords([words], 'error')).toEqual([]);
+		// The decoder's description in Chinese too: the offsets and values it names stay as they
+		// are, and so does the sample of the file's text (data, quoted).
+		const why = await page.getByTestId('error-message').innerText();
+		expect(why).toMatch(/^不是 ETL 文件：缓冲区 0（偏移 0x0）的 BufferSize 为 0x[0-9a-f]+/);
+		expect(why).toMatch(/；文件开头：文本（"this is no trace this is no trace…"）$/);
+		expect(latinWords([why.replace(/"[^"]*"/g, ' ')], 'not-etl')).toEqual([]);
 		await shoot('import-error');
 	});
 

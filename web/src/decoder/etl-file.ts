@@ -6,6 +6,7 @@ import {
 	TRACE_LOGFILE_HEADER,
 	WMI_BUFFER_HEADER,
 } from '../generated/layouts.ts';
+import type { Message } from '../lib/message.ts';
 import { fail, ok, type Result } from '../lib/result.ts';
 import {
 	duplicateNote,
@@ -17,8 +18,8 @@ import {
 	scanForBuffer,
 	type HeaderLimits,
 } from './buffer-checks.ts';
-import { describeFileStart } from './file-start.ts';
-import { describeDamage, type DamageInfo } from './messages.ts';
+import { describeFileStart, fileStartText } from './file-start.ts';
+import { damageText, describeDamage, key, type DamageInfo } from './messages.ts';
 import { SequentialReader, type ByteSource } from './source.ts';
 import { readStruct, readUtf16z } from './struct.ts';
 import { filetimeToIso } from './time.ts';
@@ -104,27 +105,42 @@ export async function openTrace(
 	module: WebAssembly.Module,
 	fileName: string,
 ): Promise<Result<OpenTrace>> {
-	const notEtl = (why: string, head?: Uint8Array) =>
+	// Each reason in English (what the CLI prints) and as a message (what the page says).
+	type Why = readonly [string, Message];
+	const notEtl = ([why, whyText]: Why, head?: Uint8Array) =>
 		fail<OpenTrace>(
 			'format',
 			`${NOT_ETL}${why}${head ? `; the file starts with ${describeFileStart(head)}` : ''}`,
+			head
+				? key('not-etl.starting-with', { why: whyText, start: fileStartText(head) })
+				: key('not-etl.because', { why: whyText }),
 		);
-	if (source.size === 0) return notEtl('the file is empty');
+	const damage = (d: DamageInfo): Why => [describeDamage(d), damageText(d)!];
+	const where = key('damage.where', { buffer: 0, offset: '0x0' });
+	if (source.size === 0) return notEtl(['the file is empty', key('not-etl.empty', {})]);
 	if (source.size < HEADER_SIZE)
 		return notEtl(
-			`the file has ${source.size} bytes, fewer than one buffer header (${hex(HEADER_SIZE)} bytes)`,
+			[
+				`the file has ${source.size} bytes, fewer than one buffer header (${hex(HEADER_SIZE)} bytes)`,
+				key('not-etl.too-small', { bytes: source.size, limit: hex(HEADER_SIZE) }),
+			],
 			await source.read(0, source.size),
 		);
 	const decoder = new WasmDecoder(module);
 	const head = await source.read(0, HEADER_SIZE);
 	decoder.load(head);
 	const framed = decoder.frameBuffer(head.length);
-	if (framed !== Status.Ok)
-		return notEtl(describeDamage(bufferOutDamage(decoder, framed, 0, 0)), head);
+	if (framed !== Status.Ok) return notEtl(damage(bufferOutDamage(decoder, framed, 0, 0)), head);
 	const size = decoder.view().getUint32(decoder.bufferOut + BufferOut.bufferSize, true);
 	const buffer0 = await source.read(0, size);
 	if (!decoder.load(buffer0))
-		return notEtl(`buffer 0 at offset 0x0 has BufferSize ${hex(size)}`, head);
+		return notEtl(
+			[
+				`buffer 0 at offset 0x0 has BufferSize ${hex(size)}`,
+				key('not-etl.buffer-size', { where, value: hex(size) }),
+			],
+			head,
+		);
 	const status = decoder.readHeader(buffer0.length);
 	if (status === Status.Ok || status === Status.Truncated)
 		return ok({
@@ -133,15 +149,25 @@ export async function openTrace(
 			source,
 			pointerSize: decoder.logfilePointerSize,
 		});
-	const why =
+	const why: Why =
 		status === Status.BadHeaderBuffer
-			? `buffer 0 at offset 0x0 has BufferType ${decoder.headerErrorValue}, not 4 (the trace header buffer)`
+			? [
+					`buffer 0 at offset 0x0 has BufferType ${decoder.headerErrorValue}, not 4 (the trace header buffer)`,
+					key('not-etl.buffer-type', { where, value: decoder.headerErrorValue }),
+				]
 			: status === Status.BadLogfileRecord || status === Status.NoHeader
-				? `buffer 0 at offset 0x0 does not start with a trace header record (TRACE_LOGFILE_HEADER) at offset 0x48`
-				: describeDamage(bufferOutDamage(decoder, status, 0, 0));
+				? [
+						`buffer 0 at offset 0x0 does not start with a trace header record (TRACE_LOGFILE_HEADER) at offset 0x48`,
+						key('not-etl.no-trace-header', { where }),
+					]
+				: damage(bufferOutDamage(decoder, status, 0, 0));
 	const view = new DataView(buffer0.buffer, buffer0.byteOffset, buffer0.byteLength);
 	if (!plausibleHeader(view, 0, 0, ANY_TRACE)) return notEtl(why, head);
-	return fail('damaged', `the trace header cannot be read: ${why}`);
+	return fail(
+		'damaged',
+		`the trace header cannot be read: ${why[0]}`,
+		key('not-etl.header-unreadable', { why: why[1] }),
+	);
 }
 
 /**

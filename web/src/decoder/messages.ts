@@ -47,7 +47,7 @@ export function describeDamage(d: DamageInfo): string {
 }
 
 /** A catalogue message (i18n/): the decoder names it without importing the catalogue. */
-const key = (k: string, params: Readonly<Record<string, unknown>>): Message => ({
+export const key = (k: string, params: Readonly<Record<string, unknown>>): Message => ({
 	key: k,
 	params,
 });

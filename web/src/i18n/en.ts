@@ -243,6 +243,28 @@ export const en: Record<string, string> = {
 		'{{found}}; {{skipped}} bytes skipped to the end of the file (no valid buffer header after it)',
 	'damage.skipped-to':
 		'{{found}}; {{skipped}} bytes skipped to the next buffer header at offset {{at}}',
+	'not-etl.because': 'not an ETL file: {{why}}',
+	'not-etl.starting-with': 'not an ETL file: {{why}}; the file starts with {{start}}',
+	'not-etl.header-unreadable': 'the trace header cannot be read: {{why}}',
+	'not-etl.empty': 'the file is empty',
+	'not-etl.too-small':
+		'the file has {{bytes}} bytes, fewer than one buffer header ({{limit}} bytes)',
+	'not-etl.buffer-size': '{{where}} has BufferSize {{value}}',
+	'not-etl.buffer-type': '{{where}} has BufferType {{value}}, not 4 (the trace header buffer)',
+	'not-etl.no-trace-header':
+		'{{where}} does not start with a trace header record (TRACE_LOGFILE_HEADER) at offset 0x48',
+	'file-start.pcapng': 'a pcapng capture',
+	'file-start.pcap': 'a pcap capture',
+	'file-start.cab': 'a .cab archive',
+	'file-start.zip': 'a .zip archive',
+	'file-start.gzip': 'a gzip archive',
+	'file-start.7zip': 'a 7-Zip archive',
+	'file-start.evtx': 'a Windows event log (.evtx)',
+	'file-start.pdf': 'a PDF document',
+	'file-start.utf16': 'UTF-16 text',
+	'file-start.utf8': 'UTF-8 text',
+	'file-start.text': 'text ({{sample}})',
+	'file-start.bytes': 'the bytes {{bytes}}',
 	'library.damage-more_one': '… {{count}} more',
 	'library.damage-more_other': '… {{count}} more',
 

@@ -192,6 +192,27 @@ export const zh: Record<string, string> = {
 	'damage.skipped-to-end':
 		'{{found}}；已跳过 {{skipped}} 字节直到文件结尾（其后没有有效的缓冲区标头）',
 	'damage.skipped-to': '{{found}}；已跳过 {{skipped}} 字节，到偏移 {{at}} 处的下一个缓冲区标头',
+	'not-etl.because': '不是 ETL 文件：{{why}}',
+	'not-etl.starting-with': '不是 ETL 文件：{{why}}；文件开头：{{start}}',
+	'not-etl.header-unreadable': '无法读取跟踪标头：{{why}}',
+	'not-etl.empty': '文件为空',
+	'not-etl.too-small': '文件只有 {{bytes}} 字节，不足一个缓冲区标头（{{limit}} 字节）',
+	'not-etl.buffer-size': '{{where}}的 BufferSize 为 {{value}}',
+	'not-etl.buffer-type': '{{where}}的 BufferType 为 {{value}}，而不是 4（跟踪标头缓冲区）',
+	'not-etl.no-trace-header':
+		'{{where}}开头没有跟踪标头记录（TRACE_LOGFILE_HEADER，应在偏移 0x48 处）',
+	'file-start.pcapng': 'pcapng 捕获文件',
+	'file-start.pcap': 'pcap 捕获文件',
+	'file-start.cab': '.cab 压缩包',
+	'file-start.zip': '.zip 压缩包',
+	'file-start.gzip': 'gzip 压缩包',
+	'file-start.7zip': '7-Zip 压缩包',
+	'file-start.evtx': 'Windows 事件日志（.evtx）',
+	'file-start.pdf': 'PDF 文档',
+	'file-start.utf16': 'UTF-16 文本',
+	'file-start.utf8': 'UTF-8 文本',
+	'file-start.text': '文本（{{sample}}）',
+	'file-start.bytes': '字节 {{bytes}}',
 	'library.damage-more_other': '… 另有 {{count}} 条',
 
 	// ---- storage and update ----
