@@ -82,6 +82,8 @@ const STILL_ENGLISH: Record<string, readonly string[]> = {
 	damage: ['BufferSize', 'Offset'],
 	// The header fields the description of a file that is no trace names.
 	'not-etl': ['BufferSize'],
+	// The header field a note about missing buffers names.
+	notes: ['BuffersWritten'],
 	// Percentiles of the connect times.
 	compare: ['p50', 'p90'],
 	// The file extension in the storage panel's notes.
@@ -265,7 +267,7 @@ describe('中文 at 1440×900', () => {
 		// are, and so does the sample of the file's text (data, quoted).
 		const why = await page.getByTestId('error-message').innerText();
 		expect(why).toMatch(/^不是 ETL 文件：缓冲区 0（偏移 0x0）的 BufferSize 为 0x[0-9a-f]+/);
-		expect(why).toMatch(/；文件开头：文本（"this is no trace this is no trace…"）$/);
+		expect(why).toMatch(/；文件开头：文本（"this is no trace this is no trac…"）$/);
 		expect(latinWords([why.replace(/"[^"]*"/g, ' ')], 'not-etl')).toEqual([]);
 		await shoot('import-error');
 	});
@@ -286,6 +288,25 @@ describe('中文 at 1440×900', () => {
 		expect(damage).toContain('缓冲区 3（偏移 0x30000）的 BufferSize 为 0x7fffffff');
 		expect(latinWords([damage], 'damage')).toEqual([]);
 		await shoot('library-damage');
+	});
+
+	it('a trace with a buffer missing: its note in Chinese', { timeout: 120_000 }, async () => {
+		// The sample without its buffer 1: the header's BuffersWritten and the sequence numbers
+		// say which one is missing.
+		const bytes = readFileSync(join(projectRoot, 'public', 'sample.etl'));
+		const cut = Buffer.concat([bytes.subarray(0, 0x10000), bytes.subarray(0x20000)]);
+		const path = join(mkdtempSync(join(tmpdir(), 'sockscope-zh-')), 'gap-sample.etl');
+		writeFileSync(path, cut);
+		await dropFile(page, path);
+		const item = page
+			.locator('li[data-trace-id][data-status="damaged"]')
+			.filter({ hasText: 'gap-sample.etl' });
+		await item.waitFor({ timeout: 120_000 });
+		await page.goto(baseUrl);
+		const damage = await item.getByTestId('trace-damage').innerText();
+		expect(damage).toMatch(/缺少序号为 \d+ 的缓冲区/);
+		expect(damage).toMatch(/跟踪标头记录写入了 \d+ 个缓冲区（BuffersWritten）/);
+		expect(latinWords([damage], 'notes')).toEqual([]);
 	});
 
 	it(

@@ -2,7 +2,8 @@
 // use (resynchronising), buffers found twice, and what the trace header says that the buffers
 // contradict (buffer count, CPU count, sizes, clock, times). Findings are DamageInfo notes.
 import { BufferFlag, Status, WMI_BUFFER_HEADER } from '../generated/layouts.ts';
-import type { DamageInfo } from './messages.ts';
+import type { Message } from '../lib/message.ts';
+import { key, type DamageInfo } from './messages.ts';
 import type { ByteSource } from './source.ts';
 import { filetimeToIso } from './time.ts';
 import type { TraceFacts } from './types.ts';
@@ -131,7 +132,16 @@ interface FoundBuffer {
 	readonly compressed: boolean;
 }
 
-function note(message: string, offset: number, bufferIndex = -1): DamageInfo {
+/** A buffer and its offset as a message: "buffer 3 at offset 0x6000". */
+const bufferAt = (b: { readonly index: number; readonly offset: number }) =>
+	key('damage.where', { buffer: b.index, offset: hex(b.offset) });
+
+/** A finding that is no decoder status: its English (the CLI's) and the same as a message. */
+function note(
+	[message, text]: readonly [string, Message],
+	offset: number,
+	bufferIndex = -1,
+): DamageInfo {
 	return {
 		status: Status.Ok,
 		bufferIndex,
@@ -141,6 +151,7 @@ function note(message: string, offset: number, bufferIndex = -1): DamageInfo {
 		limit: 0,
 		compressed: false,
 		note: message,
+		noteText: text,
 		noteOffset: offset,
 	};
 }
@@ -148,7 +159,15 @@ function note(message: string, offset: number, bufferIndex = -1): DamageInfo {
 /** A buffer with the same CPU and sequence number as one found before it (a copy): dropped. */
 export function duplicateNote(b: FoundBuffer, first: FoundBuffer): DamageInfo {
 	return note(
-		`the buffer at offset ${hex(b.offset)} repeats buffer ${first.index} at offset ${hex(first.offset)} (CPU ${b.cpu}, sequence number ${b.sequence}): dropped`,
+		[
+			`the buffer at offset ${hex(b.offset)} repeats buffer ${first.index} at offset ${hex(first.offset)} (CPU ${b.cpu}, sequence number ${b.sequence}): dropped`,
+			key('note.duplicate', {
+				offset: hex(b.offset),
+				first: bufferAt(first),
+				cpu: b.cpu,
+				sequence: String(b.sequence),
+			}),
+		],
 		b.offset,
 	);
 }
@@ -173,7 +192,10 @@ export function headerFindings(
 	else if (buffers.length > written) {
 		out.push(
 			note(
-				`the file holds ${buffers.length} buffers, but its header says ${written} were written (BuffersWritten)`,
+				[
+					`the file holds ${buffers.length} buffers, but its header says ${written} were written (BuffersWritten)`,
+					key('note.more-buffers', { found: buffers.length, written }),
+				],
 				0,
 			),
 		);
@@ -182,7 +204,10 @@ export function headerFindings(
 	if (beyond)
 		out.push(
 			note(
-				`buffer ${beyond.index} at offset ${hex(beyond.offset)} is from CPU ${beyond.cpu}, but the trace header counts ${facts.cpus} processors (NumberOfProcessors)`,
+				[
+					`buffer ${beyond.index} at offset ${hex(beyond.offset)} is from CPU ${beyond.cpu}, but the trace header counts ${facts.cpus} processors (NumberOfProcessors)`,
+					key('note.cpu-beyond', { where: bufferAt(beyond), cpu: beyond.cpu, cpus: facts.cpus }),
+				],
 				beyond.offset,
 				beyond.index,
 			),
@@ -190,7 +215,13 @@ export function headerFindings(
 	if (facts.bufferSize < HEADER || facts.bufferSize > MAX_BUFFER_SIZE)
 		out.push(
 			note(
-				`the trace header's BufferSize ${hex(facts.bufferSize)} is not a buffer size (0x48 … ${hex(MAX_BUFFER_SIZE)})`,
+				[
+					`the trace header's BufferSize ${hex(facts.bufferSize)} is not a buffer size (0x48 … ${hex(MAX_BUFFER_SIZE)})`,
+					key('note.header-buffer-size', {
+						value: hex(facts.bufferSize),
+						max: hex(MAX_BUFFER_SIZE),
+					}),
+				],
 				0,
 			),
 		);
@@ -199,7 +230,14 @@ export function headerFindings(
 		if (larger)
 			out.push(
 				note(
-					`buffer ${larger.index} at offset ${hex(larger.offset)} has ${hex(larger.size)} bytes, more than the trace header's BufferSize ${hex(facts.bufferSize)}`,
+					[
+						`buffer ${larger.index} at offset ${hex(larger.offset)} has ${hex(larger.size)} bytes, more than the trace header's BufferSize ${hex(facts.bufferSize)}`,
+						key('note.larger-buffer', {
+							where: bufferAt(larger),
+							size: hex(larger.size),
+							limit: hex(facts.bufferSize),
+						}),
+					],
 					larger.offset,
 					larger.index,
 				),
@@ -207,17 +245,47 @@ export function headerFindings(
 	}
 	const clock = facts.clockType;
 	if (clock < 1 || clock > 3)
-		out.push(note(`the trace header names clock type ${clock} (ReservedFlags), not 1, 2 or 3`, 0));
+		out.push(
+			note(
+				[
+					`the trace header names clock type ${clock} (ReservedFlags), not 1, 2 or 3`,
+					key('note.clock-type', { clock }),
+				],
+				0,
+			),
+		);
 	else if (clock === 1 && BigInt(facts.perfFreq) <= 0n)
-		out.push(note(`the trace header's clock is QPC but its PerfFreq is ${facts.perfFreq}`, 0));
+		out.push(
+			note(
+				[
+					`the trace header's clock is QPC but its PerfFreq is ${facts.perfFreq}`,
+					key('note.qpc-freq', { freq: facts.perfFreq }),
+				],
+				0,
+			),
+		);
 	else if (clock === 3 && facts.cpuSpeedMHz === 0)
-		out.push(note(`the trace header's clock is CPU cycles but its CpuSpeedInMHz is 0`, 0));
+		out.push(
+			note(
+				[
+					`the trace header's clock is CPU cycles but its CpuSpeedInMHz is 0`,
+					key('note.cycles-speed', {}),
+				],
+				0,
+			),
+		);
 	const start = BigInt(facts.startFiletime);
 	const end = BigInt(facts.endFiletime);
 	if (end !== 0n && end < start)
 		out.push(
 			note(
-				`the trace header's EndTime (${facts.endTime || facts.endFiletime}) is before its StartTime (${facts.startTime || facts.startFiletime})`,
+				[
+					`the trace header's EndTime (${facts.endTime || facts.endFiletime}) is before its StartTime (${facts.startTime || facts.startFiletime})`,
+					key('note.end-before-start', {
+						end: facts.endTime || facts.endFiletime,
+						start: facts.startTime || facts.startFiletime,
+					}),
+				],
 				0,
 			),
 		);
@@ -241,22 +309,40 @@ function missingBuffers(
 ): DamageInfo[] {
 	const missing = written - found;
 	const counts = `the trace header says ${written} buffers were written (BuffersWritten), the file holds ${found}`;
+	const countsText = key('note.counts', { written, found });
 	const gaps = sequenceGaps(buffers);
 	const numbers = gaps.reduce((n, g) => n + Number(g.after.sequence - g.before.sequence - 1n), 0);
 	if (gaps.length > 0 && numbers === missing)
 		return gaps.map(({ before, after }) => {
-			const lost =
-				after.sequence - before.sequence === 2n
-					? `the buffer numbered ${before.sequence + 1n} is missing`
-					: `the buffers numbered ${before.sequence + 1n} to ${after.sequence - 1n} are missing`;
+			const one = after.sequence - before.sequence === 2n;
+			const from = String(before.sequence + 1n);
+			const lost = one
+				? `the buffer numbered ${from} is missing`
+				: `the buffers numbered ${from} to ${after.sequence - 1n} are missing`;
+			const lostText = one
+				? key('note.gap-one', { number: from })
+				: key('note.gap-many', { from, to: String(after.sequence - 1n) });
 			return note(
-				`buffer ${after.index} at offset ${hex(after.offset)} (sequence number ${after.sequence}): ${lost}, after buffer ${before.index} at offset ${hex(before.offset)} (sequence number ${before.sequence}); ${counts}`,
+				[
+					`buffer ${after.index} at offset ${hex(after.offset)} (sequence number ${after.sequence}): ${lost}, after buffer ${before.index} at offset ${hex(before.offset)} (sequence number ${before.sequence}); ${counts}`,
+					key('note.gap', {
+						after: bufferAt(after),
+						sequence: String(after.sequence),
+						lost: lostText,
+						before: bufferAt(before),
+						beforeSequence: String(before.sequence),
+						counts: countsText,
+					}),
+				],
 				after.offset,
 				after.index,
 			);
 		});
 	const last = buffers.at(-1);
 	const where = last ? `the file ends after buffer ${last.index}` : `the file ends`;
+	const ends = last
+		? key('note.ends-after', { buffer: last.index, offset: hex(endOffset) })
+		: key('note.ends', { offset: hex(endOffset) });
 	const shown = gaps
 		.slice(0, 8)
 		.map((g) => `${g.before.sequence} → ${g.after.sequence} at offset ${hex(g.after.offset)}`)
@@ -265,9 +351,28 @@ function missingBuffers(
 		gaps.length === 0
 			? ''
 			: ` (sequence numbers jump ${shown}${gaps.length > 8 ? `, … ${gaps.length} jumps` : ''})`;
+	const shownText = {
+		list: [
+			...gaps.slice(0, 8).map((g) =>
+				key('note.jump', {
+					before: String(g.before.sequence),
+					after: String(g.after.sequence),
+					offset: hex(g.after.offset),
+				}),
+			),
+			...(gaps.length > 8 ? [key('note.more-jumps', { jumps: gaps.length })] : []),
+		],
+		sep: 'comma',
+	};
+	const values = { ends, counts: countsText, missing };
 	return [
 		note(
-			`${where} (offset ${hex(endOffset)}), but ${counts}: ${missing} missing${jumps}`,
+			[
+				`${where} (offset ${hex(endOffset)}), but ${counts}: ${missing} missing${jumps}`,
+				gaps.length === 0
+					? key('note.missing', values)
+					: key('note.missing-jumps', { ...values, jumps: shownText }),
+			],
 			endOffset,
 		),
 	];
@@ -314,14 +419,28 @@ export function timeFindings(facts: TraceFacts, span: TimeSpan): DamageInfo[] {
 	if (span.last > end + END_SLACK)
 		out.push(
 			note(
-				`records run until ${iso(span.last)}, ${seconds(span.last - end)} s after the trace header's EndTime (${facts.endTime})`,
+				[
+					`records run until ${iso(span.last)}, ${seconds(span.last - end)} s after the trace header's EndTime (${facts.endTime})`,
+					key('note.records-after-end', {
+						last: iso(span.last),
+						seconds: seconds(span.last - end),
+						end: facts.endTime,
+					}),
+				],
 				0,
 			),
 		);
 	if (span.first < start)
 		out.push(
 			note(
-				`records start at ${iso(span.first)}, ${seconds(start - span.first)} s before the trace header's StartTime (${facts.startTime})`,
+				[
+					`records start at ${iso(span.first)}, ${seconds(start - span.first)} s before the trace header's StartTime (${facts.startTime})`,
+					key('note.records-before-start', {
+						first: iso(span.first),
+						seconds: seconds(start - span.first),
+						start: facts.startTime,
+					}),
+				],
 				0,
 			),
 		);

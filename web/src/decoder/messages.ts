@@ -22,6 +22,8 @@ export interface DamageInfo {
 	readonly resumeAt?: number | null;
 	/** A finding about the trace as a whole (sequence numbers, header facts): the whole message. */
 	readonly note?: string;
+	/** The note as a message, for the page to say in the reader's language. */
+	readonly noteText?: Message;
 	/** Where a note points (file offset); damageFileOffset falls back to the buffer's offset. */
 	readonly noteOffset?: number;
 }
@@ -54,10 +56,10 @@ export const key = (k: string, params: Readonly<Record<string, unknown>>): Messa
 
 /**
  * What describeDamage says, as a message for the page to say in the reader's language (its
- * English is describeDamage's, word for word); null for a note, which is said in English only.
+ * English is describeDamage's, word for word); null for a note without a message of its own.
  */
 export function damageText(d: DamageInfo): Message | null {
-	if (d.note !== undefined) return null;
+	if (d.note !== undefined) return d.noteText ?? null;
 	const found = statusText(d);
 	if (d.skipped === undefined) return found;
 	const values = { found, skipped: d.skipped };

@@ -265,6 +265,38 @@ export const en: Record<string, string> = {
 	'file-start.utf8': 'UTF-8 text',
 	'file-start.text': 'text ({{sample}})',
 	'file-start.bytes': 'the bytes {{bytes}}',
+	'note.duplicate':
+		'the buffer at offset {{offset}} repeats {{first}} (CPU {{cpu}}, sequence number {{sequence}}): dropped',
+	'note.more-buffers':
+		'the file holds {{found}} buffers, but its header says {{written}} were written (BuffersWritten)',
+	'note.cpu-beyond':
+		'{{where}} is from CPU {{cpu}}, but the trace header counts {{cpus}} processors (NumberOfProcessors)',
+	'note.header-buffer-size':
+		"the trace header's BufferSize {{value}} is not a buffer size (0x48 … {{max}})",
+	'note.larger-buffer':
+		"{{where}} has {{size}} bytes, more than the trace header's BufferSize {{limit}}",
+	'note.clock-type': 'the trace header names clock type {{clock}} (ReservedFlags), not 1, 2 or 3',
+	'note.qpc-freq': "the trace header's clock is QPC but its PerfFreq is {{freq}}",
+	'note.cycles-speed': "the trace header's clock is CPU cycles but its CpuSpeedInMHz is 0",
+	'note.end-before-start':
+		"the trace header's EndTime ({{end}}) is before its StartTime ({{start}})",
+	'note.counts':
+		'the trace header says {{written}} buffers were written (BuffersWritten), the file holds {{found}}',
+	'note.gap-one': 'the buffer numbered {{number}} is missing',
+	'note.gap-many': 'the buffers numbered {{from}} to {{to}} are missing',
+	'note.gap':
+		'{{after}} (sequence number {{sequence}}): {{lost}}, after {{before}} (sequence number {{beforeSequence}}); {{counts}}',
+	'note.ends-after': 'the file ends after buffer {{buffer}} (offset {{offset}})',
+	'note.ends': 'the file ends (offset {{offset}})',
+	'note.jump': '{{before}} → {{after}} at offset {{offset}}',
+	'note.more-jumps': '… {{jumps}} jumps',
+	'note.missing': '{{ends}}, but {{counts}}: {{missing}} missing',
+	'note.missing-jumps':
+		'{{ends}}, but {{counts}}: {{missing}} missing (sequence numbers jump {{jumps}})',
+	'note.records-after-end':
+		"records run until {{last}}, {{seconds}} s after the trace header's EndTime ({{end}})",
+	'note.records-before-start':
+		"records start at {{first}}, {{seconds}} s before the trace header's StartTime ({{start}})",
 	'library.damage-more_one': '… {{count}} more',
 	'library.damage-more_other': '… {{count}} more',
 

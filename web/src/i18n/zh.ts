@@ -213,6 +213,35 @@ export const zh: Record<string, string> = {
 	'file-start.utf8': 'UTF-8 文本',
 	'file-start.text': '文本（{{sample}}）',
 	'file-start.bytes': '字节 {{bytes}}',
+	'note.duplicate':
+		'偏移 {{offset}} 处的缓冲区与{{first}}重复（CPU {{cpu}}，序号 {{sequence}}）：已丢弃',
+	'note.more-buffers':
+		'文件中有 {{found}} 个缓冲区，但其标头记录只写入了 {{written}} 个（BuffersWritten）',
+	'note.cpu-beyond':
+		'{{where}}来自 CPU {{cpu}}，但跟踪标头只记有 {{cpus}} 个处理器（NumberOfProcessors）',
+	'note.header-buffer-size':
+		'跟踪标头的 BufferSize {{value}} 不是有效的缓冲区大小（0x48 … {{max}}）',
+	'note.larger-buffer': '{{where}}有 {{size}} 字节，超过了跟踪标头的 BufferSize {{limit}}',
+	'note.clock-type': '跟踪标头的时钟类型为 {{clock}}（ReservedFlags），不是 1、2 或 3',
+	'note.qpc-freq': '跟踪标头的时钟为 QPC，但其 PerfFreq 为 {{freq}}',
+	'note.cycles-speed': '跟踪标头的时钟为 CPU 周期，但其 CpuSpeedInMHz 为 0',
+	'note.end-before-start': '跟踪标头的 EndTime（{{end}}）早于其 StartTime（{{start}}）',
+	'note.counts':
+		'跟踪标头记录写入了 {{written}} 个缓冲区（BuffersWritten），文件中只有 {{found}} 个',
+	'note.gap-one': '缺少序号为 {{number}} 的缓冲区',
+	'note.gap-many': '缺少序号 {{from}} 到 {{to}} 的缓冲区',
+	'note.gap':
+		'{{after}}（序号 {{sequence}}）：{{lost}}，前一个是{{before}}（序号 {{beforeSequence}}）；{{counts}}',
+	'note.ends-after': '文件在缓冲区 {{buffer}} 之后结束（偏移 {{offset}}）',
+	'note.ends': '文件在偏移 {{offset}} 处结束',
+	'note.jump': '{{before}} → {{after}}（偏移 {{offset}}）',
+	'note.more-jumps': '… 共 {{jumps}} 处跳变',
+	'note.missing': '{{ends}}，但{{counts}}：缺少 {{missing}} 个',
+	'note.missing-jumps': '{{ends}}，但{{counts}}：缺少 {{missing}} 个（序号跳变：{{jumps}}）',
+	'note.records-after-end':
+		'记录一直持续到 {{last}}，比跟踪标头的 EndTime（{{end}}）晚 {{seconds}} 秒',
+	'note.records-before-start':
+		'记录从 {{first}} 开始，比跟踪标头的 StartTime（{{start}}）早 {{seconds}} 秒',
 	'library.damage-more_other': '… 另有 {{count}} 条',
 
 	// ---- storage and update ----
