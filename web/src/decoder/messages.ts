@@ -170,10 +170,15 @@ export class DamageLog {
 	#records = 0;
 
 	/** Damage in one record (its buffer is otherwise sound). */
-	readonly record = (offset: number, message: string): void => {
-		if (++this.#records <= RECORD_REPORTS) this.entries.push({ offset, message });
+	readonly record = (offset: number, message: string, text?: Message): void => {
+		if (++this.#records <= RECORD_REPORTS)
+			this.entries.push(text ? { offset, message, text } : { offset, message });
 		else if (this.#records === RECORD_REPORTS + 1)
-			this.entries.push({ offset, message: `more records with damage follow; not listed` });
+			this.entries.push({
+				offset,
+				message: `more records with damage follow; not listed`,
+				text: key('record-damage.more', {}),
+			});
 	};
 
 	/** Records with damage (all of them, listed or not). */

@@ -7,7 +7,7 @@ import { TimeSpan, timeFindings } from './buffer-checks.ts';
 import type { DecodedBuffer } from './decoded-buffer.ts';
 import type { BufferIndex, OpenTrace } from './etl-file.ts';
 import type { BufferSink } from './merge.ts';
-import { DamageLog } from './messages.ts';
+import { DamageLog, key } from './messages.ts';
 import { ProviderTable, providerName } from './record-json.ts';
 import { extItems, overBudgetEvent } from './tracelogging.ts';
 
@@ -67,9 +67,24 @@ export class TraceChecks {
 		const where = e.compressed
 			? `decompressed record at offset ${hex(at)}`
 			: `record at offset ${hex(e.offset + at)}`;
+		const o = tl.overrun;
+		// The same as a message where the problem is the budget's (always, from overBudgetEvent).
+		const text = o
+			? key('record-damage.over-budget', {
+					where: key('damage.where', { buffer: e.index, offset: hex(e.offset) }),
+					record: e.compressed
+						? key('record-damage.decompressed', { offset: hex(at) })
+						: key('record-damage.record', { offset: hex(e.offset + at) }),
+					event: `${provider ?? 'TraceLogging'} ${tl.name ?? ''}`,
+					field: JSON.stringify(o.field),
+					limit: o.limit,
+					bytes: o.payloadSize,
+				})
+			: undefined;
 		this.log.record(
 			e.compressed ? e.offset : e.offset + at,
 			`buffer ${e.index} at offset ${hex(e.offset)}: ${where} (${provider ?? 'TraceLogging'} ${tl.name ?? ''}): ${tl.problem}`,
+			text,
 		);
 	}
 }

@@ -24,6 +24,8 @@ export interface TraceLoggingEvent {
 	 */
 	readonly problem: string | null;
 	readonly overBudget?: boolean;
+	/** What overran the budget, when overBudget. */
+	readonly overrun?: Overrun;
 }
 
 /** The extended data items of an event, walked as the decoder validated them. */
@@ -107,7 +109,20 @@ export function valueBudget(payloadSize: number): number {
 	return Math.min(MAX_VALUES_PER_EVENT, VALUES_SLACK + VALUES_PER_PAYLOAD_BYTE * payloadSize);
 }
 
-export class OverBudget extends RangeError {}
+/** A field that would take an event past its value budget: what, and the budget's figures. */
+export interface Overrun {
+	readonly field: string;
+	readonly limit: number;
+	readonly payloadSize: number;
+}
+
+export class OverBudget extends RangeError {
+	constructor(readonly overrun: Overrun) {
+		super(
+			`field ${JSON.stringify(overrun.field)} would take the event past its budget of ${overrun.limit} values (payload of ${overrun.payloadSize} bytes)`,
+		);
+	}
+}
 
 class Budget {
 	left: number;
@@ -117,10 +132,7 @@ class Budget {
 	/** Takes n values, or throws naming the field that would overrun. */
 	take(n: number, field: string, payloadSize: number): void {
 		this.left -= n;
-		if (this.left < 0)
-			throw new OverBudget(
-				`field ${JSON.stringify(field)} would take the event past its budget of ${this.limit} values (payload of ${payloadSize} bytes)`,
-			);
+		if (this.left < 0) throw new OverBudget({ field, limit: this.limit, payloadSize });
 	}
 }
 
@@ -344,7 +356,9 @@ export function decodeTraceLogging(
 		return { provider, name, fields, problem: null };
 	} catch (e) {
 		const problem = e instanceof Error ? e.message : String(e);
-		return { provider, name, fields, problem, overBudget: e instanceof OverBudget };
+		return e instanceof OverBudget
+			? { provider, name, fields, problem, overBudget: true, overrun: e.overrun }
+			: { provider, name, fields, problem, overBudget: false };
 	}
 }
 

@@ -297,6 +297,11 @@ export const en: Record<string, string> = {
 		"records run until {{last}}, {{seconds}} s after the trace header's EndTime ({{end}})",
 	'note.records-before-start':
 		"records start at {{first}}, {{seconds}} s before the trace header's StartTime ({{start}})",
+	'record-damage.record': 'record at offset {{offset}}',
+	'record-damage.decompressed': 'decompressed record at offset {{offset}}',
+	'record-damage.over-budget':
+		'{{where}}: {{record}} ({{event}}): field {{field}} would take the event past its budget of {{limit}} values (payload of {{bytes}} bytes)',
+	'record-damage.more': 'more records with damage follow; not listed',
 	'library.damage-more_one': '… {{count}} more',
 	'library.damage-more_other': '… {{count}} more',
 

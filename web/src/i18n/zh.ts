@@ -242,6 +242,11 @@ export const zh: Record<string, string> = {
 		'记录一直持续到 {{last}}，比跟踪标头的 EndTime（{{end}}）晚 {{seconds}} 秒',
 	'note.records-before-start':
 		'记录从 {{first}} 开始，比跟踪标头的 StartTime（{{start}}）早 {{seconds}} 秒',
+	'record-damage.record': '偏移 {{offset}} 处的记录',
+	'record-damage.decompressed': '解压后偏移 {{offset}} 处的记录',
+	'record-damage.over-budget':
+		'{{where}}：{{record}}（{{event}}）：字段 {{field}} 会使该事件超出 {{limit}} 个值的上限（负载 {{bytes}} 字节）',
+	'record-damage.more': '还有更多记录已损坏，未列出',
 	'library.damage-more_other': '… 另有 {{count}} 条',
 
 	// ---- storage and update ----
