@@ -1,6 +1,7 @@
 // The page is told which of the two a refused file is: no ETL trace at all (`format`, whose hint
 // says what Sockscope reads) or a trace whose header is damaged (`damaged`, whose hint says so).
 import { describe, expect, it } from 'vitest';
+import { english } from '../../web/src/i18n/render.ts';
 import { WMI_BUFFER_HEADER } from '../../web/src/generated/layouts.ts';
 import { library, sampleBytes, storedCounts } from './library-harness.ts';
 
@@ -21,7 +22,12 @@ describe('importing a file that is refused', () => {
 			code: 'damaged',
 			error:
 				'the trace header cannot be read: buffer 0 at offset 0x0 has BufferType 1, not 4 (the trace header buffer)',
+			// The same words as a message, which the page says in the reader's language.
+			message: expect.objectContaining({ key: 'not-etl.header-unreadable' }),
 		});
+		expect(!damaged.ok && damaged.message && english(damaged.message)).toBe(
+			!damaged.ok && damaged.error,
+		);
 		expect(await storedCounts(lib)).toEqual(nothing);
 	});
 });
