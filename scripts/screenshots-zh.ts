@@ -17,7 +17,8 @@ import { buildSite } from '../tests/e2e/site-build.ts';
 import { projectRoot, startServer } from '../tests/e2e/server.ts';
 import { waitForOfflineReady } from '../tests/e2e/service-worker.ts';
 
-export const ZH_SHOTS = [
+/** The pictures taken on the sample trace, in one visit. */
+const SAMPLE_SHOTS = [
 	'landing',
 	'storage',
 	'events-details',
@@ -29,6 +30,10 @@ export const ZH_SHOTS = [
 	'conversations',
 	'trace-facts',
 	'dns',
+] as const;
+
+export const ZH_SHOTS = [
+	...SAMPLE_SHOTS,
 	'packets',
 	'packet-filter-error',
 	'packet-details',
@@ -84,20 +89,7 @@ export async function zhShots(only: readonly string[]): Promise<void> {
 
 	try {
 		await open(server.url);
-		const sample = [
-			'landing',
-			'storage',
-			'events-details',
-			'filter-error',
-			'statistics',
-			'sockets-findings',
-			'story',
-			'lanes',
-			'conversations',
-			'trace-facts',
-			'dns',
-		];
-		if (sample.some(wanted)) await sampleShots(page);
+		if (SAMPLE_SHOTS.some(wanted)) await sampleShots(page);
 		if (['packets', 'packet-filter-error', 'packet-details'].some(wanted)) await packetShots();
 		if (wanted('import-error')) await importError();
 		if (wanted('library-damage')) await libraryDamage();
