@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
-import { latestEntry } from './scripts/changelog.ts';
+import { latestEntry, translatedEntry } from './scripts/changelog.ts';
+import type { ChangesFile } from './web/src/lib/changelog-entry.ts';
 
 const projectRoot = fileURLToPath(new URL('.', import.meta.url));
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as {
@@ -30,12 +31,11 @@ export default defineConfig({
 			// a waiting version's prompt reads the new one from the server).
 			name: 'sockscope-changes',
 			generateBundle() {
-				const entry = latestEntry(readFileSync(new URL('./CHANGELOG.md', import.meta.url), 'utf8'));
-				this.emitFile({
-					type: 'asset',
-					fileName: 'changes.json',
-					source: JSON.stringify({ version, entry }),
-				});
+				const read = (name: string) => readFileSync(new URL(name, import.meta.url), 'utf8');
+				const entry = latestEntry(read('./CHANGELOG.md'));
+				const entryZh = translatedEntry(entry, latestEntry(read('./CHANGELOG.zh.md')));
+				const changes: ChangesFile = { version, entry, entryZh };
+				this.emitFile({ type: 'asset', fileName: 'changes.json', source: JSON.stringify(changes) });
 			},
 		},
 		VitePWA({

@@ -5,7 +5,7 @@
 // (schema/glossary-zh.json) over zh.ts and the Chinese schemas, Latin/CJK spacing, and no literal
 // text in .svelte markup but the names in MARKUP_ALLOWED, and no new English prose built in the
 // .ts modules that feed the page (builderLiterals).
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { en } from '../web/src/i18n/en.ts';
@@ -105,36 +105,19 @@ for (const file of files(join(root, 'web/src')))
 		for (const p of markupLiterals(readFileSync(file, 'utf8'), MARKUP_ALLOWED))
 			problems.push(`${file.slice(root.length + 1)}: literal ${p} (use the catalogue)`);
 
-// English prose built in .ts modules that reach the page, outside the catalogue. The folders
-// whose text is English by design are left out (the command line; the decoder's, the store's
-// and the exports' text, which the page shows as data); what is known today and not yet moved
-// to the catalogue is listed in scripts/i18n-builders-known.json: anything new fails.
+// English prose built in .ts modules that reach the page, outside the catalogue, fails. The
+// folders whose text is English by design are left out: the command line, and the decoder's, the
+// store's and the exports' English, which the page replaces with the message each carries beside it.
 const BUILDER_DIRS = /^web\/src\/(cli|decoder|generated|i18n|export|store|lib)\//;
-const known = (
-	JSON.parse(readFileSync(join(root, 'scripts/i18n-builders-known.json'), 'utf8')) as {
-		files: Record<string, string[]>;
-	}
-).files;
 for (const file of files(join(root, 'web/src'))) {
 	const rel = file
 		.slice(root.length + 1)
 		.split('\\')
 		.join('/');
 	if (!file.endsWith('.ts') || BUILDER_DIRS.test(rel)) continue;
-	const allowed = new Set(known[rel] ?? []);
-	const built = builderLiterals(readFileSync(file, 'utf8'));
-	for (const l of built)
-		if (!allowed.has(l.text))
-			problems.push(`${rel}:${l.line}: English built outside the catalogue: "${l.text}"`);
-	// A listed literal that is gone (moved to the catalogue) leaves the list, so it only shrinks.
-	const found = new Set(built.map((l) => l.text));
-	for (const text of allowed)
-		if (!found.has(text))
-			problems.push(`${rel}: "${text}" is listed in i18n-builders-known.json but no longer built`);
+	for (const l of builderLiterals(readFileSync(file, 'utf8')))
+		problems.push(`${rel}:${l.line}: English built outside the catalogue: "${l.text}"`);
 }
-for (const rel of Object.keys(known))
-	if (!existsSync(join(root, rel)))
-		problems.push(`i18n-builders-known.json lists ${rel}: no such file`);
 
 if (problems.length) {
 	for (const p of [...new Set(problems)]) console.error(`i18n: ${p}`);

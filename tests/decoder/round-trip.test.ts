@@ -9,6 +9,8 @@ import { indexBuffers, type OpenTrace } from '../../web/src/decoder/etl-file.ts'
 import { mergeRecords } from '../../web/src/decoder/merge.ts';
 import { ProviderTable, recordJson, type RecordJson } from '../../web/src/decoder/record-json.ts';
 import { explainStatus } from '../../web/src/decoder/status.ts';
+import { english, render, type Msg } from '../../web/src/i18n/render.ts';
+import type { Message } from '../../web/src/lib/message.ts';
 import {
 	AFD_PROVIDER,
 	EtlWriter,
@@ -28,15 +30,21 @@ import { open, statsOf } from './load.ts';
 const START = filetimeFromIso('2026-03-14T09:26:53.5897932Z');
 const MS = 10_000n;
 
-async function decodeAll(bytes: Uint8Array): Promise<{ trace: OpenTrace; records: RecordJson[] }> {
+async function decodeAll(
+	bytes: Uint8Array,
+): Promise<{ trace: OpenTrace; records: RecordJson[]; said: (Message | null)[] }> {
 	const trace = await open(bytes);
 	const index = await indexBuffers(trace);
 	const providers = new ProviderTable(trace);
 	const records: RecordJson[] = [];
-	await mergeRecords(trace, index.buffers, (b, i) =>
-		records.push(recordJson(b, i, trace, providers)),
-	);
-	return { trace, records };
+	// Each record's problem as the page says it (the details pane).
+	const said: (Message | null)[] = [];
+	await mergeRecords(trace, index.buffers, (b, i) => {
+		const s = { problem: null as Message | null };
+		records.push(recordJson(b, i, trace, providers, s));
+		said.push(s.problem);
+	});
+	return { trace, records, said };
 }
 
 /** A value for each schema field type, written by the writer and expected back from the decoder. */
@@ -363,10 +371,16 @@ describe('events the schema does not fully describe', () => {
 			version: 9,
 			payload: new Uint8Array([1, 2, 3, 4]),
 		});
-		const { records } = await decodeAll(w.finish().bytes);
-		const e = records.find((r) => r.kind === 'event')!;
-		expect(e.problem).toBe('no schema for Microsoft-Windows-Winsock-AFD event 1003 version 9');
-		expect(e.payload).toBe('01020304');
+		const { records, said } = await decodeAll(w.finish().bytes);
+		const at = records.findIndex((r) => r.kind === 'event');
+		expect(records[at]!.problem).toBe(
+			'no schema for Microsoft-Windows-Winsock-AFD event 1003 version 9',
+		);
+		expect(english(said[at] as Msg)).toBe(records[at]!.problem);
+		expect(render('zh', said[at] as Msg)).toBe(
+			'没有 Microsoft-Windows-Winsock-AFD 事件 1003 版本 9 的架构',
+		);
+		expect(records[at]!.payload).toBe('01020304');
 	});
 
 	it('a payload cut short keeps the fields before the cut and names the missing ones', async () => {
@@ -380,8 +394,13 @@ describe('events the schema does not fully describe', () => {
 			id: 1,
 			payload: new Uint8Array(12).fill(0x11),
 		});
-		const { records } = await decodeAll(w.finish().bytes);
-		const e = records.find((r) => r.kind === 'event')!;
+		const { records, said } = await decodeAll(w.finish().bytes);
+		const at = records.findIndex((r) => r.kind === 'event');
+		const e = records[at]!;
+		expect(english(said[at] as Msg)).toBe(e.problem);
+		expect(render('zh', said[at] as Msg)).toBe(
+			'有效负载在 Endpoint、AddressFamily、SocketType、Protocol、UserModePid 之前就结束了',
+		);
 		expect(e.fields['Process']).toBe('0x1111111111111111');
 		expect(e.problem).toBe(
 			'payload ends before Endpoint, AddressFamily, SocketType, Protocol, UserModePid',

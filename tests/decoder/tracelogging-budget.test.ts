@@ -9,6 +9,7 @@ import {
 	valueBudget,
 } from '../../web/src/decoder/tracelogging.ts';
 import { utf8z } from '../builders/bytes.ts';
+import { english, render, type Msg } from '../../web/src/i18n/render.ts';
 
 /** An image holding the metadata then the payload, and the items pointing into it. */
 function event(fields: number[], payload: Uint8Array) {
@@ -50,6 +51,25 @@ describe('TraceLogging value budget', () => {
 			`field "outer" would take the event past its budget of ${valueBudget(1)} values (payload of 1 bytes)`,
 		);
 		expect(tl.fields).toEqual({ first: 7 });
+		// The details pane says it in the reader's language.
+		expect(english(tl.problemText as Msg)).toBe(tl.problem);
+		expect(render('zh', tl.problemText as Msg)).toBe(
+			`字段 "outer" 会使该事件超出 ${valueBudget(1)} 个值的上限（有效负载 1 字节）`,
+		);
+	});
+
+	it('metadata or a payload that cannot be read is a message too', () => {
+		// "text": an ANSI string (2) whose payload has no terminating zero; "n": an InType of 31.
+		const cut = event([...utf8z('text'), 2], Uint8Array.of(0x41, 0x42));
+		expect(cut.problem).toBe('unterminated string');
+		expect(render('zh', cut.problemText as Msg)).toBe('字符串没有结束符');
+		const odd = event([...utf8z('n'), 31], Uint8Array.of(1));
+		expect(odd.problem).toBe('unsupported InType 31');
+		expect(render('zh', odd.problemText as Msg)).toBe('不支持的 InType 31');
+		const short = event([...utf8z('n'), 8], Uint8Array.of(1));
+		expect(short.problem).toBe('ended early');
+		expect(english(short.problemText as Msg)).toBe('ended early');
+		expect(render('zh', short.problemText as Msg)).toMatch(/提前结束/);
 	});
 
 	it('a byte array as long as its payload decodes whole', () => {

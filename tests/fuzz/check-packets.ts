@@ -6,6 +6,7 @@
 // guides the corpus.
 import { indexBuffers, openTrace } from '../../web/src/decoder/etl-file.ts';
 import { memorySource } from '../../web/src/decoder/source.ts';
+import { english } from '../../web/src/i18n/render.ts';
 import { packetComment } from '../../web/src/packets/pcapng-file.ts';
 import { packetRow } from '../../web/src/packets/packet-row.ts';
 import { interfaceBlock, packetBlock } from '../../web/src/packets/pcapng.ts';
@@ -29,7 +30,7 @@ export interface PacketsReport {
 export function framePath(f: Frame): string {
 	const d = f.dissection;
 	const layers = d.layers.map((l) => l.name).join('>') || '(none)';
-	return `${f.link}:${layers}${d.malformed ? ` !${kindOf(d.malformed.what)}` : ''}`;
+	return `${f.link}:${layers}${d.malformed ? ` !${kindOf(english(d.malformed.what))}` : ''}`;
 }
 
 const u32le = (b: Uint8Array, at: number) =>
@@ -102,7 +103,7 @@ export async function packetsReport(
 		);
 		if (bad) problems.push(bad);
 	}
-	for (const x of p.problems) paths.add(`capture|${kindOf(x.what)}`);
+	for (const x of p.problems) paths.add(`capture|${kindOf(english(x.what))}`);
 	for (const w of p.wire)
 		if (w.packets !== w.packetsIn + w.packetsOut)
 			problems.push(

@@ -2,6 +2,7 @@
 // wrong and the event's file offset, the frames around it are kept, nothing throws.
 import { describe, expect, it } from 'vitest';
 import { indexBuffers } from '../../web/src/decoder/etl-file.ts';
+import { english, render } from '../../web/src/i18n/render.ts';
 import { trackPackets } from '../../web/src/packets/track-packets.ts';
 import type { EtlFile } from '../builders/etl-writer.ts';
 import { ethernet, ipv4, tcp, TCP } from '../builders/frames.ts';
@@ -99,9 +100,17 @@ describe('damaged NDIS-PacketCapture fragments', () => {
 			expect(p.frames.map((f) => f.dissection.malformed)).toEqual([null, null]);
 			expect(p.problems, JSON.stringify(p.problems)).toHaveLength(1);
 			const [note] = p.problems;
-			expect(note!.what).toMatch(what);
+			expect(english(note!.what)).toMatch(what);
 			expect(note!.offset).toBe(offsetOf(s.file, s.bad));
-			expect(note!.where).toBe(`record at file offset 0x${note!.offset.toString(16)}`);
+			const at = `0x${note!.offset.toString(16)}`;
+			expect(english(note!.where)).toBe(`record at file offset ${at}`);
+			// The page says it in Chinese: the same offset, no English word but the names.
+			expect(render('zh', note!.where)).toBe(`文件偏移 ${at} 处的记录`);
+			const zh = render('zh', note!.what);
+			expect(zh).toMatch(/[\u4e00-\u9fff]/);
+			expect(
+				zh.replace(/\b(KW_PACKET_\w+|NDIS-PacketCapture|FragmentSize|ndis|eth)\b/g, ''),
+			).not.toMatch(/\b[a-z]{3,}\b/);
 		});
 
 	it('sockscope packets prints the frames and the note with its offset on stderr', async () => {

@@ -2,6 +2,7 @@
 // its lengths or ends early is reported as malformed at the offset where it goes wrong.
 import { describe, expect, it } from 'vitest';
 import { dissect } from '../../web/src/packets/dissect.ts';
+import { english, render } from '../../web/src/i18n/render.ts';
 import {
 	arpRequest,
 	BROADCAST,
@@ -150,7 +151,13 @@ describe('dissect', () => {
 				const d = dissect(frame, 'ethernet');
 				expect(d.malformed, what).not.toBeNull();
 				expect(d.malformed!.at).toBe(at);
-				expect(d.malformed!.what).toMatch(message);
+				expect(english(d.malformed!.what)).toMatch(message);
+				// Said in Chinese too: no English word left but protocol and field names.
+				const zh = render('zh', d.malformed!.what);
+				expect(zh).toMatch(/[\u4e00-\u9fff]/);
+				expect(zh.replace(/\b(DNS|TCP|UDP|IPv[46]|IP|ICMP(v6)?|ARP|TTL|MSS)\b/g, '')).not.toMatch(
+					/\b[a-z]{3,}\b/,
+				);
 			});
 
 		it('random bytes never throw', () => {

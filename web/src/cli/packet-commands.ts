@@ -7,6 +7,7 @@ import { indexBuffers, openTrace } from '../decoder/etl-file.ts';
 import { csvCell } from '../export/record-lines.ts';
 import { blockCache } from '../decoder/source.ts';
 import { checkedRead } from './checked-read.ts';
+import { english } from '../i18n/render.ts';
 import { nearest } from '../lib/nearest.ts';
 import { compilePacketFilter, PacketFilterError } from '../packets/packet-filter.ts';
 import { PACKET_COLUMNS, packetRow, type PacketColumn } from '../packets/packet-row.ts';
@@ -49,7 +50,9 @@ function packetFilter(expr: string | null) {
 function notes(p: StreamedPackets, damage: readonly string[]): string[] {
 	return [
 		...damage,
-		...p.problems.map((x) => `packets: ${x.where} (record ${x.index}): ${x.what}`),
+		...p.problems.map(
+			(x) => `packets: ${english(x.where)} (record ${x.index}): ${english(x.what)}`,
+		),
 	];
 }
 

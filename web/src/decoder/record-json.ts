@@ -5,7 +5,8 @@ import { PROVIDER_NAMES, PROVIDERS } from '../generated/schemas.ts';
 import type { DecodedBuffer } from './decoded-buffer.ts';
 import type { OpenTrace } from './etl-file.ts';
 import { eventFields, schemaOf } from './event-fields.ts';
-import { describeDamage } from './messages.ts';
+import type { Message } from '../lib/message.ts';
+import { damageText, describeDamage, key, type DamageInfo } from './messages.ts';
 import { filetimeToIso } from './time.ts';
 import { decodeTraceLogging, extItems } from './tracelogging.ts';
 
@@ -89,6 +90,8 @@ export function recordJson(
 	i: number,
 	trace: Pick<OpenTrace, 'facts'>,
 	providers: ProviderTable,
+	/** Filled with the record's problem as a message, for the page (the JSON keeps its English). */
+	said?: { problem: Message | null },
 ): RecordJson {
 	const kindCode = buf.u8(i, RecordOut.kind);
 	const time = buf.time(i);
@@ -137,7 +140,13 @@ export function recordJson(
 				if (f.meaning !== null) out.fields[`${f.name}Name`] = f.meaning;
 			}
 			const missing = fields.filter((f) => f.missing).map((f) => f.name);
-			if (missing.length) out.problem = `payload ends before ${missing.join(', ')}`;
+			if (missing.length) {
+				out.problem = `payload ends before ${missing.join(', ')}`;
+				if (said)
+					said.problem = key('record-problem.payload-ends', {
+						fields: { list: missing, sep: 'enum' },
+					});
+			}
 			break;
 		}
 		case PayloadLayout.tracelogging: {
@@ -152,6 +161,7 @@ export function recordJson(
 			out.fields = tl.fields;
 			if (tl.problem) {
 				out.problem = tl.problem;
+				if (said) said.problem = tl.problemText ?? null;
 				out.payload = payload();
 			}
 			break;
@@ -165,6 +175,12 @@ export function recordJson(
 			break;
 		case PayloadLayout.unknownVersion:
 			out.problem = `no schema for ${out.provider} event ${out.id} version ${out.version}`;
+			if (said)
+				said.problem = key('record-problem.no-schema', {
+					provider: String(out.provider),
+					id: out.id,
+					version: out.version,
+				});
 			out.payload = payload();
 			break;
 		default:
@@ -174,8 +190,8 @@ export function recordJson(
 			} else out.payload = payload();
 	}
 	const damage = buf.u16(i, RecordOut.damage);
-	if (damage)
-		out.problem = describeDamage({
+	if (damage) {
+		const d: DamageInfo = {
 			status: damage,
 			bufferIndex: buf.entry.index,
 			bufferOffset: buf.entry.offset,
@@ -183,6 +199,9 @@ export function recordJson(
 			value: 0,
 			limit: 0,
 			compressed: buf.entry.compressed,
-		});
+		};
+		out.problem = describeDamage(d);
+		if (said) said.problem = damageText(d);
+	}
 	return out;
 }

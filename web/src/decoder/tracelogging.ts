@@ -1,6 +1,8 @@
 // TraceLogging (self-describing) events: the provider name is in extended item 0xC (PROV_TRAITS),
 // the event name and field types in item 0xB (EVENT_SCHEMA_TL); the payload follows them.
 // Byte format: TraceLoggingDynamic.h (microsoft/tracelogging), summarised in schema/README.md.
+import type { Message } from '../lib/message.ts';
+import { key } from './messages.ts';
 import { ipv4, ipv6 } from '../net/ip.ts';
 import { filetimeToIso } from './time.ts';
 import { guidAt } from './wasm.ts';
@@ -23,6 +25,8 @@ export interface TraceLoggingEvent {
 	 * (overBudget); fields decoded before it are kept.
 	 */
 	readonly problem: string | null;
+	/** The problem as a message, for the page to say in the reader's language. */
+	readonly problemText?: Message;
 	readonly overBudget?: boolean;
 	/** What overran the budget, when overBudget. */
 	readonly overrun?: Overrun;
@@ -56,7 +60,8 @@ class Cursor {
 		return new DataView(this.b.buffer, this.b.byteOffset, this.b.byteLength);
 	}
 	need(n: number): void {
-		if (this.at + n > this.end) throw new RangeError('ended early');
+		if (this.at + n > this.end)
+			throw new Unreadable('ended early', key('tracelogging.ended-early', {}));
 	}
 	u8(): number {
 		this.need(1);
@@ -71,7 +76,8 @@ class Cursor {
 	zstring(decoder: TextDecoder): string {
 		let q = this.at;
 		while (q < this.end && this.b[q] !== 0) q++;
-		if (q >= this.end) throw new RangeError('unterminated string');
+		if (q >= this.end)
+			throw new Unreadable('unterminated string', key('tracelogging.unterminated', {}));
 		const s = decoder.decode(this.b.subarray(this.at, q));
 		this.at = q + 1;
 		return s;
@@ -79,7 +85,8 @@ class Cursor {
 	zstring16(): string {
 		let q = this.at;
 		while (q + 1 < this.end && (this.b[q] !== 0 || this.b[q + 1] !== 0)) q += 2;
-		if (q + 1 >= this.end) throw new RangeError('unterminated string');
+		if (q + 1 >= this.end)
+			throw new Unreadable('unterminated string', key('tracelogging.unterminated', {}));
 		const s = utf16.decode(this.b.subarray(this.at, q));
 		this.at = q + 2;
 		return s;
@@ -116,10 +123,25 @@ export interface Overrun {
 	readonly payloadSize: number;
 }
 
-export class OverBudget extends RangeError {
+/** Metadata or payload that cannot be read: its English, and the same as a message. */
+class Unreadable extends RangeError {
+	constructor(
+		english: string,
+		readonly text: Message,
+	) {
+		super(english);
+	}
+}
+
+export class OverBudget extends Unreadable {
 	constructor(readonly overrun: Overrun) {
 		super(
 			`field ${JSON.stringify(overrun.field)} would take the event past its budget of ${overrun.limit} values (payload of ${overrun.payloadSize} bytes)`,
+			key('tracelogging.over-budget', {
+				field: overrun.field,
+				limit: overrun.limit,
+				bytes: overrun.payloadSize,
+			}),
 		);
 	}
 }
@@ -227,7 +249,7 @@ function readScalar(c: Cursor, inType: number): unknown {
 		case 23:
 			return latin1.decode(c.bytes(c.u16()));
 		default:
-			throw new RangeError(`unsupported InType ${inType}`);
+			throw new Unreadable(`unsupported InType ${inType}`, key('tracelogging.in-type', { inType }));
 	}
 }
 
@@ -342,7 +364,14 @@ export function decodeTraceLogging(
 			provider = c.zstring(utf8);
 		}
 		const schema = items.find((x) => x.type === EXT_EVENT_SCHEMA_TL);
-		if (!schema) return { provider, name, fields, problem: 'no TraceLogging metadata' };
+		if (!schema)
+			return {
+				provider,
+				name,
+				fields,
+				problem: 'no TraceLogging metadata',
+				problemText: key('tracelogging.no-metadata', {}),
+			};
 		const meta = readMeta(new Cursor(b, schema.offset, schema.offset + schema.size));
 		name = meta.name;
 		readFields(
@@ -356,9 +385,12 @@ export function decodeTraceLogging(
 		return { provider, name, fields, problem: null };
 	} catch (e) {
 		const problem = e instanceof Error ? e.message : String(e);
+		// A fault of the reading itself (a DataView past its end) is said as its English.
+		const problemText: Message =
+			e instanceof Unreadable ? e.text : key('tracelogging.other', { why: problem });
 		return e instanceof OverBudget
-			? { provider, name, fields, problem, overBudget: true, overrun: e.overrun }
-			: { provider, name, fields, problem, overBudget: false };
+			? { provider, name, fields, problem, problemText, overBudget: true, overrun: e.overrun }
+			: { provider, name, fields, problem, problemText, overBudget: false };
 	}
 }
 

@@ -1,6 +1,7 @@
 // The `packets` table of an export: one row per captured frame, typed for Parquet, with the
 // columns of `sockscope packets` (its owner from the socket join: pid, process, socket, or why
 // none owns it) and each side's address and port apart, as SQL engines like them.
+import { english } from '../i18n/render.ts';
 import type { PacketOwner } from '../packets/join.ts';
 import { packetRow } from '../packets/packet-row.ts';
 import type { CaptureInterface, Frame } from '../packets/types.ts';
@@ -52,8 +53,8 @@ export function packetTableRow(
 	const r = packetRow(f, o, interfaces);
 	const d = f.dissection;
 	const malformed = d.malformed
-		? `at offset ${d.malformed.at}: ${d.malformed.what}`
-		: (f.problem ?? null);
+		? `at offset ${d.malformed.at}: ${english(d.malformed.what)}`
+		: f.problem && english(f.problem);
 	return {
 		number: r.number,
 		filetime: f.filetime,

@@ -6,3 +6,11 @@ export interface ChangelogEntry {
 	/** Its items, as written (Markdown list items without the dash, lines joined). */
 	readonly items: readonly string[];
 }
+
+/** changes.json: the version waiting to take over, and its entry in each language written. */
+export interface ChangesFile {
+	readonly version: string;
+	readonly entry: ChangelogEntry | null;
+	/** From CHANGELOG.zh.md, when its latest entry is of the same version (else null). */
+	readonly entryZh?: ChangelogEntry | null;
+}

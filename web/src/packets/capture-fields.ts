@@ -3,6 +3,7 @@
 import { FieldOut, PayloadLayout, RecordOut } from '../generated/layouts.ts';
 import { EVENT_SCHEMAS, PROVIDERS } from '../generated/schemas.ts';
 import type { DecodedBuffer } from '../decoder/decoded-buffer.ts';
+import { msg, type Msg } from '../i18n/render.ts';
 
 export const NDISCAP_CODE = PROVIDERS.find((p) => p.key === 'ndiscap')!.code;
 export const PKTMON_CODE = PROVIDERS.find((p) => p.key === 'pktmon')!.code;
@@ -80,15 +81,15 @@ export class CaptureEvent {
 	 * Where the record is in the file, for notes: its file offset, or inside a compressed buffer
 	 * the buffer's (only that is a file offset) with the record's place in the decompressed image.
 	 */
-	where(): { offset: number; text: string } {
+	where(): { offset: number; text: Msg } {
 		const e = this.buf.entry;
 		const at = this.buf.u32(this.i, RecordOut.recordOffset) + this.buf.offsetBase;
 		return e.compressed
 			? {
 					offset: e.offset,
-					text: `record at offset ${hex(at)} of the compressed buffer at file offset ${hex(e.offset)}`,
+					text: msg('capture.where-compressed', { at: hex(at), offset: hex(e.offset) }),
 				}
-			: { offset: e.offset + at, text: `record at file offset ${hex(e.offset + at)}` };
+			: { offset: e.offset + at, text: msg('capture.where', { offset: hex(e.offset + at) }) };
 	}
 
 	get keyword(): bigint {

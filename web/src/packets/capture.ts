@@ -12,6 +12,7 @@ import {
 	PKTMON_PACKET_TYPES,
 	type LinkName,
 } from '../generated/packet-capture.ts';
+import { msg, type Msg } from '../i18n/render.ts';
 import { macText } from './frame-reader.ts';
 import { CaptureEvent, NDISCAP_CODE } from './capture-fields.ts';
 import { dissect } from './dissect.ts';
@@ -23,8 +24,8 @@ export interface CaptureProblem {
 	/** File offset of the event (of its compressed buffer, when it is in one). */
 	readonly offset: number;
 	/** `record at file offset 0x…` (or its place in a compressed buffer). */
-	readonly where: string;
-	readonly what: string;
+	readonly where: Msg;
+	readonly what: Msg;
 }
 
 /** Largest frame a reassembly holds (etl2pcapng's MAX_PACKET_SIZE): more is a lie or a loss. */
@@ -37,7 +38,7 @@ interface Pending {
 	size: number;
 	count: number;
 	startIndex: number;
-	start: { offset: number; text: string };
+	start: { offset: number; text: Msg };
 }
 
 interface MutableInterface {
@@ -135,7 +136,12 @@ export class PacketCapture {
 				index: p.startIndex,
 				offset: p.start.offset,
 				where: p.start.text,
-				what: `the frame begun at record ${p.startIndex} on ${key} has no last fragment (KW_PACKET_END): ${p.count} fragment(s), ${p.size} bytes dropped`,
+				what: msg('capture.no-last-fragment', {
+					start: p.startIndex,
+					interface: key,
+					fragments: p.count,
+					bytes: p.size,
+				}),
 			});
 		this.#pending.clear();
 	}
@@ -198,8 +204,8 @@ export class PacketCapture {
 				...this.#where(ev),
 				what:
 					size === null
-						? `NDIS-PacketCapture ${ev.id} ends before its fragment`
-						: `NDIS-PacketCapture ${ev.id}: FragmentSize ${size} runs past the event's payload`,
+						? msg('capture.ndis-ends-early', { id: ev.id })
+						: msg('capture.ndis-fragment-past', { id: ev.id, size }),
 			});
 			return;
 		}
@@ -223,7 +229,12 @@ export class PacketCapture {
 				index: p.startIndex,
 				offset: p.start.offset,
 				where: p.start.text,
-				what: `the frame begun at record ${p.startIndex} on ${key} lost its last fragment: a new frame began at record ${index} (${p.count} fragment(s) dropped)`,
+				what: msg('capture.lost-last-fragment', {
+					start: p.startIndex,
+					interface: key,
+					index,
+					fragments: p.count,
+				}),
 			});
 			p = undefined;
 		}
@@ -231,7 +242,7 @@ export class PacketCapture {
 			this.problems.push({
 				index,
 				...this.#where(ev),
-				what: `fragment at record ${index} on ${key} has no first fragment (no KW_PACKET_START before it): dropped`,
+				what: msg('capture.no-first-fragment', { index, interface: key }),
 			});
 			return;
 		}
@@ -240,7 +251,12 @@ export class PacketCapture {
 			this.problems.push({
 				index,
 				...this.#where(ev),
-				what: `the frame begun at record ${p.startIndex} on ${key} grows past ${MAX_FRAME} bytes at record ${index}: dropped`,
+				what: msg('capture.too-big', {
+					start: p.startIndex,
+					interface: key,
+					max: MAX_FRAME,
+					index,
+				}),
 			});
 			this.#pending.delete(key);
 			return;
@@ -275,7 +291,7 @@ export class PacketCapture {
 		});
 	}
 
-	#where(ev: CaptureEvent): { offset: number; where: string } {
+	#where(ev: CaptureEvent): { offset: number; where: Msg } {
 		const w = ev.where();
 		return { offset: w.offset, where: w.text };
 	}
@@ -294,7 +310,10 @@ export class PacketCapture {
 			this.problems.push({
 				index,
 				...this.#where(ev),
-				what: `PktMon ${ev.id}: LoggedPayloadSize ${ev.num('LoggedPayloadSize') ?? '?'} runs past the event's payload`,
+				what: msg('capture.pktmon-payload-past', {
+					id: ev.id,
+					size: ev.num('LoggedPayloadSize') ?? '?',
+				}),
 			});
 			return;
 		}
@@ -304,7 +323,7 @@ export class PacketCapture {
 			this.problems.push({
 				index,
 				...this.#where(ev),
-				what: `PktMon ${ev.id}: PacketType ${type} is not a frame (not Ethernet, 802.11 or IP)`,
+				what: msg('capture.pktmon-not-frame', { id: ev.id, type }),
 			});
 			return;
 		}

@@ -3,6 +3,8 @@ import { ipv4, ipv6 } from '../net/ip.ts';
 import type { DissectState } from './dissect-state.ts';
 import { Short, type FrameReader } from './frame-reader.ts';
 import type { DnsRecord } from './types.ts';
+import { msg } from '../i18n/render.ts';
+import { FIELD } from './field-names.ts';
 
 /** Ports whose UDP or TCP payload is read as DNS: DNS, mDNS, LLMNR. */
 export const DNS_PORTS: ReadonlySet<number> = new Set([53, 5353, 5355]);
@@ -22,23 +24,27 @@ function name(
 	let next = -1;
 	let jumps = 0;
 	for (;;) {
-		if (pos >= end) throw new Short(pos, 'DNS name runs past the message');
-		const len = r.u8(pos, 'DNS label length');
+		if (pos >= end) throw new Short(pos, msg('packet.bad.dns-name-past'));
+		const len = r.u8(pos, FIELD.dnsLabelLength);
 		if (len === 0) {
 			if (next < 0) next = pos + 1;
 			break;
 		}
 		if ((len & 0xc0) === 0xc0) {
-			const target = base + (((len & 0x3f) << 8) | r.u8(pos + 1, 'DNS pointer'));
+			const target = base + (((len & 0x3f) << 8) | r.u8(pos + 1, FIELD.dnsPointer));
 			if (next < 0) next = pos + 2;
 			if (++jumps > MAX_JUMPS || target >= end)
-				throw new Short(pos, 'DNS name pointer loops or points past the message');
+				throw new Short(pos, msg('packet.bad.dns-pointer-loop'));
 			pos = target;
 			continue;
 		}
-		if (len & 0xc0) throw new Short(pos, `DNS label type 0x${(len & 0xc0).toString(16)} unknown`);
-		r.need(pos + 1, len, 'DNS label');
-		if (pos + 1 + len > end) throw new Short(pos, 'DNS label runs past the message');
+		if (len & 0xc0)
+			throw new Short(
+				pos,
+				msg('packet.bad.dns-label-type', { type: `0x${(len & 0xc0).toString(16)}` }),
+			);
+		r.need(pos + 1, len, FIELD.dnsLabel);
+		if (pos + 1 + len > end) throw new Short(pos, msg('packet.bad.dns-label-past'));
 		labels.push(String.fromCharCode(...r.bytes.subarray(pos + 1, pos + 1 + len)));
 		pos += 1 + len;
 	}
@@ -47,27 +53,27 @@ function name(
 
 /** Dissects the DNS message at [at, end) of the frame. */
 export function dissectDns(r: FrameReader, s: DissectState, at: number, end: number): void {
-	r.need(at, 12, 'DNS header');
-	const id = r.u16(at, 'DNS id');
-	const flags = r.u16(at + 2, 'DNS flags');
-	const qd = r.u16(at + 4, 'DNS question count');
-	const an = r.u16(at + 6, 'DNS answer count');
+	r.need(at, 12, FIELD.dnsHeader);
+	const id = r.u16(at, FIELD.dnsId);
+	const flags = r.u16(at + 2, FIELD.dnsFlags);
+	const qd = r.u16(at + 4, FIELD.dnsQuestionCount);
+	const an = r.u16(at + 6, FIELD.dnsAnswerCount);
 	const questions: { name: string; type: number }[] = [];
 	const answers: DnsRecord[] = [];
 	let pos = at + 12;
 	for (let k = 0; k < qd; k++) {
 		const n = name(r, at, pos, end);
-		questions.push({ name: n.text, type: r.u16(n.next, 'DNS question type') });
+		questions.push({ name: n.text, type: r.u16(n.next, FIELD.dnsQuestionType) });
 		pos = n.next + 4;
 	}
 	for (let k = 0; k < an; k++) {
 		const n = name(r, at, pos, end);
-		const type = r.u16(n.next, 'DNS answer type');
-		const ttl = r.u32(n.next + 4, 'DNS answer TTL');
-		const rdlength = r.u16(n.next + 8, 'DNS answer length');
+		const type = r.u16(n.next, FIELD.dnsAnswerType);
+		const ttl = r.u32(n.next + 4, FIELD.dnsAnswerTtl);
+		const rdlength = r.u16(n.next + 8, FIELD.dnsAnswerLength);
 		const rd = n.next + 10;
-		r.need(rd, rdlength, 'DNS answer data');
-		if (rd + rdlength > end) throw new Short(rd, 'DNS answer data runs past the message');
+		r.need(rd, rdlength, FIELD.dnsAnswerData);
+		if (rd + rdlength > end) throw new Short(rd, msg('packet.bad.dns-answer-past'));
 		let data: string | null = null;
 		if (type === 1 && rdlength === 4) data = ipv4(r.bytes, rd);
 		else if (type === 28 && rdlength === 16) data = ipv6(r.bytes, rd);

@@ -7,6 +7,8 @@ import { dissectIpv4, dissectIpv6 } from './dissect-ip.ts';
 import { DissectState } from './dissect-state.ts';
 import { FrameReader, macText, Short } from './frame-reader.ts';
 import type { Dissection } from './types.ts';
+import { msg } from '../i18n/render.ts';
+import { FIELD } from './field-names.ts';
 
 export const ETHERTYPE = {
 	ipv4: 0x0800,
@@ -17,15 +19,15 @@ export const ETHERTYPE = {
 } as const;
 
 function ethernet(r: FrameReader, s: DissectState): void {
-	r.need(0, 14, 'Ethernet header');
+	r.need(0, 14, FIELD.ethernetHeader);
 	s.linkBroadcast = (r.bytes[0]! & 1) === 1;
-	let type = r.u16(12, 'EtherType');
+	let type = r.u16(12, FIELD.ethertype);
 	s.layer('Ethernet', 0, 14, { dst: macText(r.bytes, 0), src: macText(r.bytes, 6), type });
 	let at = 14;
 	while (type === ETHERTYPE.vlan || type === ETHERTYPE.qinq) {
-		const tci = r.u16(at, '802.1Q tag');
+		const tci = r.u16(at, FIELD.vlanTag);
 		s.vlan = tci & 0xfff;
-		type = r.u16(at + 2, '802.1Q EtherType');
+		type = r.u16(at + 2, FIELD.vlanEtherType);
 		s.layer('802.1Q', at, 4, { id: tci & 0xfff, priority: tci >> 13, type });
 		at += 4;
 	}
@@ -39,11 +41,11 @@ function network(r: FrameReader, s: DissectState, type: number, at: number): voi
 }
 
 function arp(r: FrameReader, s: DissectState, at: number): void {
-	r.need(at, 8, 'ARP header');
-	const hlen = r.u8(at + 4, 'ARP hardware length');
-	const plen = r.u8(at + 5, 'ARP protocol length');
-	const op = r.u16(at + 6, 'ARP opcode');
-	r.need(at, 8 + 2 * (hlen + plen), 'ARP addresses');
+	r.need(at, 8, FIELD.arpHeader);
+	const hlen = r.u8(at + 4, FIELD.arpHardwareLength);
+	const plen = r.u8(at + 5, FIELD.arpProtocolLength);
+	const op = r.u16(at + 6, FIELD.arpOpcode);
+	r.need(at, 8 + 2 * (hlen + plen), FIELD.arpAddresses);
 	const fields: Record<string, string | number> = { opcode: op };
 	if (hlen === 6 && plen === 4) {
 		fields.src_hw = macText(r.bytes, at + 8);
@@ -62,10 +64,10 @@ export function dissect(bytes: Uint8Array, link: LinkName): Dissection {
 	try {
 		if (link === 'ethernet') ethernet(r, s);
 		else if (link === 'raw') {
-			const v = r.u8(0, 'IP version') >> 4;
+			const v = r.u8(0, FIELD.ipVersion) >> 4;
 			if (v === 4) dissectIpv4(r, s, 0);
 			else if (v === 6) dissectIpv6(r, s, 0);
-			else throw new Short(0, `raw IP frame has version ${v}`);
+			else throw new Short(0, msg('packet.bad.raw-ip-version', { version: v }));
 		} else s.layer('802.11', 0, 0, {});
 	} catch (e) {
 		if (!(e instanceof Short)) throw e;

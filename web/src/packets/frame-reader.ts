@@ -1,13 +1,15 @@
 // Bounded big-endian reads over one frame: a read past the captured bytes throws Short, which
-// dissect() turns into a "malformed at offset" result (nothing escapes it).
+// dissect() turns into a "malformed at offset" result (nothing escapes it). What went wrong is a
+// message (its field named by field-names.ts), said in the reader's language.
+import { msg, type Msg } from '../i18n/render.ts';
 
 /** A read ran past the captured bytes, or a header contradicts itself. */
 export class Short extends Error {
 	constructor(
 		readonly at: number,
-		readonly what: string,
+		readonly what: Msg,
 	) {
-		super(what);
+		super(what.key);
 	}
 }
 
@@ -18,25 +20,22 @@ export class FrameReader {
 		return this.bytes.length;
 	}
 
-	need(at: number, n: number, what: string): void {
+	need(at: number, n: number, what: Msg): void {
 		if (at < 0 || n < 0 || at + n > this.bytes.length)
-			throw new Short(
-				at,
-				`${what}: needs ${n} bytes at offset ${at}, the frame has ${this.bytes.length}`,
-			);
+			throw new Short(at, msg('packet.bad.short', { what, n, at, length: this.bytes.length }));
 	}
 
-	u8(at: number, what: string): number {
+	u8(at: number, what: Msg): number {
 		this.need(at, 1, what);
 		return this.bytes[at]!;
 	}
 
-	u16(at: number, what: string): number {
+	u16(at: number, what: Msg): number {
 		this.need(at, 2, what);
 		return (this.bytes[at]! << 8) | this.bytes[at + 1]!;
 	}
 
-	u32(at: number, what: string): number {
+	u32(at: number, what: Msg): number {
 		this.need(at, 4, what);
 		return (
 			((this.bytes[at]! << 24) >>> 0) +

@@ -2,6 +2,7 @@
 // dissector found in it, and the facts a socket join and a packet row need. Plain data
 // (structured-clone safe), so a worker can give it to the page.
 import type { LinkName } from '../generated/packet-capture.ts';
+import type { Msg } from '../i18n/render.ts';
 
 export type Direction = 'in' | 'out';
 
@@ -65,7 +66,7 @@ export interface Dissection {
 	/** Length the frame had on the wire, from the IP header's, when it says more than captured. */
 	readonly wireLength: number | null;
 	/** What is wrong with the frame and where (offset in the frame), or null. */
-	readonly malformed: { readonly at: number; readonly what: string } | null;
+	readonly malformed: { readonly at: number; readonly what: Msg } | null;
 }
 
 /** Where a frame came from. */
@@ -108,6 +109,6 @@ export interface Frame {
 	/** Events that made it (more than one for an NDIS frame in fragments). */
 	readonly fragments: number;
 	/** What is wrong with how the frame was logged (a fragment lost its start, …), or null. */
-	readonly problem: string | null;
+	readonly problem: Msg | null;
 	readonly dissection: Dissection;
 }

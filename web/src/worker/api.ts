@@ -116,6 +116,8 @@ export interface FieldDetail {
 export interface RecordDetails {
 	readonly index: number;
 	readonly json: RecordJson;
+	/** json.problem as a message, in the reader's language (null: none, or said in English only). */
+	readonly problemText: Message | null;
 	readonly bytes: Uint8Array;
 	readonly payloadOffset: number;
 	readonly fields: FieldDetail[];
@@ -135,7 +137,7 @@ export interface PacketAnswer {
 	/** Packet-provider events (0: the trace holds no capture). */
 	readonly captureEvents: number;
 	/** What was wrong with how packets were logged, each naming its file offset. */
-	readonly problems: readonly string[];
+	readonly problems: readonly Message[];
 	readonly head: PacketRowView[];
 }
 

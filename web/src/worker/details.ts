@@ -6,6 +6,7 @@ import type { OpenTrace } from '../decoder/etl-file.ts';
 import { ProviderTable, recordJson } from '../decoder/record-json.ts';
 import { decodeRecord } from '../decoder/single-record.ts';
 import { explainStatus } from '../decoder/status.ts';
+import type { Message } from '../lib/message.ts';
 import type { FieldDetail, RecordDetails } from './api.ts';
 
 function shown(value: unknown): string {
@@ -28,7 +29,8 @@ export async function recordDetails(
 ): Promise<RecordDetails | null> {
 	const buf = await decodeRecord(decoder, record, cpu, filetime);
 	if (!buf) return null;
-	const json = recordJson(buf, 0, decoder, new ProviderTable(decoder));
+	const said: { problem: Message | null } = { problem: null };
+	const json = recordJson(buf, 0, decoder, new ProviderTable(decoder), said);
 	// Offsets in the decoded buffer count from its 0x48-byte header; the hex view shows the record.
 	const recordStart = buf.u32(0, RecordOut.recordOffset);
 	const payloadOffset = buf.u32(0, RecordOut.payloadOffset) - recordStart;
@@ -66,5 +68,5 @@ export async function recordDetails(
 			size: 0,
 		}));
 	}
-	return { index, json, bytes: record, payloadOffset, fields };
+	return { index, json, problemText: said.problem, bytes: record, payloadOffset, fields };
 }

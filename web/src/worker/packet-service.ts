@@ -158,7 +158,7 @@ export class PacketService {
 			total: p.frames.length,
 			matched: l.matches.length,
 			captureEvents: p.captureEvents,
-			problems: p.problems.map((x) => `${x.where}: ${x.what}`),
+			problems: p.problems.map((x) => msg('packets.problem', { where: x.where, what: x.what })),
 			head: this.#rows(l, 0, head),
 		});
 	}
