@@ -404,20 +404,29 @@ function tsSchemas() {
 		maps[key] = Object.fromEntries(m.entries.map((x) => [x.value, x.name]));
 	}
 	const afdIds = new Set(afd.events.map((e) => String(e.id)));
-	for (const id of [...Object.keys(afdZh.titles), ...Object.keys(afdZh.descriptions)])
+	for (const id of [
+		...Object.keys(afdZh.titles),
+		...Object.keys(afdZh.descriptions),
+		...Object.keys(afdZh.shortTitles),
+	])
 		if (!afdIds.has(id)) throw new Error(`winsock-afd-zh: no AFD event ${id}`);
-	for (const e of afd.events)
+	for (const e of afd.events) {
 		if (!afdZh.titles[e.id] === !afdZh.descriptions[e.id])
 			throw new Error(`winsock-afd-zh: event ${e.id} needs a title or a description`);
+		if (!afdZh.descriptions[e.id] !== !afdZh.shortTitles[e.id])
+			throw new Error(
+				`winsock-afd-zh: event ${e.id} has a description and no short title, or the reverse`,
+			);
+	}
 	s +=
-		"/** Simplified Chinese titles (events on Microsoft's page) and descriptions (the others) of AFD events, by id. */\n";
+		"/** Simplified Chinese titles (the page's, or Sockscope's own short ones) and descriptions (of events beyond the page) of AFD events, by id. */\n";
 	s += `export const AFD_EVENT_TEXT_ZH: Readonly<Record<number, { readonly title?: string; readonly description?: string }>> = ${JSON.stringify(
 		Object.fromEntries(
 			afd.events.map((e) => [
 				e.id,
 				afdZh.titles[e.id]
 					? { title: afdZh.titles[e.id] }
-					: { description: afdZh.descriptions[e.id] },
+					: { title: afdZh.shortTitles[e.id], description: afdZh.descriptions[e.id] },
 			]),
 		),
 		null,

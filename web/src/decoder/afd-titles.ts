@@ -1,5 +1,6 @@
-// The Chinese title of each AFD event on Microsoft's page (schema/winsock-afd-zh.json), by
-// manifest name: what the events table shows in Chinese and what `event:` accepts besides the name.
+// The Chinese title of each AFD event (schema/winsock-afd-zh.json: Microsoft's page's, or a short
+// one of Sockscope's for the events beyond it), by manifest name: what the events table shows in
+// Chinese and what `event:` accepts besides the name.
 import { AFD_EVENT_TEXT_ZH, EVENT_SCHEMAS } from '../generated/schemas.ts';
 
 const AFD = 1;
@@ -15,7 +16,7 @@ export const AFD_TEXT_ZH: ReadonlyMap<
 	]),
 );
 
-/** The Chinese title of an AFD event, or undefined when the page gives it none. */
+/** The Chinese title of an AFD event, or undefined for none. */
 export function afdTitleZh(name: string): string | undefined {
 	return AFD_TEXT_ZH.get(name)?.title;
 }

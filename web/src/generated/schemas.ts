@@ -292,7 +292,7 @@ export const EVENT_SCHEMAS: readonly EventSchema[] = [
 	{"provider":7,"id":170,"version":0,"name":"Event170","level":4,"opcode":0,"task":0,"keywords":"0x0","message":null,"label":"dropped packet","fields":[{"name":"PktGroupId","type":15,"map":null},{"name":"PktNumber","type":2,"map":null},{"name":"AppearanceCount","type":2,"map":null},{"name":"DirTag","type":2,"map":null},{"name":"PacketType","type":2,"map":null},{"name":"ComponentId","type":2,"map":null},{"name":"EdgeId","type":2,"map":null},{"name":"FilterId","type":2,"map":null},{"name":"DropReason","type":3,"map":"pktmonDropReason"},{"name":"DropLocation","type":3,"map":null},{"name":"OriginalPayloadSize","type":2,"map":null},{"name":"LoggedPayloadSize","type":2,"map":null},{"name":"Payload","type":16,"map":null}]},
 ];
 
-/** Simplified Chinese titles (events on Microsoft's page) and descriptions (the others) of AFD events, by id. */
+/** Simplified Chinese titles (the page's, or Sockscope's own short ones) and descriptions (of events beyond the page) of AFD events, by id. */
 export const AFD_EVENT_TEXT_ZH: Readonly<Record<number, { readonly title?: string; readonly description?: string }>> = {
 	"1": {
 		"title": "套接字创建"
@@ -418,168 +418,223 @@ export const AFD_EVENT_TEXT_ZH: Readonly<Record<number, { readonly title?: strin
 		"title": "传输层指示连接已断开"
 	},
 	"1000": {
+		"title": "套接字创建",
 		"description": "socket 调用：创建套接字（进程、端点、地址族、类型、协议、序号、状态）"
 	},
 	"1001": {
+		"title": "套接字关闭",
 		"description": "closesocket 调用：关闭套接字"
 	},
 	"1002": {
+		"title": "套接字清理",
 		"description": "套接字清理（句柄的最后一次关闭）"
 	},
 	"1003": {
+		"title": "发送",
 		"description": "send 调用：发送数据（缓冲区数、缓冲区、长度）"
 	},
 	"1004": {
+		"title": "接收",
 		"description": "recv 调用：接收数据（缓冲区数、缓冲区、长度）"
 	},
 	"1005": {
+		"title": "发送数据报",
 		"description": "sendto 调用：发送数据报"
 	},
 	"1006": {
+		"title": "接收数据报",
 		"description": "recvfrom 调用：接收数据报"
 	},
 	"1007": {
+		"title": "发送数据报（带地址）",
 		"description": "sendto 调用，带目标地址"
 	},
 	"1009": {
+		"title": "接收数据报（带地址）",
 		"description": "recvfrom 调用，带来源地址"
 	},
 	"1011": {
+		"title": "发送消息",
 		"description": "sendmsg 调用：发送消息"
 	},
 	"1012": {
+		"title": "接收消息",
 		"description": "recvmsg 调用：接收消息"
 	},
 	"1013": {
+		"title": "发送消息（带地址）",
 		"description": "sendmsg 调用，带目标地址"
 	},
 	"1015": {
+		"title": "接收消息（带地址）",
 		"description": "recvmsg 调用，带来源地址"
 	},
 	"1017": {
+		"title": "套接字连接",
 		"description": "connect 调用：发起连接"
 	},
 	"1018": {
+		"title": "套接字连接（带地址）",
 		"description": "connect 调用，带远程地址"
 	},
 	"1020": {
+		"title": "ConnectEx 连接",
 		"description": "ConnectEx 调用：发起重叠连接"
 	},
 	"1021": {
+		"title": "ConnectEx 连接（带地址）",
 		"description": "ConnectEx 调用，带远程地址和首批发送数据"
 	},
 	"1023": {
+		"title": "套接字接受",
 		"description": "accept 调用：接受连接"
 	},
 	"1024": {
+		"title": "套接字接受（带地址）",
 		"description": "accept 调用，带远程地址、接受端点和当前积压数"
 	},
 	"1026": {
+		"title": "AcceptEx 接受",
 		"description": "AcceptEx 调用：重叠接受连接"
 	},
 	"1027": {
+		"title": "AcceptEx 接受（带地址）",
 		"description": "AcceptEx 调用，带远程地址、接受端点和当前积压数"
 	},
 	"1029": {
+		"title": "套接字绑定",
 		"description": "bind 调用：绑定本地地址"
 	},
 	"1030": {
+		"title": "套接字绑定（带地址）",
 		"description": "bind 调用，带本地地址"
 	},
 	"1032": {
+		"title": "连接中止",
 		"description": "连接被中止（带原因）"
 	},
 	"1033": {
+		"title": "数据报已丢弃",
 		"description": "数据报被丢弃（带地址和原因）"
 	},
 	"1035": {
+		"title": "设置套接字选项",
 		"description": "设置套接字选项（选项、值、状态）"
 	},
 	"1036": {
+		"title": "等待侦听",
 		"description": "等待侦听"
 	},
 	"1037": {
+		"title": "侦听",
 		"description": "listen 调用：开始侦听（积压数）"
 	},
 	"3000": {
+		"title": "传输层指示了连接",
 		"description": "传输层指示了新连接"
 	},
 	"3001": {
+		"title": "传输层指示了连接（带地址）",
 		"description": "传输层指示了新连接，带远程地址和积压数"
 	},
 	"3003": {
+		"title": "传输层指示了数据",
 		"description": "传输层指示了到达的数据"
 	},
 	"3004": {
+		"title": "传输层指示了数据（带地址）",
 		"description": "传输层指示了到达的数据，带来源地址"
 	},
 	"3006": {
+		"title": "传输层指示连接已断开",
 		"description": "传输层指示连接已断开"
 	},
 	"3007": {
+		"title": "传输层发送积压",
 		"description": "传输层发送积压"
 	},
 	"4000": {
+		"title": "RIO 创建注册域",
 		"description": "RIO：创建注册域"
 	},
 	"4001": {
+		"title": "RIO 关闭注册域",
 		"description": "RIO：关闭注册域"
 	},
 	"4002": {
+		"title": "RIO 创建完成队列",
 		"description": "RIO：创建完成队列（CQ）"
 	},
 	"4003": {
+		"title": "RIO 关闭完成队列",
 		"description": "RIO：关闭完成队列"
 	},
 	"4004": {
+		"title": "RIO 清理完成队列",
 		"description": "RIO：清理完成队列"
 	},
 	"4005": {
+		"title": "RIO 调整完成队列大小",
 		"description": "RIO：调整完成队列大小"
 	},
 	"4006": {
+		"title": "RIO 创建请求队列",
 		"description": "RIO：在端点上创建请求队列对（RQ）"
 	},
 	"4007": {
+		"title": "RIO 关闭请求队列",
 		"description": "RIO：关闭请求队列"
 	},
 	"4008": {
+		"title": "RIO 清理请求队列",
 		"description": "RIO：清理请求队列"
 	},
 	"4009": {
+		"title": "RIO 调整请求队列大小",
 		"description": "RIO：调整请求队列大小"
 	},
 	"4010": {
+		"title": "RIO 注册缓冲区",
 		"description": "RIO：注册缓冲区"
 	},
 	"4011": {
+		"title": "RIO 注销缓冲区",
 		"description": "RIO：注销缓冲区"
 	},
 	"4012": {
+		"title": "RIO 清理缓冲区",
 		"description": "RIO：清理缓冲区"
 	},
 	"4013": {
+		"title": "RIO 无效的缓冲区 ID",
 		"description": "RIO：请求队列使用了无效的缓冲区 ID"
 	},
 	"4014": {
+		"title": "RIO 缓冲区使用越界",
 		"description": "RIO：请求队列对缓冲区的使用超出范围（偏移量、长度）"
 	},
 	"4015": {
+		"title": "RIO 无效的缓冲区大小",
 		"description": "RIO：请求队列使用了无效的缓冲区大小"
 	},
 	"4016": {
+		"title": "名称解析表创建",
 		"description": "NRT（名称解析表）创建"
 	},
 	"4017": {
+		"title": "名称解析表关闭",
 		"description": "NRT（名称解析表）关闭"
 	},
 	"4018": {
+		"title": "RIO 完成队列通知",
 		"description": "RIO：完成队列通知"
 	},
 	"4019": {
+		"title": "暂停或恢复接受连接",
 		"description": "暂停或恢复接受连接（1 = 暂停，0 = 恢复）"
 	},
 	"4020": {
+		"title": "RIO 验证缓冲区共享",
 		"description": "RIO：验证缓冲区共享"
 	}
 };

@@ -8,16 +8,19 @@ const BY_NAME = new Map(
 	EVENT_SCHEMAS.filter((e) => e.provider === AFD).map((e) => [e.name, AFD_EVENT_TEXT_ZH[e.id]]),
 );
 
-/** What an AFD event is called in `lang`, beside its manifest name; null when nothing to add. */
+/**
+ * What an AFD event is, in `lang`, beside its manifest name: the description of an event beyond
+ * Microsoft's page, else its title; null when nothing to add.
+ */
 export function eventText(name: string, lang: Lang): string | null {
 	if (lang !== 'zh') return null;
 	const text = BY_NAME.get(name);
-	return text?.title ?? text?.description ?? null;
+	return text?.description ?? text?.title ?? null;
 }
 
 /**
- * The name the events table shows in `lang`: in Chinese the page's title (which `event:` accepts,
- * decoder/afd-titles.ts), else the manifest name.
+ * The name the events table shows in `lang`: in Chinese its title, the page's or for events
+ * beyond it Sockscope's own (which `event:` accepts, decoder/afd-titles.ts), else the manifest name.
  */
 export function eventTitle(name: string, lang: Lang): string {
 	return (lang === 'zh' && BY_NAME.get(name)?.title) || name;
