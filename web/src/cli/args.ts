@@ -37,7 +37,7 @@ const OPTIONS = {
 	out: {
 		type: 'string',
 		value: 'DIR',
-		help: 'directory to write the tables into (pcapng: the file to write; default stdout)',
+		help: 'directory to write the tables into (pcapng: the file to write, - or none for stdout)',
 	},
 	'fail-on-change': { type: 'boolean', help: 'exit 4 when anything changed (for scripts)' },
 	quiet: { type: 'boolean', short: 'q', help: 'no progress on stderr' },

@@ -136,7 +136,8 @@ export async function pcapngCommand(
 	io: Io,
 ): Promise<number> {
 	const test = packetFilter(opts.filter);
-	const fd = opts.out === null ? null : openSync(opts.out, 'w');
+	// `--out -` is standard output, as the default is.
+	const fd = opts.out === null || opts.out === '-' ? null : openSync(opts.out, 'w');
 	let chunk: Uint8Array[] = [];
 	let size = 0;
 	const send = async () => {
