@@ -233,7 +233,10 @@ export async function zhShots(only: readonly string[]): Promise<void> {
 			await page.reload();
 			const prompt = page.getByTestId('update-prompt');
 			await prompt.waitFor({ timeout: 60_000 });
-			await prompt.getByTestId('update-changes').waitFor({ timeout: 30_000 });
+			const changes = prompt.getByTestId('update-changes');
+			await changes.waitFor({ timeout: 30_000 });
+			// Open, to show what is new in Chinese (CHANGELOG.zh.md).
+			await changes.locator('summary').click();
 			await shoot('update');
 		} finally {
 			await own.stop();
