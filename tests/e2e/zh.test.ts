@@ -45,12 +45,8 @@ afterAll(async () => {
  * decoder's and the packet dissectors' own descriptions, which the page shows as data.
  */
 const STILL_ENGLISH: Record<string, readonly string[]> = {
-	// AFD event manifest names where a socket's events are listed (data), and percentiles.
+	// Percentiles, and the Location field's name.
 	sockets: [
-		'AfdSendMessageWithAddress',
-		'AfdReceiveMessageWithAddress',
-		'AfdClose',
-		'AfdCleanup',
 		'p50',
 		'p90',
 		'p99',

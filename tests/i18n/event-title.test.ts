@@ -31,12 +31,13 @@ describe('event titles', () => {
 			event: (n: string) => eventTitle(n, 'zh'),
 			level: (n: string) => `L:${n}`,
 			phase: (p: string) => `P:${p}`,
+			withPhase: (name: string, phase: string) => `${name}（${phase}）`,
 		};
 		const event = COLUMNS.find((c) => c.id === 'event')!;
 		const level = COLUMNS.find((c) => c.id === 'level')!;
 		expect(event.text(row, base)).toBe('ConnectIPv4 (enter)');
 		expect(event.text(row, { ...base, words })).toBe(
-			`${AFD_EVENT_TEXT_ZH[afd.find((e) => e.name === 'ConnectIPv4')!.id]!.title} (P:enter)`,
+			`${AFD_EVENT_TEXT_ZH[afd.find((e) => e.name === 'ConnectIPv4')!.id]!.title}（P:enter）`,
 		);
 		expect(level.text(row, base)).toBe('info');
 		expect(level.text(row, { ...base, words })).toBe('L:info');

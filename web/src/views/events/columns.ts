@@ -55,6 +55,8 @@ export interface CellWords {
 	event(name: string): string;
 	level(name: string): string;
 	phase(phase: 'enter' | 'exit'): string;
+	/** The name with its phase ("AfdSend (exit)", "发送（退出）"). */
+	withPhase(name: string, phase: string): string;
 }
 
 export interface Column {
@@ -199,7 +201,8 @@ export const COLUMNS: readonly Column[] = [
 		text: (r, c) => {
 			const name = c.words ? c.words.event(r.event) : r.event;
 			const phase = r.phase && (c.words ? c.words.phase(r.phase) : r.phase);
-			return phase ? `${name} (${phase})` : name;
+			if (!phase) return name;
+			return c.words ? c.words.withPhase(name, phase) : `${name} (${phase})`;
 		},
 		term: (r) => `event:${quote(r.event)}`,
 	},
