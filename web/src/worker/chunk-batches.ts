@@ -11,8 +11,12 @@ export const BATCH_BYTES = 8 << 20;
  * for a chunk still held (it waits for the oldest write once WRITES_IN_FLIGHT are running).
  */
 export const BATCH_CHUNKS = Math.max(1, WRITES_IN_FLIGHT >> 1);
-/** Longest a chunk is held: the page sees stored rows, and an interrupted import keeps them. */
-export const BATCH_MS = 250;
+/**
+ * Longest a chunk is held: the page sees stored rows, and an interrupted import keeps them. As
+ * long as the page's refreshes are apart at least (import-notices.ts): a chunk of 65,536 events
+ * takes about half a second to decode on a busy machine, and a shorter limit wrote most alone.
+ */
+export const BATCH_MS = 1000;
 
 /** Writes records in one transaction. */
 export type PutChunks = (records: readonly ChunkRecord[]) => Promise<void>;
