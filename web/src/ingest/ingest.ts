@@ -16,6 +16,7 @@ export interface ChunkAdditions {
 	readonly eventTypes: EventType[];
 	readonly processes: [string, number][];
 	readonly processNames: [number, string][];
+	readonly hostNames?: [string, string[]][];
 }
 
 export interface IngestProgress {
@@ -64,16 +65,21 @@ export interface IngestOptions {
 	 * slice (a request of the page waiting in the same worker, which needs a few turns).
 	 */
 	readonly othersWaiting?: () => boolean;
+	/**
+	 * Asked when the decoding ends, stops or starts over and waits for its writes: a sink that
+	 * holds chunks back, to write several at once, writes them now.
+	 */
+	readonly drain?: () => void;
 }
 
 /** How long the decode may run before it lets other work in (messages, queries, cancel). */
 const SLICE_MS = 40;
 /**
- * Chunks being written while the next ones are decoded. Writes finish in the order they were
- * started (IndexedDB runs overlapping transactions in order), so counts still only grow with
- * whole, stored chunks.
+ * Chunks being written (or held to be written with others) while the next ones are decoded.
+ * Writes finish in the order they were started (IndexedDB runs overlapping transactions in
+ * order), so counts still only grow with whole, stored chunks.
  */
-const WRITES_IN_FLIGHT = 4;
+export const WRITES_IN_FLIGHT = 8;
 
 const yielded: (() => void)[] = [];
 let yieldChannel: MessageChannel | null = null;
@@ -187,6 +193,7 @@ export async function ingestTrace(
 			if (!(e instanceof OutOfOrder) || !options.found) throw e;
 			// What was handed out so far is not the trace's order: all of it again, from the whole index.
 			feed.release();
+			options.drain?.();
 			await Promise.allSettled(writing.splice(0));
 			const index = await feed.complete;
 			begin(await options.found.restart(), 0);
@@ -197,9 +204,11 @@ export async function ingestTrace(
 			options.beforeCommit?.(tables);
 			writing.push(commit(builder.finish(), tables.takeAdditions()));
 		}
+		options.drain?.();
 		for (let w = writing.shift(); w; w = writing.shift()) await w;
 	} finally {
 		// Stopped or failed: let the writes already started settle before the caller records it.
+		options.drain?.();
 		await Promise.allSettled(writing);
 	}
 	const index = await feed.complete;

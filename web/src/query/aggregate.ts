@@ -12,27 +12,35 @@ import type { Ticks } from '../decoder/units.ts';
 import { CountTable } from '../lib/count-table.ts';
 import type { ChunkInfo, ColumnCache } from './column-cache.ts';
 import { statusName, type FilterContext } from './filter-compile.ts';
-import type { Group, GroupKey, Histogram, Selection } from './protocol.ts';
+import type { ChunkSelection, Group, GroupKey, Selection } from './protocol.ts';
 
-export async function histogramOf(
+/** Empty timeline counts: one flat array, category-major, `bins` per category. */
+export function histogramCounts(bins: number): Float64Array {
+	return new Float64Array(CATEGORIES.length * bins);
+}
+
+/**
+ * Adds the events of `parts` in [from, to) to timeline counts (histogramCounts): each event's
+ * category is stored with it (the `cat` column) and its time as ticks since its chunk's start,
+ * five bytes per event.
+ */
+export async function countHistogram(
 	columns: ColumnCache,
 	chunkInfos: readonly ChunkInfo[],
-	sel: Selection,
+	parts: readonly ChunkSelection[],
 	from: Ticks,
 	to: Ticks,
 	bins: number,
+	counts: Float64Array,
 	check: () => void,
-): Promise<Histogram> {
-	// Counts go into one flat array, category-major; each event's category is stored with it
-	// (the `cat` column) and its time as ticks since its chunk's start: five bytes per event.
-	const counts = new Float64Array(CATEGORIES.length * bins);
+): Promise<void> {
 	const scale = bins / (to - from || 1);
 	const last = bins - 1;
 	const infos = new Map(chunkInfos.map((c) => [c.index, c]));
-	const chunks = sel.parts.map((p) => p.chunk);
+	const chunks = parts.map((p) => p.chunk);
 	const timesOf = (chunk: number): ColumnName[] =>
 		ticksSaturate(infos.get(chunk)!) ? ['time', 'cat'] : ['tick', 'cat'];
-	for (const [k, part] of sel.parts.entries()) {
+	for (const [k, part] of parts.entries()) {
 		check();
 		const info = infos.get(part.chunk)!;
 		columns.readAhead(chunks, k, timesOf);
@@ -56,11 +64,13 @@ export async function histogramOf(
 			counts[cat[i]! * bins + b]!++;
 		}
 	}
-	const series = Object.fromEntries(
+}
+
+/** Timeline counts as the page reads them, a series per category. */
+export function seriesOf(counts: Float64Array, bins: number): Record<HistogramCategory, number[]> {
+	return Object.fromEntries(
 		CATEGORIES.map((c, k) => [c, Array.from(counts.subarray(k * bins, (k + 1) * bins))]),
 	) as Record<HistogramCategory, number[]>;
-
-	return { from, to, bins, series };
 }
 
 export async function groupsOf(

@@ -6,7 +6,7 @@ import { msg } from '../i18n/render.ts';
 import type { ColumnName, Columns } from '../columns/layout.ts';
 import type { EventOwners } from '../columns/event-owners.ts';
 import type { EventIndex, RowPosition, Ticks } from '../decoder/units.ts';
-import { histogramOf, groupsOf } from './aggregate.ts';
+import { countHistogram, groupsOf, histogramCounts, seriesOf } from './aggregate.ts';
 import { ColumnCache, type ChunkSource } from './column-cache.ts';
 import { compileFilter, type FilterContext, type RecordFields } from './filter-compile.ts';
 import { FilterError, parseFilter } from './filter-parser.ts';
@@ -14,7 +14,13 @@ import { LruCache } from './lru.ts';
 import { OWNER_INPUTS, OwnerJoin, type RowOwners } from './owner-join.ts';
 import type { Group, GroupKey, Histogram, RowView, Selection, TimeRange } from './protocol.ts';
 import { rowViews } from './row-view.ts';
-import { indexesAt, positionIn, selectRows } from './selection.ts';
+import {
+	indexesAt,
+	positionIn,
+	selectRows,
+	startsWith,
+	type EarlierSelection,
+} from './selection.ts';
 import { Generations } from './superseded.ts';
 
 /**
@@ -34,6 +40,12 @@ export class QueryEngine {
 	#owners = new OwnerJoin(null);
 	/** Owner columns per chunk, made by the join (dropped when the owners table changes). */
 	readonly #ownerCache = new LruCache<RowOwners>(16 << 20);
+	/** Bumped when the owners table changes what filters on owners find. */
+	#ownersRevision = 0;
+	/** Per selection made here: the chunks it read, and what its filter read besides them. */
+	readonly #made = new WeakMap<Selection, { chunks: number; stamp: string }>();
+	/** The latest timeline counted, which the next one over the same bins goes on from. */
+	#histogram: CountedHistogram | null = null;
 	/** Set by whoever can decode records (the worker, the CLI): filters on payload fields need it. */
 	recordFields: FieldsOfRows | null = null;
 
@@ -58,6 +70,7 @@ export class QueryEngine {
 	setOwners(owners: EventOwners | null): void {
 		this.#owners = new OwnerJoin(owners);
 		this.#ownerCache.clear();
+		this.#ownersRevision++;
 	}
 
 	/** Whether the owners table has been set (the Owner column then reads the sockets). */
@@ -105,20 +118,48 @@ export class QueryEngine {
 		return this.#generations.begin();
 	}
 
-	/** Parses, compiles and runs a filter; throws FilterError for a bad expression. */
+	/**
+	 * Parses, compiles and runs a filter; throws FilterError for a bad expression. With `earlier`
+	 * (a selection made here before, while chunks were being added), the answer goes on from it,
+	 * reading only the chunks added since, when it holds still: the same filter and range, and
+	 * nothing else its filter reads changed (names, marks, owners). Otherwise all are read.
+	 */
 	async select(
 		filter: string,
 		range: TimeRange | null = null,
 		generation?: number,
+		earlier?: Selection,
 	): Promise<Selection> {
-		const compiled = compileFilter(parseFilter(filter), this.#ctx());
-		return selectRows(filter, compiled, range, {
-			columns: this.#columns,
-			chunks: this.#source.chunks(),
-			check: () => this.#generations.check(generation),
-			owners: (chunk) => this.owners(chunk),
-			payloadOf: (chunk, etype, types, from, to) => this.#payloadOf(chunk, etype, types, from, to),
-		});
+		const ctx = this.#ctx();
+		const compiled = compileFilter(parseFilter(filter), ctx);
+		const chunks = this.#source.chunks();
+		const stamp = `${ctx.revision ?? ''}|${this.#ownersRevision}`;
+		const made = earlier && this.#made.get(earlier);
+		const from: EarlierSelection | null =
+			made &&
+			earlier.filter === filter &&
+			earlier.range?.from === range?.from &&
+			earlier.range?.to === range?.to &&
+			made.stamp === stamp &&
+			made.chunks <= chunks.length
+				? { selection: earlier, chunks: made.chunks }
+				: null;
+		const selection = await selectRows(
+			filter,
+			compiled,
+			range,
+			{
+				columns: this.#columns,
+				chunks,
+				check: () => this.#generations.check(generation),
+				owners: (chunk) => this.owners(chunk),
+				payloadOf: (chunk, etype, types, from, to) =>
+					this.#payloadOf(chunk, etype, types, from, to),
+			},
+			from,
+		);
+		this.#made.set(selection, { chunks: chunks.length, stamp });
+		return selection;
 	}
 
 	/** The payload fields of the rows in [from, to) whose event types a filter reads them of. */
@@ -154,6 +195,11 @@ export class QueryEngine {
 		return rowViews(indexes, this.#source.chunks(), this.#columns, (c) => this.owners(c), ctx);
 	}
 
+	/**
+	 * Events per time bin and category. Over the same bins as the timeline counted last, and a
+	 * selection whose first parts are that one's (one made from it, as an import's refreshes are),
+	 * only the parts after those are counted, added to its counts.
+	 */
 	async histogram(
 		sel: Selection,
 		from: Ticks,
@@ -161,13 +207,34 @@ export class QueryEngine {
 		bins: number,
 		generation?: number,
 	): Promise<Histogram> {
-		return histogramOf(this.#columns, this.#source.chunks(), sel, from, to, bins, () =>
+		const last = this.#histogram;
+		const kept =
+			last &&
+			last.from === from &&
+			last.to === to &&
+			last.bins === bins &&
+			startsWith(sel, last.sel)
+				? last
+				: null;
+		const counts = kept ? kept.counts.slice() : histogramCounts(bins);
+		const parts = kept ? sel.parts.slice(kept.sel.parts.length) : sel.parts;
+		await countHistogram(this.#columns, this.#source.chunks(), parts, from, to, bins, counts, () =>
 			this.#generations.check(generation),
 		);
+		this.#histogram = { sel, from, to, bins, counts };
+		return { from, to, bins, series: seriesOf(counts, bins) };
 	}
 
 	async groupBy(sel: Selection, key: GroupKey, limit = 50, generation?: number): Promise<Group[]> {
 		const ctx = this.#ctx();
 		return groupsOf(this.#columns, ctx, sel, key, limit, () => this.#generations.check(generation));
 	}
+}
+
+interface CountedHistogram {
+	readonly sel: Selection;
+	readonly from: Ticks;
+	readonly to: Ticks;
+	readonly bins: number;
+	readonly counts: Float64Array;
 }

@@ -16,6 +16,12 @@ export interface FilterContext {
 	readonly hostNames?: ReadonlyMap<string, readonly string[]>;
 	/** Events the user marked, by index in the trace (the page's marks, for `marked:`). */
 	readonly marked?: ReadonlySet<number>;
+	/**
+	 * Changes whenever what a filter reads besides the columns may have changed for rows already
+	 * stored (names learned, the marks): an answer kept for those rows (an import's refreshes add
+	 * only the chunks stored since) holds only while it is the same. Absent: it never changes.
+	 */
+	readonly revision?: number;
 }
 
 export type RowPredicate = (i: number) => boolean;

@@ -5,6 +5,7 @@
 import type { EventType } from '../columns/layout.ts';
 import type { QueryEngine } from './engine.ts';
 import type { Selection, TimeRange } from './protocol.ts';
+import { startsWith } from './selection.ts';
 import { countsAsTransfer, transferDirection } from './statistics.ts';
 
 const TICKS_PER_MS = 10_000;
@@ -60,16 +61,64 @@ export async function ioGraph(
 	uncounted: ReadonlySet<number>,
 	only: ReadonlySet<number> | null = null,
 ): Promise<IoGraph> {
+	return (await countIo(engine, types, sel, range, chosen, uncounted, only, null)).graph;
+}
+
+/** An I/O graph with what a later one needs to go on from it. */
+export interface IoCount {
+	readonly graph: IoGraph;
+	readonly sel: Selection;
+	readonly range: TimeRange;
+	/** Counted with no rows left out (`uncounted` empty, `only` null). */
+	readonly plain: boolean;
+	/** The latest time of any row of `sel`'s parts (-Infinity with none). */
+	readonly latest: number;
+}
+
+/**
+ * The same, as an IoCount. With `earlier` (counted over a selection `sel` was made from as chunks
+ * were added, as an import's refreshes ask), only the parts after its parts are read, when its
+ * counts hold: the same intervals from the same start, and every row it read before the end of
+ * both ranges (the span grows with the chunks).
+ */
+export async function countIo(
+	engine: QueryEngine,
+	types: readonly EventType[],
+	sel: Selection,
+	range: TimeRange,
+	chosen: number | null,
+	uncounted: ReadonlySet<number>,
+	only: ReadonlySet<number> | null,
+	earlier: IoCount | null,
+): Promise<IoCount> {
 	const interval = ioInterval(range.to - range.from, chosen);
 	const from = Math.floor(range.from / interval) * interval;
 	const buckets = Math.max(1, Math.ceil((range.to - from) / interval));
 	const to = from + buckets * interval;
-	const sent = new Array<number>(buckets).fill(0);
-	const received = new Array<number>(buckets).fill(0);
+	const plain = uncounted.size === 0 && only === null;
+	const kept =
+		earlier &&
+		plain &&
+		earlier.plain &&
+		earlier.graph.interval === interval &&
+		earlier.graph.from === from &&
+		earlier.range.from === range.from &&
+		(earlier.range.to === range.to ||
+			(earlier.latest < earlier.range.to && earlier.range.to <= range.to)) &&
+		startsWith(sel, earlier.sel)
+			? earlier
+			: null;
+	const grown = (xs: readonly number[]) => [
+		...xs,
+		...new Array<number>(buckets - xs.length).fill(0),
+	];
+	const sent = kept ? grown(kept.graph.sent) : new Array<number>(buckets).fill(0);
+	const received = kept ? grown(kept.graph.received) : new Array<number>(buckets).fill(0);
 	const direction = types.map(transferDirection);
-	let totalSent = 0;
-	let totalReceived = 0;
-	for (const part of sel.parts) {
+	let totalSent = kept?.graph.totalSent ?? 0;
+	let totalReceived = kept?.graph.totalReceived ?? 0;
+	let latest = kept?.latest ?? -Infinity;
+	for (const part of kept ? sel.parts.slice(kept.sel.parts.length) : sel.parts) {
 		const [etype, flags, bytes, time] = await Promise.all([
 			engine.column(part.chunk, 'etype'),
 			engine.column(part.chunk, 'flags'),
@@ -77,11 +126,12 @@ export async function ioGraph(
 			engine.column(part.chunk, 'time'),
 		]);
 		const add = (i: number) => {
+			const t = time[i]!;
+			if (t > latest) latest = t;
 			const dir = direction[etype[i]!];
 			if (!dir || !countsAsTransfer(flags[i]!)) return;
 			const g = part.base + i;
 			if (uncounted.has(g) || (only && !only.has(g))) return;
-			const t = time[i]!;
 			if (t < range.from || t >= range.to) return;
 			const b = Math.min(buckets - 1, Math.floor((t - from) / interval));
 			const n = bytes[i]!;
@@ -96,5 +146,11 @@ export async function ioGraph(
 		if (part.rows) for (let k = 0; k < part.count; k++) add(part.rows[k]!);
 		else for (let i = part.from; i < part.to; i++) add(i);
 	}
-	return { from, to, interval, sent, received, totalSent, totalReceived };
+	return {
+		graph: { from, to, interval, sent, received, totalSent, totalReceived },
+		sel,
+		range,
+		plain,
+		latest,
+	};
 }

@@ -51,17 +51,29 @@ export interface SelectionInputs {
 	): Promise<RecordFields>;
 }
 
-/** Runs a compiled filter (null: every row) over the chunks in the range. */
+/** A selection made before over the first `chunks` chunks, which a new one goes on from. */
+export interface EarlierSelection {
+	readonly selection: Selection;
+	readonly chunks: number;
+}
+
+/**
+ * Runs a compiled filter (null: every row) over the chunks in the range. With `earlier` (the same
+ * filter and range over the first chunks, whose answer still holds), only the chunks after those
+ * are read, and its parts are kept as they are.
+ */
 export async function selectRows(
 	filter: string,
 	compiled: CompiledFilter | null,
 	range: TimeRange | null,
 	inputs: SelectionInputs,
+	earlier: EarlierSelection | null = null,
 ): Promise<Selection> {
-	const parts: ChunkSelection[] = [];
-	let total = 0;
-	let matched = 0;
-	const { columns, chunks } = inputs;
+	const parts: ChunkSelection[] = earlier ? [...earlier.selection.parts] : [];
+	let total = earlier?.selection.total ?? 0;
+	let matched = earlier?.selection.matched ?? 0;
+	const { columns } = inputs;
+	const chunks = earlier ? inputs.chunks.slice(earlier.chunks) : inputs.chunks;
 	const names = compiled ? [...compiled.columns] : [];
 	const wanted = chunks.filter((c) => !range || overlaps(c, range)).map((c) => c.index);
 	let next = 0;
@@ -111,6 +123,17 @@ export async function selectRows(
 		matched += n;
 	}
 	return { filter, range, total, matched, parts };
+}
+
+/**
+ * Whether `sel`'s first parts are those of `earlier`, the very same (a selection made from it as
+ * chunks were added): what was counted of those parts holds for `sel`'s.
+ */
+export function startsWith(sel: Selection, earlier: Selection): boolean {
+	if (sel.parts.length < earlier.parts.length) return false;
+	for (let k = 0; k < earlier.parts.length; k++)
+		if (sel.parts[k] !== earlier.parts[k]) return false;
+	return true;
 }
 
 /** Event indexes of matches [offset, offset + limit). */

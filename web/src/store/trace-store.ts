@@ -69,29 +69,27 @@ export function countChunk(c: ChunkCounts, chunk: Chunk, bytes: number): ChunkCo
 	};
 }
 
+/** A chunk as it is stored, with the bytes of its columns and the columns left out as zeros. */
+export interface StoredChunk {
+	readonly record: ChunkRecord;
+	readonly bytes: number;
+	readonly zeros: ColumnName[];
+}
+
 /**
- * Stores one chunk: its summary and its columns (one Blob) in one record, so that a stored chunk
- * is always whole. The trace's counts are the caller's to write (`updateTrace`), after its
- * chunks are stored: a trace counts only chunks stored, and one stored beyond its count (an
- * import interrupted before counting it) is dropped when the import resumes. Returns the bytes
- * stored and the columns left out as zeros.
+ * A chunk's record: its summary and its columns (one Blob), so that a stored chunk is always
+ * whole. Made at once, before the next chunk is built: the pieces of narrowed columns are only
+ * valid until the next chunk's.
  */
-export async function commitChunk(
-	db: DB,
-	traceId: number,
-	chunk: Chunk,
-	additions: ChunkAdditions,
-): Promise<{ bytes: number; zeros: ColumnName[] }> {
+export function chunkRecord(traceId: number, chunk: Chunk, additions: ChunkAdditions): StoredChunk {
 	// A column of zeros (the socket columns of a chunk without Winsock events, say) is not
 	// written: the summary names it and loading makes it again. Times are rebuilt from the ticks
 	// wherever those hold them.
 	const names = ticksSaturate(chunk) ? COLUMN_NAMES : COLUMN_NAMES.filter((n) => n !== 'time');
 	// The Blob is made of the columns themselves: their bytes are copied once, into it.
 	const { pieces, bytes, parts, zeros } = columnPieces(chunk.columns, names);
-	// At once: the pieces of narrowed columns are only valid until the next chunk's.
 	const data = new Blob(pieces as BlobPart[]);
-	const tx = db.transaction('chunks', 'readwrite', { durability: 'relaxed' });
-	const put = tx.store.put({
+	const record: ChunkRecord = {
 		traceId,
 		index: chunk.index,
 		rows: chunk.rows,
@@ -102,13 +100,24 @@ export async function commitChunk(
 		additions,
 		data,
 		parts,
-	});
+	};
+	return { record, bytes, zeros };
+}
+
+/**
+ * Stores chunk records in one transaction (each transaction is a round trip to the browser's
+ * storage, however few its puts). The trace's counts are the caller's to write (`updateTrace`),
+ * after its chunks are stored: a trace counts only chunks stored, and one stored beyond its count
+ * (an import interrupted before counting it) is dropped when the import resumes.
+ */
+export async function putChunks(db: DB, records: readonly ChunkRecord[]): Promise<void> {
+	const tx = db.transaction('chunks', 'readwrite', { durability: 'relaxed' });
+	const puts = records.map((r) => tx.store.put(r));
 	// Nothing more to ask: the commit need not wait for this worker to turn its event loop (a
 	// decoding holds it for tens of milliseconds at a time).
 	tx.commit();
-	await put;
+	await Promise.all(puts);
 	await tx.done;
-	return { bytes, zeros };
 }
 
 export async function chunkSummaries(db: DB, traceId: number): Promise<ChunkRecord[]> {

@@ -30,12 +30,13 @@ import { fail, ok, type FailureCode, type Result } from '../lib/result.ts';
 import { importTracker, type ImportTracker } from '../sockets/import-tracker.ts';
 import type { TraceRecord } from '../store/db.ts';
 import {
-	commitChunk,
+	chunkRecord,
 	countChunk,
 	countsOf,
 	dropChunksFrom,
 	NO_CHUNKS,
 	putBuffers,
+	putChunks,
 	putSockets,
 	updateTrace,
 	type ChunkCounts,
@@ -52,6 +53,7 @@ import {
 	type ImportStart,
 	type OpenDeps,
 } from './import-open.ts';
+import { ChunkBatches } from './chunk-batches.ts';
 import { RefreshPolicy, type ImportNotices } from './import-notices.ts';
 import { importingProgress, indexingProgress } from './import-progress.ts';
 import { laterJob, type Job } from '../lib/job.ts';
@@ -126,6 +128,8 @@ export class ImportRun implements ActiveImport {
 	/** What the trace counts of the chunks stored, in order; written every so often. */
 	#counted: ChunkCounts;
 	#counting: Promise<void> = Promise.resolve();
+	/** The chunks decoded, written several to a transaction. */
+	#batches: ChunkBatches;
 	#countedAt = -Infinity;
 	#lastReport = 0;
 	/** The decoding has reported (until then, the index pass's progress is shown). */
@@ -157,6 +161,7 @@ export class ImportRun implements ActiveImport {
 		this.#storedBefore = start.skipRows;
 		this.#counted = countsOf(start.record);
 		this.#sockets = importTracker(start.trace);
+		this.#batches = this.#newBatches();
 		let end!: () => void;
 		this.ended = new Promise<void>((resolve) => (end = resolve));
 		this.#end = end;
@@ -322,17 +327,23 @@ export class ImportRun implements ActiveImport {
 			othersWaiting: this.#deps.othersWaiting,
 			observe: (b, i, row) => this.#sockets.observe(b, i, row),
 			beforeCommit: (t) => this.#sockets.learnNames(t),
+			drain: () => this.#batches.flush(),
 		});
 	}
 
+	#newBatches(): ChunkBatches {
+		return new ChunkBatches(async (records) => putChunks(await this.#deps.catalog.db(), records));
+	}
+
 	/**
-	 * Stores a chunk; the trace counts its chunks as they are stored, in order, writing the
-	 * counts every so often (a write per chunk would wait on the decoding's time slices): an
-	 * import interrupted meanwhile resumes from the last chunk counted, dropping any beyond it.
+	 * Stores a chunk (with others: chunk-batches.ts); the trace counts its chunks as they are
+	 * stored, in order, writing the counts every so often (a write per chunk would wait on the
+	 * decoding's time slices): an import interrupted meanwhile resumes from the last chunk
+	 * counted, dropping any beyond it.
 	 */
 	async #commit(chunk: Chunk, additions: ChunkAdditions): Promise<void> {
-		const db = await this.#deps.catalog.db();
-		const { bytes, zeros } = await commitChunk(db, this.id, chunk, additions);
+		const { record, bytes, zeros } = chunkRecord(this.id, chunk, additions);
+		await this.#batches.add(record, bytes);
 		// One whose predecessor failed is not counted: that failure stops the import.
 		if (chunk.index !== this.#counted.chunks) return;
 		this.#counted = countChunk(this.#counted, chunk, bytes);
@@ -373,6 +384,8 @@ export class ImportRun implements ActiveImport {
 		this.#live.record = record;
 		this.#live.useRecords(this.#readBack!);
 		this.#sockets = importTracker(this.#trace);
+		// The new first chunk goes alone again.
+		this.#batches = this.#newBatches();
 		this.#policy.restarted();
 		this.#tell(false);
 		return new TraceTables();

@@ -78,11 +78,24 @@ export class LiveTrace implements ChunkSource {
 		return t;
 	}
 
+	#marked: ReadonlySet<number> = new Set();
+	/** Bumped when names or marks change what a filter finds in the chunks stored already. */
+	#revision = 0;
+
 	/** The page's marks of this trace (event indexes), as its latest query that reads them sent. */
-	marked: ReadonlySet<number> = new Set();
+	get marked(): ReadonlySet<number> {
+		return this.#marked;
+	}
+
+	set marked(marks: ReadonlySet<number>) {
+		const same = marks.size === this.#marked.size && [...marks].every((m) => this.#marked.has(m));
+		if (!same) this.#revision++;
+		this.#marked = marks;
+	}
 
 	context(): FilterContext {
 		return {
+			revision: this.#revision,
 			marked: this.marked,
 			strings: this.tables.strings,
 			eventTypes: this.tables.eventTypes,
@@ -95,6 +108,9 @@ export class LiveTrace implements ChunkSource {
 	/** A chunk an import in this worker has just committed (`zeros`: its columns not stored). */
 	added(chunk: Chunk, additions: ChunkAdditions, zeros: readonly ColumnName[]): void {
 		this.tables.apply(additions);
+		// A name learned now may name rows stored before (a process's, a remote host's).
+		if (additions.processNames.length > 0 || (additions.hostNames?.length ?? 0) > 0)
+			this.#revision++;
 		this.#chunks.push({ index: chunk.index, rows: chunk.rows, tMin: chunk.tMin, tMax: chunk.tMax });
 		this.#zeros.push(new Set(zeros));
 		this.#stored.push(undefined);

@@ -28,7 +28,7 @@ import type {
 	IoGraphSource,
 	SelectionHandle,
 } from './api.ts';
-import { ioGraph, type IoGraph } from '../query/io-graph.ts';
+import { countIo, type IoCount, type IoGraph } from '../query/io-graph.ts';
 import { MAX_EVENT_ROWS } from './api.ts';
 import type { Catalog } from './catalog.ts';
 import { recordDetails } from './details.ts';
@@ -63,6 +63,8 @@ export class QueryService {
 	/** Per trace, its latest selection. */
 	readonly #current = new Map<number, Current>();
 	#numbered = 0;
+	/** Per trace, its latest I/O graph of a filter while importing (the next goes on from it). */
+	readonly #ioCounts = new Map<number, { live: LiveTrace; count: IoCount }>();
 	/** Traces whose engine has been given the owners table. */
 	readonly #ownersRead = new WeakSet<LiveTrace>();
 
@@ -70,7 +72,10 @@ export class QueryService {
 		this.#catalog = catalog;
 		this.#traces = traces;
 		// A trace opened afresh has no selection yet: handles to the old one are out of date.
-		traces.onForget((id) => this.#current.delete(id));
+		traces.onForget((id) => {
+			this.#current.delete(id);
+			this.#ioCounts.delete(id);
+		});
 	}
 
 	async opened(id: number): Promise<Result<OpenedTrace>> {
@@ -100,9 +105,15 @@ export class QueryService {
 		// answer waits for them, rather than come back empty and be asked for again.
 		if (this.#catalog.importing(id)) await live.firstChunk();
 		const t0 = performance.now();
+		// While chunks are added, an import's refreshes ask the same query again: the answer goes
+		// on from the trace's latest one, reading only the chunks stored since (engine.ts decides
+		// whether it still holds).
+		const latest = this.#current.get(id);
+		const earlier =
+			latest?.live === live && this.#catalog.importing(id) ? latest.selection : undefined;
 		let selection: Selection;
 		try {
-			selection = await live.engine.select(filter, range, generation);
+			selection = await live.engine.select(filter, range, generation, earlier);
 		} catch (e) {
 			if (e instanceof FilterError) return fail('filter', e.message, e.whole);
 			if (e instanceof Superseded) return fail('superseded', e.message);
@@ -231,17 +242,31 @@ export class QueryService {
 				to: Math.max(...sockets.map((s) => Math.max(s.closed?.ticks ?? 0, s.lastEvent.ticks))) + 1,
 			};
 		}
+		// While importing, the graph of a filter is asked again as chunks are stored: it goes on
+		// from the latest one (the engine and countIo decide whether it still holds).
+		const latest = this.#ioCounts.get(id);
+		const earlier = importing && 'filter' in source && latest?.live === live ? latest.count : null;
 		let selection: Selection;
 		try {
-			selection = await live.engine.select(filter, range);
+			selection = await live.engine.select(filter, range, undefined, earlier?.sel);
 		} catch (e) {
 			if (e instanceof FilterError) return fail('filter', e.message, e.whole);
 			throw e;
 		}
 		const types = live.context().eventTypes;
-		return ok(
-			await ioGraph(live.engine, types, selection, range ?? whole, interval, uncounted, only),
+		const count = await countIo(
+			live.engine,
+			types,
+			selection,
+			range ?? whole,
+			interval,
+			uncounted,
+			only,
+			earlier,
 		);
+		if (importing) this.#ioCounts.set(id, { live, count });
+		else this.#ioCounts.delete(id);
+		return ok(count.graph);
 	}
 
 	async pivot(
