@@ -12,7 +12,7 @@ import type { Ticks } from '../decoder/units.ts';
 import { CountTable } from '../lib/count-table.ts';
 import type { ChunkInfo, ColumnCache } from './column-cache.ts';
 import { statusName, type FilterContext } from './filter-compile.ts';
-import type { Group, GroupKey, Histogram, Selection } from './protocol.ts';
+import type { ChunkSelection, Group, GroupKey, Histogram, Selection } from './protocol.ts';
 
 export async function histogramOf(
 	columns: ColumnCache,
@@ -29,13 +29,30 @@ export async function histogramOf(
 	const scale = bins / (to - from || 1);
 	const last = bins - 1;
 	const infos = new Map(chunkInfos.map((c) => [c.index, c]));
-	const chunks = sel.parts.map((p) => p.chunk);
 	const timesOf = (chunk: number): ColumnName[] =>
 		ticksSaturate(infos.get(chunk)!) ? ['time', 'cat'] : ['tick', 'cat'];
-	for (const [k, part] of sel.parts.entries()) {
+	// A chunk matched whole that falls inside one bin is counted from its summary, by category.
+	const binOf = (t: number) => Math.min(last, ((t - from) * scale) | 0);
+	const inOneBin = (part: ChunkSelection, info: ChunkInfo) =>
+		!part.rows &&
+		part.from === 0 &&
+		part.to === info.rows &&
+		info.summary?.rows === info.rows &&
+		info.tMin >= from &&
+		info.tMax < to &&
+		binOf(info.tMin) === binOf(info.tMax);
+	const read = sel.parts.filter((p) => !inOneBin(p, infos.get(p.chunk)!)).map((p) => p.chunk);
+	let next = 0;
+	for (const part of sel.parts) {
 		check();
 		const info = infos.get(part.chunk)!;
-		columns.readAhead(chunks, k, timesOf);
+		if (inOneBin(part, info)) {
+			const { columns: c, counts: n } = info.summary!;
+			const b = binOf(info.tMin);
+			for (let k = 0; k < n.length; k++) counts[c.cat[k]! * bins + b]! += n[k]!;
+			continue;
+		}
+		columns.readAhead(read, next++, timesOf);
 		const wide = ticksSaturate(info);
 		const [time, cat] = await Promise.all([
 			wide ? columns.column(part.chunk, 'time') : columns.column(part.chunk, 'tick'),

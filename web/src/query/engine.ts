@@ -14,7 +14,14 @@ import { LruCache } from './lru.ts';
 import { OWNER_INPUTS, OwnerJoin, type RowOwners } from './owner-join.ts';
 import type { Group, GroupKey, Histogram, RowView, Selection, TimeRange } from './protocol.ts';
 import { rowViews } from './row-view.ts';
-import { indexesAt, positionIn, selectRows } from './selection.ts';
+import {
+	countRows,
+	indexesAt,
+	positionIn,
+	selectRows,
+	type Count,
+	type SelectionInputs,
+} from './selection.ts';
 import { Generations } from './superseded.ts';
 
 /**
@@ -112,13 +119,26 @@ export class QueryEngine {
 		generation?: number,
 	): Promise<Selection> {
 		const compiled = compileFilter(parseFilter(filter), this.#ctx());
-		return selectRows(filter, compiled, range, {
+		return selectRows(filter, compiled, range, this.#inputs(generation));
+	}
+
+	/**
+	 * Counts a filter's matches without listing them (throws FilterError for a bad expression):
+	 * chunk summaries answer where they can, the rest is scanned (selection.ts countRows).
+	 */
+	async count(filter: string, range: TimeRange | null = null, generation?: number): Promise<Count> {
+		const compiled = compileFilter(parseFilter(filter), this.#ctx());
+		return countRows(compiled, range, this.#inputs(generation));
+	}
+
+	#inputs(generation?: number): SelectionInputs {
+		return {
 			columns: this.#columns,
 			chunks: this.#source.chunks(),
 			check: () => this.#generations.check(generation),
 			owners: (chunk) => this.owners(chunk),
 			payloadOf: (chunk, etype, types, from, to) => this.#payloadOf(chunk, etype, types, from, to),
-		});
+		};
 	}
 
 	/** The payload fields of the rows in [from, to) whose event types a filter reads them of. */

@@ -102,6 +102,7 @@ export async function commitChunk(
 		additions,
 		data,
 		parts,
+		summary: chunk.summary ?? null,
 	});
 	// Nothing more to ask: the commit need not wait for this worker to turn its event loop (a
 	// decoding holds it for tens of milliseconds at a time).
