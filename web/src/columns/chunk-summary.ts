@@ -3,7 +3,6 @@
 // kind, opcode, timeline category) with how many rows hold each. A filter that reads only these
 // columns gives the same answer for every row of a combination, so it is tested once per
 // combination and counted without reading the chunk's columns (query/summary-count.ts).
-import type { Columns } from './layout.ts';
 
 /** The columns a summary's combinations are made of. */
 export const SUMMARY_COLUMNS = [
@@ -20,6 +19,19 @@ export const SUMMARY_COLUMNS = [
 
 export type SummaryColumn = (typeof SUMMARY_COLUMNS)[number];
 
+/** Those columns (as layout.ts types them, which imports this file). */
+export interface SummaryColumns {
+	etype: Uint32Array;
+	process: Uint32Array;
+	pid: Uint32Array;
+	status: Uint32Array;
+	flags: Uint8Array;
+	level: Uint8Array;
+	kind: Uint8Array;
+	opcode: Uint8Array;
+	cat: Uint8Array;
+}
+
 /**
  * Most combinations a summary holds: past them a chunk gets none (it is scanned), so that a trace
  * of many processes or statuses does not store a summary as large as its columns.
@@ -30,7 +42,7 @@ export interface ChunkSummary {
 	/** Rows summarised: the chunk's (a summary of another size is not its own). */
 	readonly rows: number;
 	/** One entry per combination, the same length each. */
-	readonly columns: Pick<Columns, SummaryColumn>;
+	readonly columns: SummaryColumns;
 	/** Rows holding each combination. */
 	readonly counts: Uint32Array;
 }
@@ -43,7 +55,7 @@ const SLOTS = 8192;
  * combinations. One pass with an open-addressing table over the rows' values (a Map keyed by a
  * string per row cost several times more).
  */
-export function summarizeChunk(c: Pick<Columns, SummaryColumn>, rows: number): ChunkSummary | null {
+export function summarizeChunk(c: SummaryColumns, rows: number): ChunkSummary | null {
 	const { etype, process, pid, status, flags, level, kind, opcode, cat } = c;
 	const slots = new Int32Array(SLOTS).fill(-1);
 	const e = new Uint32Array(MAX_COMBINATIONS);
