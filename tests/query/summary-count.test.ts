@@ -232,7 +232,7 @@ describe('chunk summaries', () => {
 					expect(await withSummaries.histogram(got, from, to, bins), what).toEqual(
 						await scan.histogram(expected, from, to, bins),
 					);
-				const key: GroupKey = (['event', 'process', 'status'] as const)[q % 3]!;
+				const key: GroupKey = (['event', 'process', 'status', 'provider'] as const)[q % 4]!;
 				expect(await withSummaries.groupBy(got, key, 50), what).toEqual(
 					await scan.groupBy(expected, key, 50),
 				);

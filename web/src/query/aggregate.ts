@@ -82,6 +82,7 @@ export async function histogramOf(
 
 export async function groupsOf(
 	columns: ColumnCache,
+	chunkInfos: readonly ChunkInfo[],
 	ctx: FilterContext,
 	sel: Selection,
 	key: GroupKey,
@@ -97,11 +98,34 @@ export async function groupsOf(
 				: key === 'status'
 					? 'status'
 					: key;
-	const chunks = sel.parts.map((p) => p.chunk);
+	// A chunk matched whole is counted from its summary when the key is one of its columns.
+	const infos = new Map(chunkInfos.map((c) => [c.index, c]));
+	const summarised = column === 'etype' || column === 'process' || column === 'status';
+	const summaryOf = (part: ChunkSelection) => {
+		const info = infos.get(part.chunk);
+		return summarised &&
+			info &&
+			!part.rows &&
+			part.from === 0 &&
+			part.to === info.rows &&
+			info.summary?.rows === info.rows
+			? info.summary
+			: null;
+	};
+	const read = sel.parts.filter((p) => !summaryOf(p)).map((p) => p.chunk);
+	let next = 0;
 	const names: ColumnName[] = key === 'remote' ? [column, 'flags', 'rport'] : [column, 'flags'];
-	for (const [k, part] of sel.parts.entries()) {
+	for (const part of sel.parts) {
 		check();
-		columns.readAhead(chunks, k, names);
+		const summary = summaryOf(part);
+		if (summary) {
+			const values = summary.columns[column as 'etype' | 'process' | 'status'];
+			const { flags } = summary.columns;
+			for (let k = 0; k < values.length; k++)
+				if (key !== 'status' || flags[k]! & FLAG_STATUS) counts.add(values[k]!, summary.counts[k]!);
+			continue;
+		}
+		columns.readAhead(read, next++, names);
 		const [a, flags, rport = null] = (await Promise.all(
 			names.map((name) => columns.column(part.chunk, name)),
 		)) as [Columns[ColumnName], Columns[ColumnName], Columns[ColumnName]?];

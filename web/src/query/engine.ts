@@ -188,6 +188,8 @@ export class QueryEngine {
 
 	async groupBy(sel: Selection, key: GroupKey, limit = 50, generation?: number): Promise<Group[]> {
 		const ctx = this.#ctx();
-		return groupsOf(this.#columns, ctx, sel, key, limit, () => this.#generations.check(generation));
+		return groupsOf(this.#columns, this.#source.chunks(), ctx, sel, key, limit, () =>
+			this.#generations.check(generation),
+		);
 	}
 }
