@@ -39,7 +39,7 @@ describe('record-level damage said in the reader’s language', () => {
 		for (const e of over) {
 			const zh = textIn('zh', e.text as Msg);
 			expect(zh).toMatch(
-				/^缓冲区 \d+（偏移 0x[0-9a-f]+）：偏移 0x[0-9a-f]+ 处的记录（Hostile\.Nested Nested）：字段 "level\d+" 会使该事件超出 \d+ 个值的上限（负载 8 字节）$/,
+				/^缓冲区 \d+（偏移 0x[0-9a-f]+）：偏移 0x[0-9a-f]+ 处的记录（Hostile\.Nested Nested）：字段 "level\d+" 会使该事件超出 \d+ 个值的上限（有效负载 8 字节）$/,
 			);
 			// The event's name and the field's are data.
 			expect(latinWords([zh.replace(/（Hostile[^）]*）|"[^"]*"/g, ' ')])).toEqual([]);

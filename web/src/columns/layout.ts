@@ -2,6 +2,7 @@
 // first of FIRST_CHUNK_ROWS). Strings (event names, endpoints, addresses) are indexes into a
 // per-trace string table; 0 is the empty string. Times are 100 ns ticks since the trace's
 // StartTime (exact as f64).
+import type { ChunkSummary } from './chunk-summary.ts';
 
 export const CHUNK_ROWS = 65536;
 /** Small, so that the first rows are stored, and shown, after a few milliseconds of decoding. */
@@ -279,6 +280,11 @@ export interface Chunk {
 	/** First and last time (ticks since StartTime). */
 	readonly tMin: number;
 	readonly tMax: number;
+	/**
+	 * Its rows' combinations of event type, process, status and the like (chunk-summary.ts): null
+	 * when they are too many; absent in chunks stored by an earlier version.
+	 */
+	readonly summary?: ChunkSummary | null;
 }
 
 /** An event type: what the etype column points to. */

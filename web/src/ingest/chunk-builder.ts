@@ -33,6 +33,7 @@ import {
 	type Columns,
 } from '../columns/layout.ts';
 import { CAT_ERRORS, CATEGORIES, categoryOf } from '../columns/categories.ts';
+import { summarizeChunk } from '../columns/chunk-summary.ts';
 import { BytesTable } from '../lib/bytes-table.ts';
 import { pointerText, PointerTable } from '../lib/pointer-table.ts';
 import { eventTypeKey, type TraceTables } from './trace-tables.ts';
@@ -248,6 +249,7 @@ export class ChunkBuilder {
 					: makeColumns(COLUMN_NAMES, (name) => this.columns[name].slice(0, n)),
 			tMin: n ? this.#tMin : 0,
 			tMax: n ? this.#tMax : 0,
+			summary: summarizeChunk(this.columns, n),
 		};
 	}
 

@@ -9,18 +9,18 @@ export class CountTable {
 	#counts = new Float64Array(256);
 	#size = 0;
 
-	/** Counts `key` once more. */
-	add(key: number): void {
+	/** Counts `key` `n` times more (once unless told). */
+	add(key: number, n = 1): void {
 		const mask = this.#keys.length - 1;
 		for (let k = slot(key, mask); ; k = (k + 1) & mask) {
 			const x = this.#keys[k]!;
 			if (x === key) {
-				this.#counts[k]!++;
+				this.#counts[k]! += n;
 				return;
 			}
 			if (x === EMPTY) {
 				this.#keys[k] = key;
-				this.#counts[k] = 1;
+				this.#counts[k] = n;
 				if (++this.#size * 2 > this.#keys.length) this.#grow();
 				return;
 			}

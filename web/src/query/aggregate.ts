@@ -37,13 +37,30 @@ export async function countHistogram(
 	const scale = bins / (to - from || 1);
 	const last = bins - 1;
 	const infos = new Map(chunkInfos.map((c) => [c.index, c]));
-	const chunks = parts.map((p) => p.chunk);
 	const timesOf = (chunk: number): ColumnName[] =>
 		ticksSaturate(infos.get(chunk)!) ? ['time', 'cat'] : ['tick', 'cat'];
-	for (const [k, part] of parts.entries()) {
+	// A chunk matched whole that falls inside one bin is counted from its summary, by category.
+	const binOf = (t: number) => Math.min(last, ((t - from) * scale) | 0);
+	const inOneBin = (part: ChunkSelection, info: ChunkInfo) =>
+		!part.rows &&
+		part.from === 0 &&
+		part.to === info.rows &&
+		info.summary?.rows === info.rows &&
+		info.tMin >= from &&
+		info.tMax < to &&
+		binOf(info.tMin) === binOf(info.tMax);
+	const read = parts.filter((p) => !inOneBin(p, infos.get(p.chunk)!)).map((p) => p.chunk);
+	let next = 0;
+	for (const part of parts) {
 		check();
 		const info = infos.get(part.chunk)!;
-		columns.readAhead(chunks, k, timesOf);
+		if (inOneBin(part, info)) {
+			const { columns: c, counts: n } = info.summary!;
+			const b = binOf(info.tMin);
+			for (let k = 0; k < n.length; k++) counts[c.cat[k]! * bins + b]! += n[k]!;
+			continue;
+		}
+		columns.readAhead(read, next++, timesOf);
 		const wide = ticksSaturate(info);
 		const [time, cat] = await Promise.all([
 			wide ? columns.column(part.chunk, 'time') : columns.column(part.chunk, 'tick'),
@@ -75,6 +92,7 @@ export function seriesOf(counts: Float64Array, bins: number): Record<HistogramCa
 
 export async function groupsOf(
 	columns: ColumnCache,
+	chunkInfos: readonly ChunkInfo[],
 	ctx: FilterContext,
 	sel: Selection,
 	key: GroupKey,
@@ -90,11 +108,34 @@ export async function groupsOf(
 				: key === 'status'
 					? 'status'
 					: key;
-	const chunks = sel.parts.map((p) => p.chunk);
+	// A chunk matched whole is counted from its summary when the key is one of its columns.
+	const infos = new Map(chunkInfos.map((c) => [c.index, c]));
+	const summarised = column === 'etype' || column === 'process' || column === 'status';
+	const summaryOf = (part: ChunkSelection) => {
+		const info = infos.get(part.chunk);
+		return summarised &&
+			info &&
+			!part.rows &&
+			part.from === 0 &&
+			part.to === info.rows &&
+			info.summary?.rows === info.rows
+			? info.summary
+			: null;
+	};
+	const read = sel.parts.filter((p) => !summaryOf(p)).map((p) => p.chunk);
+	let next = 0;
 	const names: ColumnName[] = key === 'remote' ? [column, 'flags', 'rport'] : [column, 'flags'];
-	for (const [k, part] of sel.parts.entries()) {
+	for (const part of sel.parts) {
 		check();
-		columns.readAhead(chunks, k, names);
+		const summary = summaryOf(part);
+		if (summary) {
+			const values = summary.columns[column as 'etype' | 'process' | 'status'];
+			const { flags } = summary.columns;
+			for (let k = 0; k < values.length; k++)
+				if (key !== 'status' || flags[k]! & FLAG_STATUS) counts.add(values[k]!, summary.counts[k]!);
+			continue;
+		}
+		columns.readAhead(read, next++, names);
 		const [a, flags, rport = null] = (await Promise.all(
 			names.map((name) => columns.column(part.chunk, name)),
 		)) as [Columns[ColumnName], Columns[ColumnName], Columns[ColumnName]?];

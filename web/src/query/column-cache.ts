@@ -2,6 +2,7 @@
 // same time, kept in a byte-bounded cache, and read ahead of the loop that will need them.
 import type { ColumnName, Columns } from '../columns/layout.ts';
 import type { Ticks } from '../decoder/units.ts';
+import type { ChunkSummary } from '../columns/chunk-summary.ts';
 import { LruCache } from './lru.ts';
 
 export interface ChunkInfo {
@@ -9,6 +10,8 @@ export interface ChunkInfo {
 	readonly rows: number;
 	readonly tMin: Ticks;
 	readonly tMax: Ticks;
+	/** Counts by event type, process, status… (absent: the chunk is scanned). */
+	readonly summary?: ChunkSummary | null;
 }
 
 /** Where the chunks come from: IndexedDB in the browser, memory in tests and the CLI. */

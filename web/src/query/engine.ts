@@ -15,11 +15,14 @@ import { OWNER_INPUTS, OwnerJoin, type RowOwners } from './owner-join.ts';
 import type { Group, GroupKey, Histogram, RowView, Selection, TimeRange } from './protocol.ts';
 import { rowViews } from './row-view.ts';
 import {
+	countRows,
 	indexesAt,
 	positionIn,
 	selectRows,
 	startsWith,
+	type Count,
 	type EarlierSelection,
+	type SelectionInputs,
 } from './selection.ts';
 import { Generations } from './superseded.ts';
 
@@ -132,7 +135,7 @@ export class QueryEngine {
 	): Promise<Selection> {
 		const ctx = this.#ctx();
 		const compiled = compileFilter(parseFilter(filter), ctx);
-		const chunks = this.#source.chunks();
+		const inputs = this.#inputs(generation);
 		const stamp = `${ctx.revision ?? ''}|${this.#ownersRevision}`;
 		const made = earlier && this.#made.get(earlier);
 		const from: EarlierSelection | null =
@@ -141,25 +144,31 @@ export class QueryEngine {
 			earlier.range?.from === range?.from &&
 			earlier.range?.to === range?.to &&
 			made.stamp === stamp &&
-			made.chunks <= chunks.length
+			made.chunks <= inputs.chunks.length
 				? { selection: earlier, chunks: made.chunks }
 				: null;
-		const selection = await selectRows(
-			filter,
-			compiled,
-			range,
-			{
-				columns: this.#columns,
-				chunks,
-				check: () => this.#generations.check(generation),
-				owners: (chunk) => this.owners(chunk),
-				payloadOf: (chunk, etype, types, from, to) =>
-					this.#payloadOf(chunk, etype, types, from, to),
-			},
-			from,
-		);
-		this.#made.set(selection, { chunks: chunks.length, stamp });
+		const selection = await selectRows(filter, compiled, range, inputs, from);
+		this.#made.set(selection, { chunks: inputs.chunks.length, stamp });
 		return selection;
+	}
+
+	/**
+	 * Counts a filter's matches without listing them (throws FilterError for a bad expression):
+	 * chunk summaries answer where they can, the rest is scanned (selection.ts countRows).
+	 */
+	async count(filter: string, range: TimeRange | null = null, generation?: number): Promise<Count> {
+		const compiled = compileFilter(parseFilter(filter), this.#ctx());
+		return countRows(compiled, range, this.#inputs(generation));
+	}
+
+	#inputs(generation?: number): SelectionInputs {
+		return {
+			columns: this.#columns,
+			chunks: this.#source.chunks(),
+			check: () => this.#generations.check(generation),
+			owners: (chunk) => this.owners(chunk),
+			payloadOf: (chunk, etype, types, from, to) => this.#payloadOf(chunk, etype, types, from, to),
+		};
 	}
 
 	/** The payload fields of the rows in [from, to) whose event types a filter reads them of. */
@@ -227,7 +236,9 @@ export class QueryEngine {
 
 	async groupBy(sel: Selection, key: GroupKey, limit = 50, generation?: number): Promise<Group[]> {
 		const ctx = this.#ctx();
-		return groupsOf(this.#columns, ctx, sel, key, limit, () => this.#generations.check(generation));
+		return groupsOf(this.#columns, this.#source.chunks(), ctx, sel, key, limit, () =>
+			this.#generations.check(generation),
+		);
 	}
 }
 

@@ -34,6 +34,8 @@ export interface CompiledFilter {
 	readonly payloadTypes: Uint8Array | null;
 	/** Whether the predicate reads the rows' owners: then bind() needs them. */
 	readonly owners: boolean;
+	/** Whether the predicate reads which row it tests (`marked`), not only its values. */
+	readonly positional: boolean;
 	/** `base`: the index in the trace of the chunk's row 0. */
 	bind(c: Columns, fields?: RecordFields, owners?: RowOwners, base?: number): RowPredicate;
 }
@@ -150,6 +152,7 @@ export function compileFilter(node: FilterNode | null, ctx: FilterContext): Comp
 		columns: new Set(compiled.cols),
 		payloadTypes: compiled.payload ?? null,
 		owners: compiled.owners ?? false,
+		positional: compiled.positional ?? false,
 		bind: (c, fields = NO_FIELDS, owners, base = 0) => compiled.make(c, fields, owners, base),
 	};
 }

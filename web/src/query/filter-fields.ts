@@ -59,6 +59,7 @@ function markedNode(ctx: FilterContext, yes: boolean, at: number): Node {
 	if (!marks) throw new FilterError(msg('filter.marked-page'), at);
 	return {
 		cols: [],
+		positional: true,
 		make: (_c, _f, _o, base = 0) =>
 			yes ? (i) => marks.has(base + i) : (i) => !marks.has(base + i),
 	};

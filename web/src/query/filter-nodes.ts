@@ -35,6 +35,11 @@ export interface Node {
 	readonly payload?: Uint8Array;
 	/** Whether a term reads the rows' owners (joined at read time, query/owner-join.ts). */
 	readonly owners?: boolean;
+	/**
+	 * Whether a term reads which row it is (its index in the trace), not only the row's values:
+	 * such a filter cannot be tested once per combination of values (query/summary-count.ts).
+	 */
+	readonly positional?: boolean;
 	/** `base`: the index in the trace of the chunk's row 0 (terms on marked events read it). */
 	make(c: Columns, fields: RecordFields, owners?: RowOwners, base?: number): RowPredicate;
 }
@@ -203,6 +208,7 @@ export function combine(type: 'and' | 'or', items: readonly Node[]): Node {
 		cols: items.flatMap((x) => x.cols),
 		payload: items.reduce<Uint8Array | undefined>((m, x) => joinMarks(m, x.payload), undefined),
 		owners: items.some((x) => x.owners),
+		positional: items.some((x) => x.positional),
 		make: (c, f, o, b) => {
 			const ps = items.map((x) => x.make(c, f, o, b));
 			if (ps.length === 2) {

@@ -6,6 +6,12 @@ import type { ColumnCache, ChunkInfo } from './column-cache.ts';
 import type { CompiledFilter, RecordFields } from './filter-compile.ts';
 import type { RowOwners } from './owner-join.ts';
 import type { ChunkSelection, Selection, TimeRange } from './protocol.ts';
+import { answeringSummary, summaryCount, summaryDecides } from './summary-count.ts';
+
+/** Whether a summary's count (undefined: none answers) says a chunk matches wholly or not at all. */
+function isWholeOrNone(count: number | undefined, info: ChunkInfo): boolean {
+	return count === 0 || count === info.rows;
+}
 
 /** Whether a chunk holds times in the range. */
 export function overlaps(info: ChunkInfo, range: TimeRange): boolean {
@@ -75,16 +81,28 @@ export async function selectRows(
 	const { columns } = inputs;
 	const chunks = earlier ? inputs.chunks.slice(earlier.chunks) : inputs.chunks;
 	const names = compiled ? [...compiled.columns] : [];
-	const wanted = chunks.filter((c) => !range || overlaps(c, range)).map((c) => c.index);
+	// A chunk whose summary answers is matched wholly or not at all without reading it; one it
+	// matches in part is scanned (its rows are listed). Only the others are read ahead.
+	const decides = summaryDecides(compiled);
+	const counted = new Map<number, number>();
+	for (const c of chunks) {
+		const summary = compiled && answeringSummary(c, range, decides);
+		if (summary) counted.set(c.index, summaryCount(compiled, summary));
+	}
+	const wanted = chunks
+		.filter((c) => (!range || overlaps(c, range)) && !isWholeOrNone(counted.get(c.index), c))
+		.map((c) => c.index);
 	let next = 0;
 	for (const info of chunks) {
 		inputs.check();
 		if (names.length > 0 && wanted[next] === info.index) columns.readAhead(wanted, next++, names);
 		const base = total;
 		total += info.rows;
+		const known = counted.get(info.index);
+		if (known === 0) continue;
 		const [from, to] = await rowsInRange(columns, info, range);
 		if (from >= to) continue;
-		if (!compiled) {
+		if (!compiled || known === info.rows) {
 			parts.push({
 				chunk: info.index,
 				first: matched,
@@ -134,6 +152,62 @@ export function startsWith(sel: Selection, earlier: Selection): boolean {
 	for (let k = 0; k < earlier.parts.length; k++)
 		if (sel.parts[k] !== earlier.parts[k]) return false;
 	return true;
+}
+
+/** What a count answers: the events in the range's chunks, and those the filter matches. */
+export interface Count {
+	readonly total: number;
+	readonly matched: number;
+}
+
+/**
+ * Counts a compiled filter's matches without listing them: chunks whose summary answers are
+ * counted from it, without reading their columns; the others (edges of the range, chunks stored
+ * without a summary, filters on other columns) are scanned as `selectRows` scans them.
+ */
+export async function countRows(
+	compiled: CompiledFilter | null,
+	range: TimeRange | null,
+	inputs: SelectionInputs,
+): Promise<Count> {
+	const { columns, chunks } = inputs;
+	const names = compiled ? [...compiled.columns] : [];
+	const decides = summaryDecides(compiled);
+	const answers = chunks.map((c) => answeringSummary(c, range, decides));
+	const wanted = chunks
+		.filter((c, k) => (!range || overlaps(c, range)) && !answers[k])
+		.map((c) => c.index);
+	let total = 0;
+	let matched = 0;
+	let next = 0;
+	for (const [k, info] of chunks.entries()) {
+		inputs.check();
+		total += info.rows;
+		const summary = answers[k];
+		if (summary) {
+			matched += summaryCount(compiled, summary);
+			continue;
+		}
+		if (names.length > 0 && wanted[next] === info.index) columns.readAhead(wanted, next++, names);
+		const [from, to] = await rowsInRange(columns, info, range);
+		if (from >= to) continue;
+		if (!compiled) {
+			matched += to - from;
+			continue;
+		}
+		const loaded = await Promise.all(names.map((name) => columns.column(info.index, name)));
+		const chunkColumns = makeColumns(names, (name) => loaded[names.indexOf(name)]!) as Columns;
+		const test = compiled.bind(
+			chunkColumns,
+			compiled.payloadTypes
+				? await inputs.payloadOf(info.index, chunkColumns.etype, compiled.payloadTypes, from, to)
+				: undefined,
+			compiled.owners ? await inputs.owners(info.index) : undefined,
+			total - info.rows,
+		);
+		for (let i = from; i < to; i++) if (test(i)) matched++;
+	}
+	return { total, matched };
 }
 
 /** Event indexes of matches [offset, offset + limit). */

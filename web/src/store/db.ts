@@ -11,6 +11,7 @@ import {
 import type { BufferTable } from '../decoder/buffer-records.ts';
 import type { TraceFacts } from '../decoder/types.ts';
 import type { ColumnPart } from '../columns/layout.ts';
+import type { ChunkSummary } from '../columns/chunk-summary.ts';
 import type { ChunkAdditions, IngestDamage } from '../ingest/ingest.ts';
 import type { TrackedTrace } from '../sockets/tracker.ts';
 import type { Message } from '../lib/message.ts';
@@ -69,6 +70,12 @@ export interface ChunkRecord {
 	 */
 	data?: Blob;
 	parts?: ColumnPart[];
+	/**
+	 * Its rows' combinations of event type, process, status and the like, which answer counts
+	 * without reading the columns (columns/chunk-summary.ts); null when the chunk has too many.
+	 * Absent in chunks stored by an earlier version: queries scan those.
+	 */
+	summary?: ChunkSummary | null;
 }
 
 /** One column of a chunk, as chunks were stored before their columns went into one Blob. */
@@ -117,6 +124,10 @@ const UPGRADES: Upgrade[] = [
 	(db) => {
 		db.createObjectStore('sockets', { keyPath: 'traceId' });
 	},
+	// (Chunk summaries, ChunkRecord.summary, came later without a new version: a value of the
+	// chunks store may gain an optional property without an upgrade, and a chunk stored before
+	// has none, so queries scan it as they always did. A version for them would only make an older
+	// page still open in another tab fail to open the database.)
 	// 3: record bytes move out of the column chunks into a copy of the file beside the database
 	// (store/trace-files.ts), found through each trace's buffer table. Chunks stored before carry
 	// no buffer column, so earlier imports are dropped: their files must be imported again.

@@ -100,6 +100,7 @@ export function chunkRecord(traceId: number, chunk: Chunk, additions: ChunkAddit
 		additions,
 		data,
 		parts,
+		summary: chunk.summary ?? null,
 	};
 	return { record, bytes, zeros };
 }

@@ -71,7 +71,14 @@ export class LiveTrace implements ChunkSource {
 		// Only chunks the trace counts are whole; anything past them is left from an interruption.
 		for (const s of summaries.slice(0, record.chunks)) {
 			t.tables.apply(s.additions);
-			t.#chunks.push({ index: s.index, rows: s.rows, tMin: s.tMin, tMax: s.tMax });
+			t.#chunks.push({
+				index: s.index,
+				rows: s.rows,
+				tMin: s.tMin,
+				tMax: s.tMax,
+				// Chunks stored by an earlier version have none: they are scanned.
+				summary: s.summary?.rows === s.rows ? s.summary : null,
+			});
 			t.#zeros.push(new Set(s.zeros));
 			t.#stored.push(Promise.resolve(columnsOf(s)));
 		}
@@ -111,7 +118,13 @@ export class LiveTrace implements ChunkSource {
 		// A name learned now may name rows stored before (a process's, a remote host's).
 		if (additions.processNames.length > 0 || (additions.hostNames?.length ?? 0) > 0)
 			this.#revision++;
-		this.#chunks.push({ index: chunk.index, rows: chunk.rows, tMin: chunk.tMin, tMax: chunk.tMax });
+		this.#chunks.push({
+			index: chunk.index,
+			rows: chunk.rows,
+			tMin: chunk.tMin,
+			tMax: chunk.tMax,
+			summary: chunk.summary ?? null,
+		});
 		this.#zeros.push(new Set(zeros));
 		this.#stored.push(undefined);
 		this.#recent.set(chunk.index, chunk);

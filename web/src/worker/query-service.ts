@@ -54,6 +54,17 @@ const SUPERSEDED = 'superseded by a newer query of this trace';
 interface Current {
 	readonly number: number;
 	readonly live: LiveTrace;
+	/** The matches listed: at once for a query that wants rows, at the first request else. */
+	listed: Promise<Selection> | null;
+	/** While importing, the trace's listing before this query: a later listing goes on from it. */
+	readonly earlier: Promise<Selection> | null;
+	readonly filter: string;
+	readonly range: TimeRange | null;
+}
+
+/** A current selection, listed. */
+interface Listed {
+	readonly live: LiveTrace;
 	readonly selection: Selection;
 }
 
@@ -106,28 +117,48 @@ export class QueryService {
 		if (this.#catalog.importing(id)) await live.firstChunk();
 		const t0 = performance.now();
 		// While chunks are added, an import's refreshes ask the same query again: the answer goes
-		// on from the trace's latest one, reading only the chunks stored since (engine.ts decides
-		// whether it still holds).
+		// on from the trace's latest listing, reading only the chunks stored since (engine.ts
+		// decides whether it still holds). Otherwise a query that wants no rows is a count: chunk
+		// summaries answer it where they can, and its matches are listed only if a request then
+		// needs them.
 		const latest = this.#current.get(id);
 		const earlier =
-			latest?.live === live && this.#catalog.importing(id) ? latest.selection : undefined;
-		let selection: Selection;
+			latest?.live === live && latest.listed && this.#catalog.importing(id)
+				? await latest.listed.catch(() => undefined)
+				: undefined;
+		let counted: { total: number; matched: number };
+		let listed: Promise<Selection> | null = null;
 		try {
-			selection = await live.engine.select(filter, range, generation, earlier);
+			if (head > 0 || earlier) {
+				const selection = await live.engine.select(filter, range, generation, earlier);
+				listed = Promise.resolve(selection);
+				counted = selection;
+			} else counted = await live.engine.count(filter, range, generation);
 		} catch (e) {
 			if (e instanceof FilterError) return fail('filter', e.message, e.whole);
 			if (e instanceof Superseded) return fail('superseded', e.message);
 			throw e;
 		}
-		const current = { number: ++this.#numbered, live, selection };
+		const current: Current = {
+			number: ++this.#numbered,
+			live,
+			listed,
+			earlier:
+				latest?.live === live && this.#catalog.importing(id)
+					? (latest.listed ?? latest.earlier)
+					: null,
+			filter,
+			range,
+		};
 		this.#current.set(id, current);
 		const ms = performance.now() - t0;
 		const handle: SelectionHandle = { traceId: id, selection: current.number };
-		const first = head > 0 ? await rowsOf(current, 0, head) : undefined;
+		const first =
+			head > 0 && listed ? await rowsOf({ live, selection: await listed }, 0, head) : undefined;
 		return ok({
 			handle,
-			total: selection.total,
-			matched: selection.matched,
+			total: counted.total,
+			matched: counted.matched,
 			partial: this.#catalog.importing(id),
 			ms,
 			...(first ? { head: first } : {}),
@@ -147,18 +178,31 @@ export class QueryService {
 	}
 
 	/** The selection a handle names, if it is still the latest of its trace. */
-	#selected(handle: SelectionHandle): Result<Current> {
+	async #selected(handle: SelectionHandle): Promise<Result<Listed>> {
 		const current = this.#current.get(handle.traceId);
-		return current?.number === handle.selection ? ok(current) : fail('superseded', SUPERSEDED);
+		if (current?.number !== handle.selection) return fail('superseded', SUPERSEDED);
+		// Listed without a generation: a newer query makes this handle fail above, not the listing.
+		current.listed ??= (async () =>
+			current.live.engine.select(
+				current.filter,
+				current.range,
+				undefined,
+				(await current.earlier?.catch(() => undefined)) ?? undefined,
+			))();
+		// A listing that failed (storage) is tried again at the next request.
+		current.listed.catch(() => {
+			if (this.#current.get(handle.traceId) === current) current.listed = null;
+		});
+		return ok({ live: current.live, selection: await current.listed });
 	}
 
 	async rows(handle: SelectionHandle, offset: number, limit: number): Promise<Result<RowView[]>> {
-		const s = this.#selected(handle);
+		const s = await this.#selected(handle);
 		return s.ok ? ok(await rowsOf(s.value, offset, limit)) : s;
 	}
 
 	async positionOf(handle: SelectionHandle, index: number): Promise<Result<number>> {
-		const s = this.#selected(handle);
+		const s = await this.#selected(handle);
 		if (!s.ok) return s;
 		return ok(await s.value.live.engine.positionOf(s.value.selection, index));
 	}
@@ -169,19 +213,19 @@ export class QueryService {
 		to: number,
 		bins: number,
 	): Promise<Result<Histogram>> {
-		const s = this.#selected(handle);
+		const s = await this.#selected(handle);
 		if (!s.ok) return s;
 		return ok(await s.value.live.engine.histogram(s.value.selection, from, to, bins));
 	}
 
 	async groupBy(handle: SelectionHandle, key: GroupKey, limit: number): Promise<Result<Group[]>> {
-		const s = this.#selected(handle);
+		const s = await this.#selected(handle);
 		if (!s.ok) return s;
 		return ok(await s.value.live.engine.groupBy(s.value.selection, key, limit));
 	}
 
 	async statistics(handle: SelectionHandle): Promise<Result<TraceStatistics>> {
-		const s = this.#selected(handle);
+		const s = await this.#selected(handle);
 		if (!s.ok) return s;
 		const { live, selection } = s.value;
 		const importing = this.#catalog.importing(handle.traceId);
@@ -274,7 +318,7 @@ export class QueryService {
 		columns: readonly PivotColumn[],
 		limit: number,
 	): Promise<Result<Pivot>> {
-		const s = this.#selected(handle);
+		const s = await this.#selected(handle);
 		if (!s.ok) return s;
 		const bad = columns.find((c) => !isPivotColumn(c));
 		if (bad !== undefined)
@@ -317,7 +361,7 @@ export class QueryService {
 		format: ExportFormat,
 		write: (piece: string | Uint8Array, progress: ExportProgress) => Promise<boolean> | boolean,
 	): Promise<Result<{ rows: number; complete: boolean }>> {
-		const s = this.#selected(handle);
+		const s = await this.#selected(handle);
 		if (!s.ok) return s;
 		const { live, selection } = s.value;
 		return ok(await this.#traces.insight(live).export(selection, format, write));
@@ -438,5 +482,5 @@ function addressTerms(remote: string): string | null {
 }
 
 /** Rows [offset, offset + limit) of a selection's matches. */
-const rowsOf = ({ live, selection }: Current, offset: number, limit: number) =>
+const rowsOf = ({ live, selection }: Listed, offset: number, limit: number) =>
 	live.engine.rows(live.engine.indexes(selection, offset, limit));
