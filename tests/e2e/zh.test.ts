@@ -46,12 +46,7 @@ afterAll(async () => {
  */
 const STILL_ENGLISH: Record<string, readonly string[]> = {
 	// Percentiles, and the Location field's name.
-	sockets: [
-		'p50',
-		'p90',
-		'p99',
-		'Location',
-	],
+	sockets: ['p50', 'p90', 'p99', 'Location'],
 	// DNS record types and DNS status codes are identifiers; p50 a percentile.
 	dns: [
 		'p50',
