@@ -23,7 +23,7 @@ export class PwaState {
 	/** Set once per page when the first visit finished caching, for a short notice. */
 	justCached = $state(false);
 
-	#activate: (() => Promise<void>) | null = null;
+	#activate: (() => Promise<boolean>) | null = null;
 
 	constructor(serviceWorker: ServiceWorkerContainer | undefined) {
 		if (!serviceWorker) return;
@@ -31,8 +31,12 @@ export class PwaState {
 		this.offline = serviceWorker.controller ? 'ready' : 'preparing';
 	}
 
-	/** Called by the registration with the function that lets the waiting version take over. */
-	connect(activate: () => Promise<void>): void {
+	/**
+	 * Called by the registration with the function that lets the waiting version take over and
+	 * reloads the page into it: true when the page reloads, false when a newer version replaced
+	 * the waiting one on the way (it is offered in turn).
+	 */
+	connect(activate: () => Promise<boolean>): void {
 		this.#activate = activate;
 	}
 
@@ -67,7 +71,7 @@ export class PwaState {
 	async applyUpdate(): Promise<void> {
 		if (!this.#activate || this.applying) return;
 		this.applying = true;
-		await this.#activate();
+		if (!(await this.#activate())) this.applying = false;
 	}
 
 	/** "Later": hides the prompt for this page; the next load offers it again. */

@@ -2,14 +2,24 @@
 // vite.config.ts) and routes its events into PwaState.
 import { registerSW } from 'virtual:pwa-register';
 import type { PwaState } from './pwa-state.svelte.ts';
+import { takeOver } from './take-over.ts';
 
 /** How often an open page asks the server for a new version (one small same-origin request). */
 const UPDATE_CHECK_MS = 60 * 60 * 1000;
 
+/** How long "Reload" waits for the controlling worker to answer before going on without it. */
+const WAKE_TIMEOUT_MS = 10_000;
+
+/**
+ * How long "Reload" waits for the new version before nudging the browser again (take-over.ts).
+ * Taking over takes about a second when it goes ahead, a few on a busy machine.
+ */
+const RETRY_MS = 5_000;
+
 export function registerServiceWorker(state: PwaState, onCached: () => void): void {
 	if (import.meta.env.DEV) return state.markDevelopment();
 	if (!('serviceWorker' in navigator)) return;
-	const activate = registerSW({
+	registerSW({
 		immediate: true,
 		onNeedRefresh: () => state.offerUpdate(),
 		onOfflineReady: () => {
@@ -28,37 +38,38 @@ export function registerServiceWorker(state: PwaState, onCached: () => void): vo
 		},
 	});
 	state.connect(async () => {
-		// Reload once the new version controls this page. workbox-window reloads on its own
-		// 'controlling' event too, but that one can be missed (seen under load, after "Later" and a
-		// reload): the browser's controllerchange is the fact to wait for.
-		navigator.serviceWorker.addEventListener('controllerchange', () => window.location.reload(), {
-			once: true,
+		const result = await takeOver({
+			container: navigator.serviceWorker,
+			wakeController,
+			nudge,
+			reload: () => window.location.reload(),
+			retryMs: RETRY_MS,
 		});
-		await activate(true);
-		// workbox-window's message goes to the worker it last saw waiting, and was seen to reach
-		// none (one run in a few): tell the registration's waiting worker directly as well.
-		// Twice is harmless: the worker only calls skipWaiting().
-		const registration = await navigator.serviceWorker.getRegistration();
-		const waiting = registration?.waiting ?? (await installed(registration?.installing ?? null));
-		if (!waiting) return;
-		// The worker itself says when it has taken over, even where this page's controller does
-		// not change (a claim that reaches the page late): a reload then loads the new version.
-		waiting.addEventListener('statechange', () => {
-			if (waiting.state === 'activated') window.location.reload();
-		});
-		waiting.postMessage({ type: 'SKIP_WAITING' });
+		return result === 'reloading';
 	});
 }
 
-/** The worker once it has installed (it then waits), or null when it does not get there. */
-function installed(worker: ServiceWorker | null): Promise<ServiceWorker | null> {
-	if (!worker) return Promise.resolve(null);
-	return new Promise((resolve) => {
-		worker.addEventListener('statechange', () => {
-			if (worker.state === 'installed') resolve(worker);
-			else if (worker.state === 'redundant') resolve(null);
+/**
+ * Asks the controlling worker for a file it answers from its precache (includeAssets in
+ * vite.config.ts), so that it is running, or done and idle, when the waiting worker asks to take
+ * over (take-over.ts says why). Bounded: a worker that does not answer does not hold up the update.
+ */
+async function wakeController(): Promise<void> {
+	const answered = fetch('./favicon.svg', { cache: 'no-store' })
+		.then((response) => response.body?.cancel())
+		.catch(() => {
+			// Offline and not cached, say: the request still went to the worker.
 		});
-	});
+	await Promise.race([answered, new Promise((resolve) => setTimeout(resolve, WAKE_TIMEOUT_MS))]);
+}
+
+/** A worker that loads and is ended: its script request makes Chromium look at the registration. */
+function nudge(): void {
+	const worker = new Worker(new URL('./nudge.worker.ts', import.meta.url), { type: 'module' });
+	const end = () => worker.terminate();
+	worker.onmessage = end;
+	worker.onerror = end;
+	setTimeout(end, WAKE_TIMEOUT_MS);
 }
 
 /**
