@@ -199,8 +199,15 @@ export class TraceSession {
 			if (generation !== this.#generation) return;
 			if (p.trace && this.state.kind === 'reading')
 				this.state = { kind: 'trace', trace: p.trace, facts: p.trace.facts, progress: p };
-			else if (this.state.kind === 'trace' && this.state.trace.id === p.traceId)
-				this.state = { ...this.state, progress: p };
+			else if (this.state.kind === 'trace' && this.state.trace.id === p.traceId) {
+				// The timeline spans the events stored so far, growing as they come.
+				const trace = this.state.trace;
+				const grown =
+					p.span && (p.span.tMin !== trace.tMin || p.span.tMax !== trace.tMax)
+						? { ...trace, tMin: p.span.tMin, tMax: p.span.tMax }
+						: trace;
+				this.state = { ...this.state, trace: grown, progress: p };
+			}
 		};
 		let result: Result<TraceSummary>;
 		try {

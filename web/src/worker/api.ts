@@ -61,6 +61,11 @@ export interface ImportProgress {
 	readonly etaSeconds: number | null;
 	/** The trace as the library lists it, with an import's first report: shown without asking. */
 	readonly trace?: TraceSummary;
+	/**
+	 * The time span (ticks) of the events stored so far: the timeline's while importing, as the
+	 * first report's summary knows none yet.
+	 */
+	readonly span?: { readonly tMin: number; readonly tMax: number };
 }
 
 /**

@@ -26,6 +26,20 @@ export function indexingProgress(
 	};
 }
 
+/** The time span of the chunks stored so far (ticks), or null before the first. */
+export function storedSpan(
+	chunks: readonly { readonly tMin: number; readonly tMax: number; readonly rows: number }[],
+): { tMin: number; tMax: number } | null {
+	let tMin = Infinity;
+	let tMax = -Infinity;
+	for (const c of chunks) {
+		if (c.rows === 0) continue;
+		if (c.tMin < tMin) tMin = c.tMin;
+		if (c.tMax > tMax) tMax = c.tMax;
+	}
+	return tMin <= tMax ? { tMin, tMax } : null;
+}
+
 /** The parts of an import done, each in its own unit; side jobs not started count nothing. */
 export interface ImportParts {
 	/** The decoding, which follows the sockets as it goes. */

@@ -55,7 +55,7 @@ import {
 } from './import-open.ts';
 import { ChunkBatches } from './chunk-batches.ts';
 import { RefreshPolicy, type ImportNotices } from './import-notices.ts';
-import { importingProgress, indexingProgress } from './import-progress.ts';
+import { importingProgress, indexingProgress, storedSpan } from './import-progress.ts';
 import { laterJob, type Job } from '../lib/job.ts';
 import type { LiveTrace } from './live-trace.ts';
 import type { SideJobs } from './side-jobs.ts';
@@ -400,19 +400,19 @@ export class ImportRun implements ActiveImport {
 		if (!this.#rowsReported && p.records > 0) this.#rowsReported = force = true;
 		if (!force && now - this.#lastReport < PROGRESS_EVERY_MS) return;
 		this.#lastReport = now;
-		this.#onProgress(
-			importingProgress(
-				this.id,
-				this.#record.name,
-				{
-					decoded: p,
-					copied: this.#copy ? (this.#copy.progress() ?? 0) : null,
-					fileSize: this.#file.size,
-				},
-				this.#storedBefore,
-				now - this.#started,
-			),
+		const progress = importingProgress(
+			this.id,
+			this.#record.name,
+			{
+				decoded: p,
+				copied: this.#copy ? (this.#copy.progress() ?? 0) : null,
+				fileSize: this.#file.size,
+			},
+			this.#storedBefore,
+			now - this.#started,
 		);
+		const span = storedSpan(this.#live.chunks());
+		this.#onProgress(span ? { ...progress, span } : progress);
 	}
 
 	#latestAtEnd(): IngestProgress {
