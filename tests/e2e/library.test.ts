@@ -266,6 +266,12 @@ describe('trace library', () => {
 			Number((await page.getByTestId('total-count').textContent())!.replace(/,/g, ''));
 		const first = await count();
 		await expect.poll(count).toBeGreaterThan(first);
+		// The timeline charts what is stored so far, not the first report's empty span.
+		const charted = async () => {
+			const label = (await page.getByTestId('timeline-plot').getAttribute('aria-label')) ?? '';
+			return Number(/^([\d,]+) events/.exec(label)?.[1]?.replace(/,/g, '') ?? 0);
+		};
+		await expect.poll(charted, { timeout: 30_000 }).toBeGreaterThan(first);
 		// Chunks are stored by now, and the copy of the file is being written.
 		expect((await stored(page)).records.chunks).toBeGreaterThan(0);
 		await page.getByRole('button', { name: 'Cancel' }).click();
