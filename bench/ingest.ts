@@ -151,7 +151,14 @@ async function importOnce(page: Page, path: string, again = false) {
 	const t0 = performance.now();
 	await page.evaluate(() => performance.clearMarks());
 	await page.getByLabel('Choose a trace').setInputFiles(path);
-	if (again) await page.getByRole('button', { name: 'Import again' }).click({ timeout: 120_000 });
+	if (again) {
+		// The page asks first, unless the library's copy is still marked open (the page before
+		// this one showed it a moment ago): then the import just starts.
+		const prompt = page.getByRole('button', { name: 'Import again' });
+		await prompt.or(page.getByTestId('import-progress')).first().waitFor({ timeout: 120_000 });
+		if (await prompt.isVisible()) await prompt.click();
+		await page.getByTestId('import-progress').waitFor({ timeout: 120_000 });
+	}
 	await page.locator('[data-position="0"] [role=gridcell]').first().waitFor({ timeout: 120_000 });
 	const firstRowsPolledMs = performance.now() - t0;
 	// The page's own marks (views/marks.ts): from taking the file to rows in the table, apart
