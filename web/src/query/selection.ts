@@ -1,9 +1,9 @@
 // Row selection: which rows of each chunk match a filter inside a time range, and the two ways
 // through the answer (the n-th match's event index, an event's position among the matches).
-import { makeColumns, type Columns } from '../columns/layout.ts';
+import { makeColumns, type ColumnName, type Columns } from '../columns/layout.ts';
 import type { EventIndex, RowPosition } from '../decoder/units.ts';
 import type { ColumnCache, ChunkInfo } from './column-cache.ts';
-import type { CompiledFilter, RecordFields } from './filter-compile.ts';
+import type { CompiledFilter, RecordFields, RowPredicate } from './filter-compile.ts';
 import type { RowOwners } from './owner-join.ts';
 import type { ChunkSelection, Selection, TimeRange } from './protocol.ts';
 import { answeringSummary, summaryCount, summaryDecides } from './summary-count.ts';
@@ -63,6 +63,28 @@ export interface EarlierSelection {
 	readonly chunks: number;
 }
 
+/** A compiled filter bound to one chunk's rows [from, to): the columns it reads, its payload fields and owners. */
+async function chunkTest(
+	compiled: CompiledFilter,
+	names: readonly ColumnName[],
+	chunk: number,
+	from: number,
+	to: number,
+	base: number,
+	inputs: SelectionInputs,
+): Promise<RowPredicate> {
+	const loaded = await Promise.all(names.map((name) => inputs.columns.column(chunk, name)));
+	const chunkColumns = makeColumns(names, (name) => loaded[names.indexOf(name)]!) as Columns;
+	return compiled.bind(
+		chunkColumns,
+		compiled.payloadTypes
+			? await inputs.payloadOf(chunk, chunkColumns.etype, compiled.payloadTypes, from, to)
+			: undefined,
+		compiled.owners ? await inputs.owners(chunk) : undefined,
+		base,
+	);
+}
+
 /**
  * Runs a compiled filter (null: every row) over the chunks in the range. With `earlier` (the same
  * filter and range over the first chunks, whose answer still holds), only the chunks after those
@@ -115,16 +137,7 @@ export async function selectRows(
 			matched += to - from;
 			continue;
 		}
-		const loaded = await Promise.all(names.map((name) => columns.column(info.index, name)));
-		const chunkColumns = makeColumns(names, (name) => loaded[names.indexOf(name)]!) as Columns;
-		const test = compiled.bind(
-			chunkColumns,
-			compiled.payloadTypes
-				? await inputs.payloadOf(info.index, chunkColumns.etype, compiled.payloadTypes, from, to)
-				: undefined,
-			compiled.owners ? await inputs.owners(info.index) : undefined,
-			base,
-		);
+		const test = await chunkTest(compiled, names, info.index, from, to, base, inputs);
 		const hits = new Uint16Array(to - from);
 		let n = 0;
 		for (let i = from; i < to; i++) if (test(i)) hits[n++] = i;
@@ -195,16 +208,7 @@ export async function countRows(
 			matched += to - from;
 			continue;
 		}
-		const loaded = await Promise.all(names.map((name) => columns.column(info.index, name)));
-		const chunkColumns = makeColumns(names, (name) => loaded[names.indexOf(name)]!) as Columns;
-		const test = compiled.bind(
-			chunkColumns,
-			compiled.payloadTypes
-				? await inputs.payloadOf(info.index, chunkColumns.etype, compiled.payloadTypes, from, to)
-				: undefined,
-			compiled.owners ? await inputs.owners(info.index) : undefined,
-			total - info.rows,
-		);
+		const test = await chunkTest(compiled, names, info.index, from, to, total - info.rows, inputs);
 		for (let i = from; i < to; i++) if (test(i)) matched++;
 	}
 	return { total, matched };
