@@ -59,7 +59,7 @@ describe('SequentialReader', () => {
 		expect(source.reads).toBe(10 + across);
 	});
 
-	it('starts with a smaller first block when asked', async () => {
+	it('starts with a smaller first block when asked, and grows to the block size', async () => {
 		const bytes = Uint8Array.from({ length: 10_000 }, (_, i) => (i * 7919) & 0xff);
 		const source = asyncSource(bytes);
 		const sizes: number[] = [];
@@ -69,11 +69,11 @@ describe('SequentialReader', () => {
 			return read(offset, length);
 		};
 		const reader = new SequentialReader(source, 3000, 1, 1000);
-		// Pieces that never cross a block's end: blocks start at 0, 1000, 4000 and 7000.
-		for (const offset of [0, 500, 1000, 3900, 4000, 6900, 7000, 9900]) {
+		// Pieces that never cross a block's end: blocks start at 0, 1000, 2000, 4000 and 7000.
+		for (const offset of [0, 500, 1000, 2000, 3900, 4000, 6900, 7000, 9900]) {
 			const got = reader.view(offset, 100) ?? (await reader.read(offset, 100));
 			expect(got).toEqual(bytes.subarray(offset, offset + 100));
 		}
-		expect(sizes).toEqual([1000, 3000, 3000, 3000]);
+		expect(sizes).toEqual([1000, 1000, 2000, 3000, 3000]);
 	});
 });

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import {
 	blockCache,
+	blockPlan,
 	memorySource,
 	switchableSource,
 	withHead,
@@ -48,6 +49,36 @@ function counted(b: Uint8Array) {
 	};
 }
 
+describe('blockPlan', () => {
+	for (const [first, size] of [
+		[300, 1000],
+		[1000, 1000],
+		[1000, 3000],
+		[1 << 20, 16 << 20],
+		[5000, 1000],
+	] as const)
+		it(`tiles a file without gap or overlap, first ${first}, size ${size}`, () => {
+			const plan = blockPlan(first, size);
+			const end = Math.max(first, size) * 40;
+			let start = 0;
+			let blocks = 0;
+			while (start < end) {
+				const n = plan.sizeOf(start);
+				expect(n).toBeGreaterThan(0);
+				expect(n).toBeLessThanOrEqual(size);
+				// Never more than the bytes before it (the first block aside).
+				if (start > 0) expect(n).toBeLessThanOrEqual(start);
+				for (const at of [start, start + (n >> 1), start + n - 1])
+					expect(plan.startOf(at)).toBe(start);
+				start += n;
+				blocks++;
+			}
+			expect(plan.sizeOf(0)).toBe(Math.min(first, size));
+			// Past the ramp, full-size blocks: a few more than the file's size in blocks.
+			expect(blocks).toBeLessThanOrEqual(Math.ceil(end / size) + Math.log2(size) + 1);
+		});
+});
+
 describe('blockCache', () => {
 	it('hands out the same bytes wherever a read falls, across a smaller first block', async () => {
 		const { source } = counted(bytes);
@@ -72,10 +103,11 @@ describe('blockCache', () => {
 		await cache.read(64, 64);
 		expect(reads).toEqual([
 			[0, 300],
-			[300, 1000],
+			[300, 300],
 		]);
 		await cache.read(300, 64);
-		expect(reads.at(-1)).toEqual([1300, 1000]);
+		// Blocks grow from the first one's size to the block size: 300, 300, 600, 1000, …
+		expect(reads.at(-1)).toEqual([600, 600]);
 		expect(reads).toHaveLength(3);
 	});
 });

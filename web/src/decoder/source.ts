@@ -36,11 +36,41 @@ export function memorySource(bytes: Uint8Array): ByteSource {
 	};
 }
 
+/** Where the blocks of a file read in blocks start, and how large each is. */
+export interface BlockPlan {
+	/** The start of the block that holds `offset`. */
+	startOf(offset: number): number;
+	sizeOf(start: number): number;
+}
+
+/**
+ * Blocks of `first` bytes at the start, then each as large as all before it, up to `size`: the
+ * first bytes (a header, the first buffers a decoding waits for) arrive after a small read, and
+ * the blocks read ahead of them do not hold up the reads the decoding asks for next.
+ */
+export function blockPlan(first: number, size: number): BlockPlan {
+	const f = Math.max(1, Math.min(first, size));
+	// The first start whose block is full size: past it, blocks tile the file evenly.
+	let even = f;
+	while (even < size) even *= 2;
+	return {
+		startOf(offset) {
+			if (offset < f) return 0;
+			if (offset >= even) return even + Math.floor((offset - even) / size) * size;
+			let s = f;
+			while (s * 2 <= offset) s *= 2;
+			return s;
+		},
+		sizeOf: (start) => (start === 0 ? f : Math.min(start, size)),
+	};
+}
+
 /**
  * Serves reads from large aligned blocks, so that walking buffers in (nearly) file order costs
  * one read per block rather than one per buffer. Keeps a few blocks for the out-of-order reads
  * of per-CPU buffers flushed late. `firstBlock`: a smaller first block, so that opening a file
- * (and its first buffers) waits for less than a whole block.
+ * (and its first buffers) waits for less than a whole block; blocks then grow to `blockSize`
+ * (blockPlan).
  */
 export function blockCache(
 	source: ByteSource,
@@ -49,12 +79,8 @@ export function blockCache(
 	firstBlock = blockSize,
 ): ByteSource {
 	const blocks = new PromiseCache<number, Uint8Array>(keep);
-	const sizeOf = (start: number) => (start === 0 ? firstBlock : blockSize);
+	const { startOf, sizeOf } = blockPlan(firstBlock, blockSize);
 	const load = (start: number) => source.read(start, sizeOf(start));
-	const startOf = (offset: number) =>
-		offset < firstBlock
-			? 0
-			: firstBlock + Math.floor((offset - firstBlock) / blockSize) * blockSize;
 	// No read-ahead at the first read: opening a file reads only its start.
 	let last = NaN;
 	function block(start: number): Promise<Uint8Array> {
@@ -91,18 +117,19 @@ export function blockCache(
  */
 export class SequentialReader {
 	readonly #source: ByteSource;
-	readonly #blockSize: number;
-	readonly #first: number;
+	readonly #plan: BlockPlan;
 	readonly #ahead: number;
 	#start = 0;
 	#block: Uint8Array = new Uint8Array(0);
 	readonly #pending = new Map<number, Promise<Uint8Array>>();
 
-	/** `firstBlock`: the size of the first block, smaller so that the scan can start sooner. */
+	/**
+	 * `firstBlock`: the size of the first block, smaller so that the scan can start sooner; the
+	 * blocks then grow to `blockSize` (blockPlan).
+	 */
 	constructor(source: ByteSource, blockSize = 8 << 20, ahead = 2, firstBlock = blockSize) {
 		this.#source = source;
-		this.#blockSize = blockSize;
-		this.#first = firstBlock;
+		this.#plan = blockPlan(firstBlock, blockSize);
 		this.#ahead = ahead;
 	}
 
@@ -118,9 +145,7 @@ export class SequentialReader {
 
 	/** Up to `length` bytes at `offset` (fewer only at the end), moving on to its block. */
 	async read(offset: number, length: number): Promise<Uint8Array> {
-		const first = this.#first;
-		const start =
-			offset < first ? 0 : first + Math.floor((offset - first) / this.#blockSize) * this.#blockSize;
+		const start = this.#plan.startOf(offset);
 		if (start !== this.#start || this.#block.length === 0) {
 			this.#block = await this.#take(start);
 			this.#start = start;
@@ -132,7 +157,7 @@ export class SequentialReader {
 	}
 
 	#sizeOf(start: number): number {
-		return start === 0 ? this.#first : this.#blockSize;
+		return this.#plan.sizeOf(start);
 	}
 
 	#fetch(start: number): void {

@@ -16,6 +16,7 @@ import { ImportRun, type ImportDeps } from './import-run.ts';
 import { OpenTraces } from './open-traces.ts';
 import { PacketService } from './packet-service.ts';
 import { QueryService } from './query-service.ts';
+import { RequestLoad } from './request-load.ts';
 import { browserSideJobs, useSideWorkers, type SideJobs } from './side-jobs.ts';
 import { openStore } from '../store/db.ts';
 
@@ -40,30 +41,21 @@ export function decoderApi(parts: DecoderParts): Decoder {
 		parts.files ?? browserTraceFiles,
 	);
 	const traces = new OpenTraces(catalog, parts.module);
-	const queries = new QueryService(catalog, traces);
+	/** Requests of the page being answered: an import lets them in at every buffer meanwhile. */
+	const load = new RequestLoad();
+	const queries = new QueryService(catalog, traces, (p) => load.park(p));
 	const packets = new PacketService(catalog, traces);
 	const notices = new ImportNotices();
-	/** Requests of the page being answered: an import lets them in at every buffer meanwhile. */
-	let answering = 0;
 	const imports: ImportDeps = {
 		catalog,
 		traces,
 		notices,
 		side: parts.side ?? browserSideJobs,
 		estimate: parts.estimate ?? browserEstimate,
-		othersWaiting: () => answering > 0,
+		othersWaiting: () => load.waiting,
 	};
 	/** A request the page waits on (its answer a few turns of the event loop away). */
-	const answer =
-		<A extends unknown[], R>(f: (...args: A) => Promise<R>) =>
-		async (...args: A): Promise<R> => {
-			answering++;
-			try {
-				return await f(...args);
-			} finally {
-				answering--;
-			}
-		};
+	const answer = <A extends unknown[], R>(f: (...args: A) => Promise<R>) => load.answer(f);
 	const methods: DecoderApi = {
 		async useSideWorkers(start) {
 			useSideWorkers(start);

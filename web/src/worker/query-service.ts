@@ -79,9 +79,17 @@ export class QueryService {
 	/** Traces whose engine has been given the owners table. */
 	readonly #ownersRead = new WeakSet<LiveTrace>();
 
-	constructor(catalog: Catalog, traces: OpenTraces) {
+	/** Awaits what an import brings without holding the import up (RequestLoad.park). */
+	readonly #park: <T>(p: Promise<T>) => Promise<T>;
+
+	constructor(
+		catalog: Catalog,
+		traces: OpenTraces,
+		park: <T>(p: Promise<T>) => Promise<T> = (p) => p,
+	) {
 		this.#catalog = catalog;
 		this.#traces = traces;
+		this.#park = park;
 		// A trace opened afresh has no selection yet: handles to the old one are out of date.
 		traces.onForget((id) => {
 			this.#current.delete(id);
@@ -114,7 +122,7 @@ export class QueryService {
 		await this.#joinOwners(id, live);
 		// An import stores its first rows within milliseconds of showing the trace: its first
 		// answer waits for them, rather than come back empty and be asked for again.
-		if (this.#catalog.importing(id)) await live.firstChunk();
+		if (this.#catalog.importing(id)) await this.#park(live.firstChunk());
 		const t0 = performance.now();
 		// While chunks are added, an import's refreshes ask the same query again: the answer goes
 		// on from the trace's latest listing, reading only the chunks stored since (engine.ts
