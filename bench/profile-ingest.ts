@@ -5,6 +5,7 @@
 // thread, its busy time per half second and the functions with the most self time. Slower than an
 // unprofiled import (sampling costs): read the shares, not the totals. Function names need a
 // build that is not minified: `npx vite build --minify false --outDir /tmp/x`, then `--dist /tmp/x`.
+// `--callers NAME` shows where the self time of the functions so named is called from.
 // `--no-trace` only imports, printing what the app logs (for a build instrumented for a question).
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -17,6 +18,9 @@ const sizeAt = args.indexOf('--size-mb');
 const sizeMB = sizeAt >= 0 ? Number(args[sizeAt + 1]) : 64;
 const topAt = args.indexOf('--top');
 const TOP = topAt >= 0 ? Number(args[topAt + 1]) : 25;
+/** `--callers NAME`: where the self time of functions named NAME is spent from (3 callers up). */
+const callersAt = args.indexOf('--callers');
+const CALLERS = callersAt >= 0 ? args[callersAt + 1]! : null;
 
 interface ProfileNode {
 	id: number;
@@ -92,6 +96,7 @@ function report(p: ThreadProfile, origin: number): void {
 	const buckets: number[] = [];
 	let at = p.start;
 	const self = new Map<string, number>();
+	const callers = new Map<string, number>();
 	let total = 0;
 	let busy = 0;
 	for (let i = 0; i < p.samples.length; i++) {
@@ -104,6 +109,16 @@ function report(p: ThreadProfile, origin: number): void {
 		const name = f.functionName || '(anonymous)';
 		const key = IDLE.has(name) ? name : `${name} ${shortUrl(f.url)}:${f.lineNumber + 1}`;
 		self.set(key, (self.get(key) ?? 0) + dt);
+		if (name === CALLERS) {
+			const chain: string[] = [];
+			for (let up = p.nodes.get(node.parent ?? -1); up && chain.length < 3;) {
+				const c = up.callFrame;
+				chain.push(`${c.functionName || '(anonymous)'}:${c.lineNumber + 1}`);
+				up = p.nodes.get(up.parent ?? -1);
+			}
+			const k = `${key} <- ${chain.join(' <- ')}`;
+			callers.set(k, (callers.get(k) ?? 0) + dt);
+		}
 		total += dt;
 		if (name !== '(idle)') {
 			busy += dt;
@@ -124,6 +139,9 @@ function report(p: ThreadProfile, origin: number): void {
 		console.log(
 			`${ms.toFixed(0).padStart(7)} ms ${((100 * ms) / busy).toFixed(1).padStart(5)}%  ${k}`,
 		);
+	if (callers.size > 0) console.log(`-- where ${CALLERS} is called from`);
+	for (const [k, ms] of [...callers].sort((a, b) => b[1] - a[1]).slice(0, TOP))
+		console.log(`${ms.toFixed(0).padStart(7)} ms  ${k}`);
 }
 
 /** What the pages' main threads spent in the browser's own work (style, layout, paint…), in ms. */
