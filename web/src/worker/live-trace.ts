@@ -17,6 +17,7 @@ import type { ChunkInfo, ChunkSource } from '../query/column-cache.ts';
 import type { Selection } from '../query/protocol.ts';
 import type { FilterContext } from '../query/filter-compile.ts';
 import type { SockscopeDB, TraceRecord } from '../store/db.ts';
+import type { TrackedTrace } from '../sockets/tracker.ts';
 import {
 	chunkColumns,
 	chunkSummaries,
@@ -41,11 +42,19 @@ export class LiveTrace implements ChunkSource {
 	readonly #db: IDBPDatabase<SockscopeDB>;
 	/** The last chunks committed by an import in this worker, served without a read back. */
 	readonly #recent = new Map<number, Chunk>();
+	/** Chunks added before they were stored (their write still runs). */
+	readonly #unstored = new Set<number>();
 	#records: Promise<RecordBytes> | null = null;
 	/** Opens the records of the library's copy of the file (when no import gives them). */
 	readonly #openRecords: () => Promise<RecordBytes>;
 	#firstChunk!: Promise<void>;
 	#noMoreWaiting!: () => void;
+	/**
+	 * The sockets as stored, held weakly: read from storage once rather than per request (a large
+	 * trace's take seconds to read), yet let go when memory is wanted (they are read again then).
+	 */
+	#tracked: WeakRef<TrackedTrace> | null = null;
+	#reading: Promise<TrackedTrace | undefined> | null = null;
 
 	private constructor(
 		db: IDBPDatabase<SockscopeDB>,
@@ -112,8 +121,16 @@ export class LiveTrace implements ChunkSource {
 		};
 	}
 
-	/** A chunk an import in this worker has just committed (`zeros`: its columns not stored). */
-	added(chunk: Chunk, additions: ChunkAdditions, zeros: readonly ColumnName[]): void {
+	/**
+	 * A chunk an import in this worker has just committed (`zeros`: its columns not stored), or is
+	 * storing (`stored` settles once it is): served from memory until it is stored.
+	 */
+	added(
+		chunk: Chunk,
+		additions: ChunkAdditions,
+		zeros: readonly ColumnName[],
+		stored?: Promise<void>,
+	): void {
 		this.tables.apply(additions);
 		// A name learned now may name rows stored before (a process's, a remote host's).
 		if (additions.processNames.length > 0 || (additions.hostNames?.length ?? 0) > 0)
@@ -128,12 +145,45 @@ export class LiveTrace implements ChunkSource {
 		this.#zeros.push(new Set(zeros));
 		this.#stored.push(undefined);
 		this.#recent.set(chunk.index, chunk);
+		if (stored) {
+			this.#unstored.add(chunk.index);
+			const done = () => void this.#unstored.delete(chunk.index);
+			stored.then(done, done);
+		}
 		this.#noMoreWaiting();
 		// The timeline's columns stay at hand (it is redrawn over every chunk while importing), and
 		// those most filters read (event types, status flags): 10 bytes per event.
 		for (const name of ['tick', 'cat', 'etype', 'flags'] as const)
 			this.engine.prime(chunk.index, name, chunk.columns[name]);
-		if (this.#recent.size > 2) this.#recent.delete(this.#recent.keys().next().value!);
+		// The last two, and any not stored yet.
+		for (const index of this.#recent.keys()) {
+			if (this.#recent.size <= 2) break;
+			if (!this.#unstored.has(index)) this.#recent.delete(index);
+		}
+	}
+
+	/** The trace's stored sockets: those kept, else `read` (one read at a time). */
+	async tracked(read: () => Promise<TrackedTrace | undefined>): Promise<TrackedTrace | undefined> {
+		const kept = this.#tracked?.deref();
+		if (kept) return kept;
+		if (!this.#reading) {
+			const reading = read().then((t) => {
+				if (t) this.keepTracked(t);
+				return t;
+			});
+			this.#reading = reading;
+			// Read again at the next request, kept or not (a failed read too).
+			void reading.then(
+				() => (this.#reading = null),
+				() => (this.#reading = null),
+			);
+		}
+		return this.#reading;
+	}
+
+	/** The sockets just stored (by the import in this worker, or read back). */
+	keepTracked(t: TrackedTrace): void {
+		this.#tracked = new WeakRef(t);
 	}
 
 	/** Settles once the trace has a chunk, or once `noMoreChunks` says none will be added. */

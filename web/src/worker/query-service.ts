@@ -478,8 +478,10 @@ export class QueryService {
 	 */
 	async #trackedOf(id: number): Promise<TrackedTrace | undefined> {
 		const db = await this.#catalog.db();
-		const [record, tracked] = await Promise.all([getTrace(db, id), getSockets(db, id)]);
-		return record?.status === 'complete' ? tracked : undefined;
+		const record = await getTrace(db, id);
+		if (record?.status !== 'complete') return undefined;
+		const live = await this.#traces.live(id);
+		return live.tracked(() => getSockets(db, id));
 	}
 }
 
