@@ -69,6 +69,8 @@ export function resetTally(): bool {
 	order = 0;
 	runningMax = i64.MIN_VALUE;
 	sequence = 0;
+	firstTime = 0;
+	lastTime = 0;
 	afdIndex = NONE;
 	writeOut();
 	return true;

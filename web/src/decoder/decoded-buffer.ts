@@ -320,7 +320,13 @@ export function sliceOpener(
 	from: SliceStart | null,
 	sliceBytes: number,
 ): (() => SliceAt) | null | Promise<(() => SliceAt) | null> {
-	if (from === null) return firstSlice(trace, entry, sliceBytes);
+	if (from === null) {
+		// Whole when small, or when it cannot be opened (the damage is all there is). A buffer's
+		// image is at most its size, or the trace's BufferSize when compressed: framed only when
+		// that may be more than a slice.
+		const most = entry.compressed ? expansionBudget(trace.facts) : entry.size;
+		return most <= HEADER + sliceBytes ? null : firstSlice(trace, entry, sliceBytes);
+	}
 	const start = from.at;
 	const held = from.imageEnd;
 	if (trace.decoder.generation === from.generation && start + sliceBytes + MAX_RECORD <= held)
@@ -328,17 +334,12 @@ export function sliceOpener(
 	return reopenSlice(trace, entry, from, sliceBytes);
 }
 
-/** A buffer's first slice: null when it is walked whole. */
+/** The first slice of a buffer that may be larger than a slice: null when it is walked whole. */
 async function firstSlice(
 	trace: OpenTrace,
 	entry: BufferEntry,
 	sliceBytes: number,
 ): Promise<(() => SliceAt) | null> {
-	// Whole when small, or when it cannot be opened (the damage is all there is). A buffer's
-	// image is at most its size, or the trace's BufferSize when compressed: framed only when
-	// that may be more than a slice.
-	const most = entry.compressed ? expansionBudget(trace.facts) : entry.size;
-	if (most <= HEADER + sliceBytes) return null;
 	const { dataEnd, status } = await frameEntry(trace, entry);
 	if (status !== Status.Ok || dataEnd <= HEADER + sliceBytes) return null;
 	const open = await prepareOpen(trace, entry, 0, null);
