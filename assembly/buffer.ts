@@ -80,7 +80,9 @@ import {
 	interpret,
 	layoutFieldCount,
 	resetFields,
+	skipFields,
 } from './payload';
+import { beginCall, kept, tallyRecord, tallying, writeOut } from './tally';
 
 const HEADER: u32 = WMI_BUFFER_HEADER_SIZE;
 /** ProcessorIndex mask when BufferFlag PROC_INDEX is set (phnt). */
@@ -313,8 +315,22 @@ function emit(
 	store<u32>(out + RecordOut_reserved, 0);
 }
 
-/** Decodes the next records of the open buffer into RECORDS; returns how many (0 at the end). */
+/**
+ * Decodes the next records of the open buffer into RECORDS; returns how many (0 at the end).
+ * When tallying (tally.ts), counts them instead and leaves only the TraceLogging ones in RECORDS;
+ * the walk stops where it would otherwise (slices, batches), so that both walks agree.
+ */
 export function nextRecords(): u32 {
+	if (tallying) {
+		beginCall();
+		const n = walkRecords();
+		writeOut();
+		return n;
+	}
+	return walkRecords();
+}
+
+function walkRecords(): u32 {
 	resetFields();
 	let n: u32 = 0;
 	while (n < walkMax && cursor < dataEnd && cursor < walkEnd) {
@@ -324,7 +340,7 @@ export function nextRecords(): u32 {
 		if (marker == FILL_MARKER) break;
 		const flagsByte = marker >>> 24;
 		const headerType = (marker >>> 16) & 0xff;
-		const out = RECORDS + <usize>n * RecordOut_SIZE;
+		const out = RECORDS + <usize>(tallying ? kept : n) * RecordOut_SIZE;
 		const at = cursor;
 		const room = dataEnd - cursor;
 		let size: u32 = 0;
@@ -418,6 +434,7 @@ export function nextRecords(): u32 {
 			return stopAt(n, Status.BadRecordMarker, at, marker, 0);
 		}
 		lastRaw = load<i64>(out + RecordOut_rawTime);
+		if (tallying) tallyRecord(out, n);
 		cursor = at + ((size + 7) & ~7);
 		recordIndex++;
 		n++;
@@ -516,7 +533,9 @@ function decodeEvent(out: usize, at: u32, size: u32, headerType: u32): void {
 		store<u16>(out + RecordOut_schemaIndex, <u16>layout);
 		store<u32>(out + RecordOut_fieldStart, fieldsUsed);
 		store<u16>(out + RecordOut_fieldCount, <u16>layoutFieldCount(layout));
-		interpret(layout, image, payload, end, pointerSize);
+		// A header-only walk uses the fields' room as a decoding would (fieldsFit), writing none.
+		if (tallying) skipFields(layout);
+		else interpret(layout, image, payload, end, pointerSize);
 	} else if (hasSchemaTL && channel == TRACELOGGING_CHANNEL) {
 		store<u8>(out + RecordOut_layout, PayloadLayout.tracelogging);
 	} else if (hasSchemaTL) {

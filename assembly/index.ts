@@ -10,11 +10,29 @@
 //      before the record at `end`; walkCursor()/walkLastRaw() say where it stopped. To go on
 //      later (after other buffers were opened), limitImage(end) + openBuffer() again, then
 //      seekWalk(cursor, recordIndex, lastRaw) and limitWalk(next end).
+//   5. A header-only walk (counts, no payloads): resetTally(), walkTally(1); before walking each
+//      stream's buffers, tallyStream(rank, latest time so far); nextRecords() then counts into the
+//      TallySlots (tally*SlotsPtr()) and per AFD event id (tallyAfdPtr()), and leaves only the
+//      TraceLogging records in RecordOut (TallyOut at tallyOutPtr() says how many). walkTally(0)
+//      after.
 // Nothing here throws on bad input: every outcome is a Status.
-import { BUFFER_OUT, FIELDS, INPUT, PROVIDERS, RECORDS, reserveInput } from './memory-map';
+import {
+	BUFFER_OUT,
+	FIELDS,
+	INPUT,
+	PROVIDERS,
+	RECORDS,
+	TALLY_AFD,
+	TALLY_HEADER_SLOTS,
+	TALLY_KIND_SLOTS,
+	TALLY_OUT,
+	TALLY_PROVIDER_SLOTS,
+	reserveInput,
+} from './memory-map';
 import * as buffer from './buffer';
 import * as header from './header';
 import { providerCount as countProviders } from './providers';
+import * as tally from './tally';
 
 export function inputPtr(): usize {
 	return INPUT;
@@ -84,4 +102,31 @@ export function walkLastRaw(): i64 {
 }
 export function bufferStatus(): i32 {
 	return buffer.currentStatus();
+}
+
+/** Header-only walks on (1) or off (0). */
+export function walkTally(on: i32): void {
+	tally.setTallying(on != 0);
+}
+/** Clears the counts; 0 when their tables cannot be had (the memory limit). */
+export function resetTally(): i32 {
+	return tally.resetTally() ? 1 : 0;
+}
+export function tallyStream(rank: i32, latest: i64): void {
+	tally.tallyStream(rank, latest);
+}
+export function tallyOutPtr(): usize {
+	return TALLY_OUT;
+}
+export function tallyKindSlotsPtr(): usize {
+	return TALLY_KIND_SLOTS;
+}
+export function tallyHeaderSlotsPtr(): usize {
+	return TALLY_HEADER_SLOTS;
+}
+export function tallyProviderSlotsPtr(): usize {
+	return TALLY_PROVIDER_SLOTS;
+}
+export function tallyAfdPtr(): usize {
+	return TALLY_AFD;
 }

@@ -1,7 +1,13 @@
 // Linear-memory plan of the decoder. Fixed tables first, then the input buffer and the
 // decompression area, which grow on demand. JavaScript reads every table through the
 // pointers exported by index.ts; views must be re-made after a call, since memory may grow.
-import { RecordOut_SIZE, FieldOut_SIZE, BufferOut_SIZE } from './generated/layouts';
+import {
+	RecordOut_SIZE,
+	FieldOut_SIZE,
+	BufferOut_SIZE,
+	TallyOut_SIZE,
+	TallySlot_SIZE,
+} from './generated/layouts';
 
 /** Largest on-disk or decompressed buffer accepted (ETW caps buffers at 16 MiB; room for relogs). */
 export const MAX_BUFFER_SIZE: u32 = 64 << 20;
@@ -13,6 +19,9 @@ export const MAX_FIELDS: u32 = MAX_RECORDS * 12;
 export const MAX_PROVIDERS: u32 = 4096;
 /** Extended data items accepted in one event before it counts as damaged. */
 export const MAX_EXT_ITEMS: u32 = 64;
+/** TallySlots for record kinds (RecordKind) and for header types (a u8). */
+export const TALLY_KINDS: u32 = 16;
+export const TALLY_HEADER_TYPES: u32 = 256;
 
 const PAGE: u32 = 65536;
 
@@ -24,7 +33,16 @@ export const BUFFER_OUT: usize = align(__heap_base, 16);
 export const PROVIDERS: usize = BUFFER_OUT + align(BufferOut_SIZE, 16);
 export const RECORDS: usize = PROVIDERS + <usize>MAX_PROVIDERS * 16;
 export const FIELDS: usize = RECORDS + <usize>MAX_RECORDS * RecordOut_SIZE;
-export const INPUT: usize = align(FIELDS + <usize>MAX_FIELDS * FieldOut_SIZE, PAGE);
+// Header-only walks (tally.ts): TallyOut, TallySlots by kind, by header type and by provider
+// index, and a u32 count per Winsock-AFD event id.
+export const TALLY_OUT: usize = align(FIELDS + <usize>MAX_FIELDS * FieldOut_SIZE, 16);
+export const TALLY_KIND_SLOTS: usize = TALLY_OUT + align(TallyOut_SIZE, 16);
+export const TALLY_HEADER_SLOTS: usize = TALLY_KIND_SLOTS + <usize>TALLY_KINDS * TallySlot_SIZE;
+export const TALLY_PROVIDER_SLOTS: usize =
+	TALLY_HEADER_SLOTS + <usize>TALLY_HEADER_TYPES * TallySlot_SIZE;
+export const TALLY_AFD: usize = TALLY_PROVIDER_SLOTS + <usize>MAX_PROVIDERS * TallySlot_SIZE;
+export const TALLY_END: usize = TALLY_AFD + 65536 * 4;
+export const INPUT: usize = align(TALLY_END, PAGE);
 
 let inputCapacity: usize = 0;
 

@@ -52,6 +52,11 @@ export function fieldsFit(n: u32): bool {
 	return fieldsUsed + n <= MAX_FIELDS;
 }
 
+/** Takes the room the layout's fields would take, writing none (a header-only walk). */
+export function skipFields(layout: i32): void {
+	fieldsUsed += layoutFieldCount(layout);
+}
+
 function fixedSize(type: u32, pointerSize: u32): u32 {
 	switch (type) {
 		case FieldType.Pointer:

@@ -61,6 +61,13 @@ export function knownProvider(p: usize): u32 {
 	return 0;
 }
 
+/** Whether provider `index` (interned) is Microsoft-Windows-Winsock-AFD. */
+export function isAfd(index: u32): bool {
+	if (index >= count) return false;
+	const q = PROVIDERS + <usize>index * 16;
+	return load<u64>(q) == PROVIDER_AFD_GUID_LO && load<u64>(q + 8) == PROVIDER_AFD_GUID_HI;
+}
+
 /** Whether only some events of the provider have layouts (the others are left raw). */
 export function partialProvider(code: u32): bool {
 	for (let i = 0; i < PROVIDER_COUNT; i++)

@@ -196,6 +196,26 @@ export const FieldOut_missing: u32 = 0x11;
 export const FieldOut_index: u32 = 0x12;
 export const FieldOut_reserved: u32 = 0x14;
 
+// TallyOut: Where a header-only walk (walkTally) stands after a nextRecords call: the call's first and last record times, and the current stream's state.
+export const TallyOut_SIZE: u32 = 0x30;
+export const TallyOut_firstTime: u32 = 0x0;
+export const TallyOut_lastTime: u32 = 0x8;
+export const TallyOut_runningMax: u32 = 0x10;
+export const TallyOut_sequence: u32 = 0x18;
+export const TallyOut_kept: u32 = 0x20;
+export const TallyOut_order: u32 = 0x24;
+export const TallyOut_afdIndex: u32 = 0x28;
+export const TallyOut_reserved: u32 = 0x2c;
+
+// TallySlot: Records counted for one value (a RecordKind, a header type, a provider index) by header-only walks, and where in the time-ordered merge the first of them comes.
+export const TallySlot_SIZE: u32 = 0x20;
+export const TallySlot_firstTime: u32 = 0x0;
+export const TallySlot_firstSequence: u32 = 0x8;
+export const TallySlot_firstOrder: u32 = 0x10;
+export const TallySlot_count: u32 = 0x14;
+export const TallySlot_stamp: u32 = 0x18;
+export const TallySlot_reserved: u32 = 0x1c;
+
 // BufferOut: Facts of the buffer last framed or decoded.
 export const BufferOut_SIZE: u32 = 0x30;
 export const BufferOut_bufferSize: u32 = 0x0;

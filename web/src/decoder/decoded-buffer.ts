@@ -192,7 +192,11 @@ export async function decodeBuffer(
 	return decoded;
 }
 
-function damageOf(decoder: WasmDecoder, entry: BufferEntry, status: number): DamageInfo | null {
+export function damageOf(
+	decoder: WasmDecoder,
+	entry: BufferEntry,
+	status: number,
+): DamageInfo | null {
 	if (status === Status.Ok) return null;
 	const v = decoder.view();
 	return {
@@ -245,69 +249,131 @@ export async function decodeSlice(
 	reuse: DecodedBuffer | null = null,
 ): Promise<DecodedBuffer> {
 	const { decoder } = trace;
-	let start: number;
-	/** How far the image in the decoder holds the buffer's bytes (Infinity: all of them). */
-	let held = Infinity;
-	if (from === null) {
-		// Whole when small, or when it cannot be opened (the damage is all there is). A buffer's
-		// image is at most its size, or the trace's BufferSize when compressed: framed only when
-		// that may be more than a slice.
-		const most = entry.compressed ? expansionBudget(trace.facts) : entry.size;
-		if (most <= HEADER + sliceBytes) return decodeBuffer(trace, entry, reuse);
-		const { dataEnd, status } = await frameEntry(trace, entry);
-		if (status !== Status.Ok || dataEnd <= HEADER + sliceBytes)
-			return decodeBuffer(trace, entry, reuse);
-		const open = await prepareOpen(trace, entry, 0, null);
-		// From here to the end, nothing is awaited: no other pass uses the decoder meanwhile.
-		const opened = open();
-		if (opened !== Status.Ok) return damaged(decoder, entry, opened, null);
-		start = HEADER;
-	} else {
-		start = from.at;
-		held = from.imageEnd;
-		if (decoder.generation !== from.generation || start + sliceBytes + MAX_RECORD > held) {
-			// Twice as far as the slice started: a walk that goes on from here (no other buffer
-			// decoded meanwhile) opens the buffer again only a few times.
-			const end = Math.max(start + sliceBytes + MAX_RECORD, 2 * start);
-			const open = entry.compressed
-				? await prepareOpen(trace, entry, end, null)
-				: await prepareOpen(trace, entry, 0, [start, end]);
-			// From here to the end, nothing is awaited: no other pass uses the decoder meanwhile.
-			const opened = open();
-			// It opened before: the file changed under us. Reported as the buffer's damage.
-			if (opened !== Status.Ok) return damaged(decoder, entry, opened, from);
-			decoder.seekWalk(start, from.index, from.lastRaw);
-			const v = decoder.view();
-			const image = entry.compressed
-				? v.getUint32(decoder.bufferOut + BufferOut.dataSize, true)
-				: Math.min(end, entry.available);
-			held = image < v.getUint32(decoder.bufferOut + BufferOut.dataEnd, true) ? image : Infinity;
-		}
-	}
-	decoder.limitWalk(
-		start + sliceBytes,
-		Math.max(1, Math.floor(sliceBytes / SLICE_BYTES_PER_RECORD)),
-	);
+	let opener = sliceOpener(trace, entry, from, sliceBytes);
+	if (opener instanceof Promise) opener = await opener;
+	if (opener === null) return decodeBuffer(trace, entry, reuse);
+	// From here to the end, nothing is awaited: no other pass uses the decoder meanwhile.
+	const { status: opened, start, held } = opener();
+	if (opened !== Status.Ok) return damaged(decoder, entry, opened, from);
+	decoder.limitWalk(start + sliceBytes, sliceRecords(sliceBytes));
 	const n = decoder.nextRecords();
 	const slice = copySlice(decoder, entry, n, start, reuse);
-	const cursor = decoder.walkCursor;
 	const status = decoder.bufferStatus;
 	slice.firstTime = from?.firstTime ?? (n > 0 ? slice.time(0) : null);
 	slice.lastTime = n > 0 ? slice.time(n - 1) : (from?.lastTime ?? null);
+	slice.next = sliceNext(decoder, from, n, held, slice.firstTime, slice.lastTime);
+	if (!slice.next) slice.damage = damageOf(decoder, entry, status);
+	return slice;
+}
+
+/** The most records one slice of `sliceBytes` holds (a walk's max). */
+export function sliceRecords(sliceBytes: number): number {
+	return Math.max(1, Math.floor(sliceBytes / SLICE_BYTES_PER_RECORD));
+}
+
+/**
+ * Where the next slice starts after a walk of n records that began at `from` (null at the
+ * buffer's start) over an image reaching `held`; null when the buffer ends here.
+ */
+export function sliceNext(
+	decoder: WasmDecoder,
+	from: SliceStart | null,
+	n: number,
+	held: number,
+	firstTime: bigint | null,
+	lastTime: bigint | null,
+): SliceStart | null {
+	const cursor = decoder.walkCursor;
+	const status = decoder.bufferStatus;
 	const dataEnd = decoder.view().getUint32(decoder.bufferOut + BufferOut.dataEnd, true);
 	// An empty walk ends the buffer (its end, the fill after its last record, or damage).
 	if (n > 0 && cursor < dataEnd && (status === Status.Ok || status === Status.Truncated))
-		slice.next = {
+		return {
 			at: cursor,
 			index: (from?.index ?? 0) + n,
 			lastRaw: decoder.walkLastRaw,
 			generation: decoder.generation,
 			imageEnd: held,
-			firstTime: slice.firstTime,
-			lastTime: slice.lastTime,
+			firstTime,
+			lastTime,
 		};
-	else slice.damage = damageOf(decoder, entry, status);
-	return slice;
+	return null;
+}
+
+/** Where a slice's walk starts: the buffer's open status, the image offset, how far the image held reaches. */
+export interface SliceAt {
+	readonly status: number;
+	readonly start: number;
+	readonly held: number;
+}
+
+/**
+ * What walking the next slice of a buffer takes (decodeSlice, and the header-only tallySlice):
+ * null when the buffer is walked whole (small, or it cannot be framed); else the call that opens
+ * it at the slice's start, to be made with nothing awaited before the walk. Synchronous when the
+ * walk can go on in the decoder as it is: the check and the walk must not be parted by an await,
+ * in which another pass could use the decoder.
+ */
+export function sliceOpener(
+	trace: OpenTrace,
+	entry: BufferEntry,
+	from: SliceStart | null,
+	sliceBytes: number,
+): (() => SliceAt) | null | Promise<(() => SliceAt) | null> {
+	if (from === null) {
+		// Whole when small, or when it cannot be opened (the damage is all there is). A buffer's
+		// image is at most its size, or the trace's BufferSize when compressed: framed only when
+		// that may be more than a slice.
+		const most = entry.compressed ? expansionBudget(trace.facts) : entry.size;
+		return most <= HEADER + sliceBytes ? null : firstSlice(trace, entry, sliceBytes);
+	}
+	const start = from.at;
+	const held = from.imageEnd;
+	if (trace.decoder.generation === from.generation && start + sliceBytes + MAX_RECORD <= held)
+		return () => ({ status: Status.Ok, start, held });
+	return reopenSlice(trace, entry, from, sliceBytes);
+}
+
+/** The first slice of a buffer that may be larger than a slice: null when it is walked whole. */
+async function firstSlice(
+	trace: OpenTrace,
+	entry: BufferEntry,
+	sliceBytes: number,
+): Promise<(() => SliceAt) | null> {
+	const { dataEnd, status } = await frameEntry(trace, entry);
+	if (status !== Status.Ok || dataEnd <= HEADER + sliceBytes) return null;
+	const open = await prepareOpen(trace, entry, 0, null);
+	return () => ({ status: open(), start: HEADER, held: Infinity });
+}
+
+/** A later slice of a buffer whose image the decoder no longer holds (far enough). */
+async function reopenSlice(
+	trace: OpenTrace,
+	entry: BufferEntry,
+	from: SliceStart,
+	sliceBytes: number,
+): Promise<() => SliceAt> {
+	const { decoder } = trace;
+	const start = from.at;
+	// Twice as far as the slice started: a walk that goes on from here (no other buffer
+	// decoded meanwhile) opens the buffer again only a few times.
+	const end = Math.max(start + sliceBytes + MAX_RECORD, 2 * start);
+	const open = entry.compressed
+		? await prepareOpen(trace, entry, end, null)
+		: await prepareOpen(trace, entry, 0, [start, end]);
+	return () => {
+		const opened = open();
+		// It opened before: the file changed under us. Reported as the buffer's damage.
+		if (opened !== Status.Ok) return { status: opened, start, held: from.imageEnd };
+		decoder.seekWalk(start, from.index, from.lastRaw);
+		const v = decoder.view();
+		const image = entry.compressed
+			? v.getUint32(decoder.bufferOut + BufferOut.dataSize, true)
+			: Math.min(end, entry.available);
+		const held =
+			image < v.getUint32(decoder.bufferOut + BufferOut.dataEnd, true) ? image : Infinity;
+		return { status: Status.Ok, start, held };
+	};
 }
 
 /** Frames an entry's header: its status and, when framed, the end of its data (Offset). */
@@ -324,7 +390,7 @@ async function frameEntry(
 }
 
 /** A buffer that could not be opened: no records, its damage. */
-function damaged(
+export function damaged(
 	decoder: WasmDecoder,
 	entry: BufferEntry,
 	status: number,

@@ -61,18 +61,18 @@ const HELD_BYTES = 16 << 20;
 const MIN_SLICE = 64 << 10;
 
 /** The slice size for `streams` streams. */
-function sliceBytes(streams: number): number {
+export function sliceBytes(streams: number): number {
 	return Math.max(MIN_SLICE, Math.floor(HELD_BYTES / Math.max(1, streams)));
 }
 /** What drain returns when it has handed out PAUSE_EVERY records: the checkpoint is due. */
 const PAUSED = newStream(-3);
 
-const orderOf = (b: BufferEntry) => (b.index === 0 ? -1 : b.cpu);
+export const orderOf = (b: BufferEntry) => (b.index === 0 ? -1 : b.cpu);
 
-function newStream(order: number): Stream {
+function newStream(order: number, buffers: BufferEntry[] = []): Stream {
 	return {
 		order,
-		buffers: [],
+		buffers,
 		next: 0,
 		current: null,
 		i: -1,
@@ -84,11 +84,21 @@ function newStream(order: number): Stream {
 }
 
 function streamsOf(buffers: readonly BufferEntry[]): Stream[] {
-	const byCpu = new Map<number, Stream>();
+	return streamBuffers(buffers).map(({ order, buffers }) => newStream(order, buffers));
+}
+
+/**
+ * The merge's streams: the header buffer, then one per CPU, in the order their first buffers
+ * come in the index, each with its buffers in SequenceNumber order.
+ */
+export function streamBuffers(
+	buffers: readonly BufferEntry[],
+): { order: number; buffers: BufferEntry[] }[] {
+	const byCpu = new Map<number, { order: number; buffers: BufferEntry[] }>();
 	for (const b of buffers) {
 		const order = orderOf(b);
 		let s = byCpu.get(order);
-		if (!s) byCpu.set(order, (s = newStream(order)));
+		if (!s) byCpu.set(order, (s = { order, buffers: [] }));
 		s.buffers.push(b);
 	}
 	for (const s of byCpu.values())
@@ -174,7 +184,7 @@ export async function mergeFound(
 }
 
 /** The CPUs the trace header counts, as far as a slice size may trust it. */
-function cpuCount(trace: OpenTrace): number {
+export function cpuCount(trace: OpenTrace): number {
 	const n = trace.facts.cpus;
 	return Number.isInteger(n) && n > 0 ? Math.min(n, 4096) : 1;
 }

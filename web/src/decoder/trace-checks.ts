@@ -31,7 +31,7 @@ export class TraceChecks {
 	};
 
 	/** For the merge's buffer sink: the buffer's damage and the times it spans. */
-	readonly buffer: BufferSink = (b) => {
+	readonly buffer = (b: Pick<DecodedBuffer, 'damage' | 'firstTime' | 'lastTime'>): void => {
 		this.log.add(b.damage);
 		if (b.firstTime !== null && b.lastTime !== null) this.#span.add(b.firstTime, b.lastTime);
 	};

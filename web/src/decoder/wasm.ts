@@ -25,6 +25,14 @@ interface RawExports {
 	seekWalk(at: number, index: number, raw: bigint): void;
 	walkCursor(): number;
 	walkLastRaw(): bigint;
+	walkTally(on: number): void;
+	resetTally(): number;
+	tallyStream(rank: number, latest: bigint): void;
+	tallyOutPtr(): number;
+	tallyKindSlotsPtr(): number;
+	tallyHeaderSlotsPtr(): number;
+	tallyProviderSlotsPtr(): number;
+	tallyAfdPtr(): number;
 }
 
 /** Compiles from a URL, falling back when the server sends the wrong MIME type for .wasm. */
@@ -44,6 +52,14 @@ export class WasmDecoder {
 	readonly bufferOut: number;
 	readonly records: number;
 	readonly fields: number;
+	/** Addresses of TallyOut, of the TallySlots by kind, header type and provider, of the AFD counts. */
+	readonly tallyTables: {
+		readonly out: number;
+		readonly kinds: number;
+		readonly headerTypes: number;
+		readonly providers: number;
+		readonly afd: number;
+	};
 	readonly module: WebAssembly.Module;
 	/**
 	 * Counts the calls that change the input or the open buffer: a walk left between slices may
@@ -60,6 +76,14 @@ export class WasmDecoder {
 		this.bufferOut = this.#x.bufferOutPtr() >>> 0;
 		this.records = this.#x.recordsPtr() >>> 0;
 		this.fields = this.#x.fieldsPtr() >>> 0;
+		const x = this.#x;
+		this.tallyTables = {
+			out: x.tallyOutPtr() >>> 0,
+			kinds: x.tallyKindSlotsPtr() >>> 0,
+			headerTypes: x.tallyHeaderSlotsPtr() >>> 0,
+			providers: x.tallyProviderSlotsPtr() >>> 0,
+			afd: x.tallyAfdPtr() >>> 0,
+		};
 	}
 
 	get memory(): ArrayBuffer {
@@ -137,6 +161,21 @@ export class WasmDecoder {
 	}
 	get walkLastRaw(): bigint {
 		return this.#x.walkLastRaw();
+	}
+	/**
+	 * Header-only walks on or off: nextRecords then counts records into the tally tables and
+	 * leaves only TraceLogging records in RecordOut (TallyOut.kept of them).
+	 */
+	walkTally(on: boolean): void {
+		this.#x.walkTally(on ? 1 : 0);
+	}
+	/** Clears the tally tables; false when their memory cannot be had. */
+	resetTally(): boolean {
+		return this.#x.resetTally() !== 0;
+	}
+	/** The records walked next are of the stream ranked `rank`, whose latest time so far is `latest`. */
+	tallyStream(rank: number, latest: bigint): void {
+		this.#x.tallyStream(rank, latest);
 	}
 	/** Provider GUIDs interned so far, in index order, as lowercase strings without braces. */
 	providers(from = 0): string[] {

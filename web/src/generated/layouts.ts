@@ -655,6 +655,28 @@ export const FieldOut = {
 	reserved: 20,
 } as const;
 
+export const TallyOut = {
+	SIZE: 48,
+	firstTime: 0,
+	lastTime: 8,
+	runningMax: 16,
+	sequence: 24,
+	kept: 32,
+	order: 36,
+	afdIndex: 40,
+	reserved: 44,
+} as const;
+
+export const TallySlot = {
+	SIZE: 32,
+	firstTime: 0,
+	firstSequence: 8,
+	firstOrder: 16,
+	count: 20,
+	stamp: 24,
+	reserved: 28,
+} as const;
+
 export const BufferOut = {
 	SIZE: 48,
 	bufferSize: 0,
