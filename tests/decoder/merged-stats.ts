@@ -1,29 +1,14 @@
 // The figures of `sockscope stats` computed record by record through mergeRecords, as stats.ts
 // computed them before it counted in WASM: the independent path its tests compare against.
-import { BufferFlag, HeaderType, RecordKind, RecordOut } from '../../web/src/generated/layouts.ts';
+import { BufferFlag, RecordKind, RecordOut } from '../../web/src/generated/layouts.ts';
 import { PROVIDERS } from '../../web/src/generated/schemas.ts';
 import type { DecodedBuffer } from '../../web/src/decoder/decoded-buffer.ts';
 import type { BufferIndex, OpenTrace } from '../../web/src/decoder/etl-file.ts';
 import { mergeRecords } from '../../web/src/decoder/merge.ts';
 import { TraceChecks } from '../../web/src/decoder/trace-checks.ts';
 import { KIND_NAMES, ProviderTable, providerName } from '../../web/src/decoder/record-json.ts';
-import type { TraceStats } from '../../web/src/decoder/stats.ts';
+import { HEADER_TYPE_NAMES, type TraceStats } from '../../web/src/decoder/stats.ts';
 import { filetimeToIso } from '../../web/src/decoder/time.ts';
-
-const HEADER_TYPE_NAMES: Record<number, string> = {
-	[HeaderType.System32]: 'SYSTEM32',
-	[HeaderType.System64]: 'SYSTEM64',
-	[HeaderType.Compact32]: 'COMPACT32',
-	[HeaderType.Compact64]: 'COMPACT64',
-	[HeaderType.Full32]: 'FULL32',
-	[HeaderType.Full64]: 'FULL64',
-	[HeaderType.Instance32]: 'INSTANCE32',
-	[HeaderType.Instance64]: 'INSTANCE64',
-	[HeaderType.Perfinfo32]: 'PERFINFO32',
-	[HeaderType.Perfinfo64]: 'PERFINFO64',
-	[HeaderType.EventHeader32]: 'EVENT32',
-	[HeaderType.EventHeader64]: 'EVENT64',
-};
 
 const AFD_GUID = PROVIDERS.find((p) => p.key === 'afd')!.guid;
 

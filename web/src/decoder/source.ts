@@ -150,19 +150,15 @@ export class SequentialReader {
 			this.#block = await this.#take(start);
 			this.#start = start;
 			let next = start;
-			for (let k = 1; k <= this.#ahead; k++) this.#fetch((next += this.#sizeOf(next)));
+			for (let k = 1; k <= this.#ahead; k++) this.#fetch((next += this.#plan.sizeOf(next)));
 		}
 		// A piece running past the block's end: read on its own.
 		return this.view(offset, length) ?? this.#source.read(offset, length);
 	}
 
-	#sizeOf(start: number): number {
-		return this.#plan.sizeOf(start);
-	}
-
 	#fetch(start: number): void {
 		if (start < this.#source.size && !this.#pending.has(start))
-			this.#pending.set(start, this.#source.read(start, this.#sizeOf(start)));
+			this.#pending.set(start, this.#source.read(start, this.#plan.sizeOf(start)));
 	}
 
 	#take(start: number): Promise<Uint8Array> {

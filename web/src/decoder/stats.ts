@@ -27,7 +27,8 @@ export interface TraceStats {
 	lastTime: string | null;
 }
 
-const HEADER_TYPE_NAMES: Record<number, string> = {
+/** Record header types by their HeaderType value. */
+export const HEADER_TYPE_NAMES: Readonly<Record<number, string>> = {
 	[HeaderType.System32]: 'SYSTEM32',
 	[HeaderType.System64]: 'SYSTEM64',
 	[HeaderType.Compact32]: 'COMPACT32',
