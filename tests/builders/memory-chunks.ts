@@ -7,18 +7,24 @@ import {
 import { indexBuffers, reopenTrace, type OpenTrace } from '../../web/src/decoder/etl-file.ts';
 import type { ChunkInfo, ChunkSource } from '../../web/src/query/column-cache.ts';
 import type { FilterContext } from '../../web/src/query/filter-compile.ts';
-import type { Chunk, ColumnName, Columns } from '../../web/src/columns/layout.ts';
+import {
+	narrowColumn,
+	type Chunk,
+	type ColumnName,
+	type ReadColumns,
+} from '../../web/src/columns/layout.ts';
 import { ingestTrace, type IngestResult } from '../../web/src/ingest/ingest.ts';
 import { TraceTables } from '../../web/src/ingest/trace-tables.ts';
 
+/** Serves columns narrowed as storage gives them back, so that queries are tested on those. */
 export class MemoryChunks implements ChunkSource {
 	readonly list: Chunk[] = [];
 
 	chunks(): readonly ChunkInfo[] {
 		return this.list;
 	}
-	async column<K extends ColumnName>(chunk: number, name: K): Promise<Columns[K]> {
-		return this.list[chunk]!.columns[name];
+	async column<K extends ColumnName>(chunk: number, name: K): Promise<ReadColumns[K]> {
+		return narrowColumn(name, this.list[chunk]!.columns[name]);
 	}
 }
 

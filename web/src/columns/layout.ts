@@ -103,6 +103,22 @@ type ArrayOf<T extends ColumnType> = T extends 'f64'
 
 export type Columns = { -readonly [K in ColumnName]: ArrayOf<(typeof COLUMNS)[K]> };
 
+/** The integer types a column of type T may be read back in: its own or a narrower one. */
+type ReadArrayOf<T extends ColumnType> = T extends 'f64'
+	? Float64Array
+	: T extends 'u32'
+		? Uint32Array | Uint16Array | Uint8Array
+		: T extends 'u16'
+			? Uint16Array | Uint8Array
+			: Uint8Array;
+
+/**
+ * Columns as queries read them: an integer column in the narrowest type that holds its values,
+ * as it is stored. A 25 M-event trace's filter columns then fit the query cache (an event type
+ * takes 1 byte, not 4), and reading one needs no copy to widen it. Full columns are such too.
+ */
+export type ReadColumns = { [K in ColumnName]: ReadArrayOf<(typeof COLUMNS)[K]> };
+
 const CTORS = { f64: Float64Array, u32: Uint32Array, u16: Uint16Array, u8: Uint8Array } as const;
 
 export function allocateColumn(name: ColumnName, rows: number): Columns[ColumnName] {
@@ -259,14 +275,38 @@ export function storeColumns(
 	return { data: data.buffer, parts, zeros };
 }
 
-/** A column read back: `stored` names the narrower type its buffer holds, if it does. */
-export function columnFromBuffer(
-	name: ColumnName,
+/**
+ * A column read back, in the type it was stored in (`stored` names a narrower one, if any): a view
+ * of `buffer`, not a copy.
+ */
+export function columnFromBuffer<K extends ColumnName>(
+	name: K,
 	buffer: ArrayBuffer,
 	stored?: 'u8' | 'u16',
-): Columns[ColumnName] {
-	const ctor = CTORS[COLUMNS[name]];
-	return (stored ? new ctor(new CTORS[stored](buffer)) : new ctor(buffer)) as Columns[ColumnName];
+): ReadColumns[K] {
+	return new CTORS[stored ?? COLUMNS[name]](buffer) as ReadColumns[K];
+}
+
+/** A column of zeros as queries read it (one byte per integer row). */
+export function zeroColumn<K extends ColumnName>(name: K, rows: number): ReadColumns[K] {
+	return (
+		COLUMNS[name] === 'f64' ? new Float64Array(rows) : new Uint8Array(rows)
+	) as ReadColumns[K];
+}
+
+/**
+ * A column in the narrowest type that holds its values, as it would be stored: a copy when
+ * narrower, else the column itself (a column an import hands to the query cache).
+ */
+export function narrowColumn<K extends ColumnName>(name: K, a: Columns[K]): ReadColumns[K] {
+	const type = COLUMNS[name];
+	if (type === 'f64' || type === 'u8') return a as ReadColumns[K];
+	const max = type === 'u16' ? bitsU16(a as Uint16Array) : bitsU32(a as Uint32Array);
+	const narrow = max < 0x100 ? 'u8' : type === 'u32' && max < 0x10000 ? 'u16' : null;
+	if (!narrow) return a as ReadColumns[K];
+	const out = new CTORS[narrow](a.length);
+	out.set(a);
+	return out as ReadColumns[K];
 }
 
 /**

@@ -2,7 +2,13 @@
 // analyst queries plus the payload as JSON), sockets, conversations and findings. The same rows
 // go to NDJSON and CSV. Column names are snake_case, as SQL engines like them.
 import type { RecordJson } from '../decoder/record-json.ts';
-import { NO_PID, FLAG_BYTES, FLAG_ERROR, FLAG_STATUS, type Columns } from '../columns/layout.ts';
+import {
+	NO_PID,
+	FLAG_BYTES,
+	FLAG_ERROR,
+	FLAG_STATUS,
+	type ReadColumns,
+} from '../columns/layout.ts';
 import type { FilterContext } from '../query/filter-nodes.ts';
 import { statusName } from '../query/filter-compile.ts';
 import { OWNER_SOURCES, type RowOwners } from '../query/owner-join.ts';
@@ -69,7 +75,7 @@ function remoteName(ctx: FilterContext, index: number): string | null {
  * values the filter tests), its owner from the chunk's joined owners.
  */
 export function eventRow(
-	c: Columns,
+	c: ReadColumns,
 	i: number,
 	ctx: FilterContext,
 	r: RecordJson,

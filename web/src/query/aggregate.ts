@@ -5,7 +5,7 @@ import {
 	NO_PID,
 	ticksSaturate,
 	type ColumnName,
-	type Columns,
+	type ReadColumns,
 } from '../columns/layout.ts';
 import { CATEGORIES, type HistogramCategory } from '../columns/categories.ts';
 import type { Ticks } from '../decoder/units.ts';
@@ -138,7 +138,7 @@ export async function groupsOf(
 		columns.readAhead(read, next++, names);
 		const [a, flags, rport = null] = (await Promise.all(
 			names.map((name) => columns.column(part.chunk, name)),
-		)) as [Columns[ColumnName], Columns[ColumnName], Columns[ColumnName]?];
+		)) as [ReadColumns[ColumnName], ReadColumns[ColumnName], ReadColumns[ColumnName]?];
 		const add = (i: number) => {
 			let v = a[i]!;
 			if (key === 'status' && !(flags[i]! & FLAG_STATUS)) return;

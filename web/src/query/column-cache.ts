@@ -1,6 +1,6 @@
 // A trace's columns as the engine reads them: each read once however many loops want it at the
 // same time, kept in a byte-bounded cache, and read ahead of the loop that will need them.
-import type { ColumnName, Columns } from '../columns/layout.ts';
+import type { ColumnName, ReadColumns } from '../columns/layout.ts';
 import type { Ticks } from '../decoder/units.ts';
 import type { ChunkSummary } from '../columns/chunk-summary.ts';
 import { LruCache } from './lru.ts';
@@ -14,10 +14,13 @@ export interface ChunkInfo {
 	readonly summary?: ChunkSummary | null;
 }
 
-/** Where the chunks come from: IndexedDB in the browser, memory in tests and the CLI. */
+/**
+ * Where the chunks come from: IndexedDB in the browser, memory in tests and the CLI. Columns come
+ * in the type they are stored in (ReadColumns).
+ */
 export interface ChunkSource {
 	chunks(): readonly ChunkInfo[];
-	column<K extends ColumnName>(chunk: number, name: K): Promise<Columns[K]>;
+	column<K extends ColumnName>(chunk: number, name: K): Promise<ReadColumns[K]>;
 }
 
 /** Chunks whose columns a loop over chunks reads ahead of the one it is at. */
@@ -25,9 +28,9 @@ const READ_AHEAD = 16;
 
 export class ColumnCache {
 	readonly #source: ChunkSource;
-	readonly #cache: LruCache<Columns[ColumnName]>;
+	readonly #cache: LruCache<ReadColumns[ColumnName]>;
 	/** Columns being read, so that a read ahead and the read that needs it are one. */
-	readonly #loading = new Map<string, Promise<Columns[ColumnName]>>();
+	readonly #loading = new Map<string, Promise<ReadColumns[ColumnName]>>();
 
 	constructor(source: ChunkSource, cacheBytes: number) {
 		this.#source = source;
@@ -38,9 +41,9 @@ export class ColumnCache {
 		return this.#cache.bytes;
 	}
 
-	async column<K extends ColumnName>(chunk: number, name: K): Promise<Columns[K]> {
+	async column<K extends ColumnName>(chunk: number, name: K): Promise<ReadColumns[K]> {
 		const key = `${chunk}:${name}`;
-		const hit = this.#cache.get(key) as Columns[K] | undefined;
+		const hit = this.#cache.get(key) as ReadColumns[K] | undefined;
 		if (hit) return hit;
 		let loading = this.#loading.get(key);
 		if (!loading) {
@@ -52,7 +55,7 @@ export class ColumnCache {
 			loading.then(settled, settled);
 			this.#loading.set(key, loading);
 		}
-		return loading as Promise<Columns[K]>;
+		return loading as Promise<ReadColumns[K]>;
 	}
 
 	/**
@@ -74,7 +77,7 @@ export class ColumnCache {
 	}
 
 	/** Caches a column an import has just written. */
-	prime<K extends ColumnName>(chunk: number, name: K, column: Columns[K]): void {
+	prime<K extends ColumnName>(chunk: number, name: K, column: ReadColumns[K]): void {
 		this.#cache.set(`${chunk}:${name}`, column, column.byteLength);
 	}
 }

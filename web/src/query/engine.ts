@@ -3,7 +3,7 @@
 // the worker over IndexedDB chunks and in Node over chunks held in memory. The pieces live beside
 // it: the column cache, selection, row views, aggregation; what they answer is in protocol.ts.
 import { msg } from '../i18n/render.ts';
-import type { ColumnName, Columns } from '../columns/layout.ts';
+import type { ColumnName, ReadColumns } from '../columns/layout.ts';
 import type { EventOwners } from '../columns/event-owners.ts';
 import type { EventIndex, RowPosition, Ticks } from '../decoder/units.ts';
 import { countHistogram, groupsOf, histogramCounts, seriesOf } from './aggregate.ts';
@@ -62,7 +62,7 @@ export class QueryEngine {
 		return this.#columns.bytes;
 	}
 
-	async column<K extends ColumnName>(chunk: number, name: K): Promise<Columns[K]> {
+	async column<K extends ColumnName>(chunk: number, name: K): Promise<ReadColumns[K]> {
 		return this.#columns.column(chunk, name);
 	}
 
@@ -101,7 +101,7 @@ export class QueryEngine {
 		}
 		const ctx = this.#ctx();
 		const owners = join.columns(
-			{ etype: etype as Columns['etype'], endpoint: endpoint!, process: process! },
+			{ etype: etype as ReadColumns['etype'], endpoint: endpoint!, process: process! },
 			rows,
 			base,
 			ctx,
@@ -112,7 +112,7 @@ export class QueryEngine {
 	}
 
 	/** Caches a column an import has just written (the timeline reads it at the next refresh). */
-	prime<K extends ColumnName>(chunk: number, name: K, column: Columns[K]): void {
+	prime<K extends ColumnName>(chunk: number, name: K, column: ReadColumns[K]): void {
 		this.#columns.prime(chunk, name, column);
 	}
 
@@ -174,7 +174,7 @@ export class QueryEngine {
 	/** The payload fields of the rows in [from, to) whose event types a filter reads them of. */
 	async #payloadOf(
 		chunk: number,
-		etype: Columns['etype'],
+		etype: ReadColumns['etype'],
 		types: Uint8Array,
 		from: number,
 		to: number,

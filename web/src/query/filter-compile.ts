@@ -4,7 +4,7 @@ import { msg } from '../i18n/render.ts';
 import { explainStatus } from '../decoder/status.ts';
 import { PAYLOAD_FIELDS, payloadField } from '../decoder/payload-fields.ts';
 import { NTSTATUS } from '../generated/codes.ts';
-import { FLAG_STATUS, type ColumnName, type Columns } from '../columns/layout.ts';
+import { FLAG_STATUS, type ColumnName, type ReadColumns } from '../columns/layout.ts';
 import { nearest } from '../lib/nearest.ts';
 import { FIELDS, FILTER_FIELDS, type Term } from './filter-fields.ts';
 import {
@@ -12,16 +12,18 @@ import {
 	markStrings,
 	markTypes,
 	not,
+	scanOf,
 	type FilterContext,
 	type Node,
 	type RecordFields,
 	type RowPredicate,
+	type RowScan,
 } from './filter-nodes.ts';
 import { FilterError, type FieldNode, type FilterNode } from './filter-parser.ts';
 import { payloadTerm } from './filter-payload.ts';
 import type { RowOwners } from './owner-join.ts';
 
-export type { FilterContext, RecordFields, RowPredicate };
+export type { FilterContext, RecordFields, RowPredicate, RowScan };
 export { FILTER_FIELDS };
 
 export interface CompiledFilter {
@@ -37,7 +39,9 @@ export interface CompiledFilter {
 	/** Whether the predicate reads which row it tests (`marked`), not only its values. */
 	readonly positional: boolean;
 	/** `base`: the index in the trace of the chunk's row 0. */
-	bind(c: Columns, fields?: RecordFields, owners?: RowOwners, base?: number): RowPredicate;
+	bind(c: ReadColumns, fields?: RecordFields, owners?: RowOwners, base?: number): RowPredicate;
+	/** The same test as a scan over a selection vector of the chunk's rows (scan-kernels.ts). */
+	scan(c: ReadColumns, fields?: RecordFields, owners?: RowOwners, base?: number): RowScan;
 }
 
 const NO_FIELDS: RecordFields = () => null;
@@ -154,6 +158,7 @@ export function compileFilter(node: FilterNode | null, ctx: FilterContext): Comp
 		owners: compiled.owners ?? false,
 		positional: compiled.positional ?? false,
 		bind: (c, fields = NO_FIELDS, owners, base = 0) => compiled.make(c, fields, owners, base),
+		scan: (c, fields = NO_FIELDS, owners, base = 0) => scanOf(compiled, c, fields, owners, base),
 	};
 }
 

@@ -5,7 +5,7 @@
 // its process, keeps what its own record says (the Process column, whose trust in the header PID
 // the chunk builder decided). The stored columns are not touched: the join needs the endpoint,
 // event type and Process columns and the row's place in the trace.
-import { NO_PID, type ColumnName, type Columns, type EventType } from '../columns/layout.ts';
+import { NO_PID, type ColumnName, type ReadColumns, type EventType } from '../columns/layout.ts';
 import {
 	OWNER_SOURCES,
 	SOURCE_HEADER,
@@ -28,7 +28,7 @@ export interface RowOwners {
 /** The columns the join reads. */
 export const OWNER_INPUTS = ['etype', 'endpoint', 'process'] as const satisfies ColumnName[];
 
-export type OwnerInputs = Pick<Columns, (typeof OWNER_INPUTS)[number]>;
+export type OwnerInputs = Pick<ReadColumns, (typeof OWNER_INPUTS)[number]>;
 
 export interface OwnerTables {
 	readonly strings: readonly string[];

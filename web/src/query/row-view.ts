@@ -9,7 +9,7 @@ import {
 	makeColumns,
 	NO_PID,
 	type ColumnName,
-	type Columns,
+	type ReadColumns,
 } from '../columns/layout.ts';
 import { KIND_NAMES } from '../decoder/record-json.ts';
 import type { ChunkRow, EventIndex } from '../decoder/units.ts';
@@ -40,7 +40,7 @@ type ViewColumn = (typeof VIEW_COLUMNS)[number];
 
 /** Row i of a chunk (global index `index`) as the table shows it. */
 function rowView(
-	c: Pick<Columns, ViewColumn>,
+	c: Pick<ReadColumns, ViewColumn>,
 	owners: RowOwners,
 	i: ChunkRow,
 	index: EventIndex,
@@ -85,10 +85,10 @@ function rowView(
 async function viewColumns(
 	columns: ColumnCache,
 	chunk: number,
-): Promise<Pick<Columns, ViewColumn>> {
+): Promise<Pick<ReadColumns, ViewColumn>> {
 	const loaded = await Promise.all(VIEW_COLUMNS.map((n) => columns.column(chunk, n)));
 	return makeColumns(VIEW_COLUMNS, (n) => loaded[VIEW_COLUMNS.indexOf(n)]!) as Pick<
-		Columns,
+		ReadColumns,
 		ViewColumn
 	>;
 }

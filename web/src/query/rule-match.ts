@@ -1,6 +1,6 @@
 // Which of several filters each of some rows matches first: the colouring rules of the events
 // table, tested on the rows on screen (by their index in the trace), not on the whole trace.
-import { makeColumns, type ColumnName, type Columns } from '../columns/layout.ts';
+import { makeColumns, type ColumnName, type ReadColumns } from '../columns/layout.ts';
 import { compileFilter, type CompiledFilter, type FilterContext } from './filter-compile.ts';
 import { FilterError, parseFilter } from './filter-parser.ts';
 import type { Text } from '../i18n/render.ts';
@@ -51,7 +51,7 @@ export async function ruleMatches(
 	for (const [chunk, rows] of byChunk) {
 		const names = [...new Set(usable.flatMap(({ c }) => [...c.columns]))] as ColumnName[];
 		const loaded = await Promise.all(names.map((n) => engine.column(chunk, n)));
-		const columns = makeColumns(names, (n) => loaded[names.indexOf(n)]!) as Columns;
+		const columns = makeColumns(names, (n) => loaded[names.indexOf(n)]!) as ReadColumns;
 		const owners = usable.some(({ c }) => c.owners) ? await engine.owners(chunk) : undefined;
 		const wantFields = usable.some(({ c }) => c.payloadTypes !== null) && engine.recordFields;
 		const fields = wantFields

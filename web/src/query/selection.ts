@@ -1,9 +1,10 @@
 // Row selection: which rows of each chunk match a filter inside a time range, and the two ways
 // through the answer (the n-th match's event index, an event's position among the matches).
-import { makeColumns, type ColumnName, type Columns } from '../columns/layout.ts';
+import { CHUNK_ROWS, makeColumns, type ColumnName, type ReadColumns } from '../columns/layout.ts';
 import type { EventIndex, RowPosition } from '../decoder/units.ts';
 import type { ColumnCache, ChunkInfo } from './column-cache.ts';
-import type { CompiledFilter, RecordFields, RowPredicate } from './filter-compile.ts';
+import type { CompiledFilter, RecordFields, RowScan } from './filter-compile.ts';
+import { rowsFrom } from './scan-kernels.ts';
 import type { RowOwners } from './owner-join.ts';
 import type { ChunkSelection, Selection, TimeRange } from './protocol.ts';
 import { answeringSummary, summaryCount, summaryDecides } from './summary-count.ts';
@@ -50,7 +51,7 @@ export interface SelectionInputs {
 	/** The payload fields of the rows in [from, to) whose event types a filter reads them of. */
 	payloadOf(
 		chunk: number,
-		etype: Columns['etype'],
+		etype: ReadColumns['etype'],
 		types: Uint8Array,
 		from: number,
 		to: number,
@@ -63,8 +64,11 @@ export interface EarlierSelection {
 	readonly chunks: number;
 }
 
-/** A compiled filter bound to one chunk's rows [from, to): the columns it reads, its payload fields and owners. */
-async function chunkTest(
+/**
+ * A compiled filter bound to one chunk's rows [from, to) as a scan: the columns it reads, its
+ * payload fields and owners.
+ */
+async function chunkScan(
 	compiled: CompiledFilter,
 	names: readonly ColumnName[],
 	chunk: number,
@@ -72,10 +76,10 @@ async function chunkTest(
 	to: number,
 	base: number,
 	inputs: SelectionInputs,
-): Promise<RowPredicate> {
+): Promise<RowScan> {
 	const loaded = await Promise.all(names.map((name) => inputs.columns.column(chunk, name)));
-	const chunkColumns = makeColumns(names, (name) => loaded[names.indexOf(name)]!) as Columns;
-	return compiled.bind(
+	const chunkColumns = makeColumns(names, (name) => loaded[names.indexOf(name)]!) as ReadColumns;
+	return compiled.scan(
 		chunkColumns,
 		compiled.payloadTypes
 			? await inputs.payloadOf(chunk, chunkColumns.etype, compiled.payloadTypes, from, to)
@@ -137,10 +141,9 @@ export async function selectRows(
 			matched += to - from;
 			continue;
 		}
-		const test = await chunkTest(compiled, names, info.index, from, to, base, inputs);
+		const scan = await chunkScan(compiled, names, info.index, from, to, base, inputs);
 		const hits = new Uint16Array(to - from);
-		let n = 0;
-		for (let i = from; i < to; i++) if (test(i)) hits[n++] = i;
+		const n = scan(hits, rowsFrom(hits, from, to));
 		if (n === 0) continue;
 		parts.push({
 			chunk: info.index,
@@ -193,6 +196,7 @@ export async function countRows(
 	let total = 0;
 	let matched = 0;
 	let next = 0;
+	let sel: Uint16Array | null = null;
 	for (const [k, info] of chunks.entries()) {
 		inputs.check();
 		total += info.rows;
@@ -208,8 +212,9 @@ export async function countRows(
 			matched += to - from;
 			continue;
 		}
-		const test = await chunkTest(compiled, names, info.index, from, to, total - info.rows, inputs);
-		for (let i = from; i < to; i++) if (test(i)) matched++;
+		const scan = await chunkScan(compiled, names, info.index, from, to, total - info.rows, inputs);
+		sel ??= new Uint16Array(CHUNK_ROWS);
+		matched += scan(sel, rowsFrom(sel, from, to));
 	}
 	return { total, matched };
 }

@@ -7,7 +7,7 @@ import {
 	ticksSaturate,
 	type Chunk,
 	type ColumnName,
-	type Columns,
+	type ReadColumns,
 } from '../columns/layout.ts';
 import type { ChunkAdditions } from '../ingest/ingest.ts';
 import type { BufferTable } from '../decoder/buffer-records.ts';
@@ -140,13 +140,13 @@ export function columnsOf(r: ChunkRecord): ChunkColumns {
 	return { data: r.data, parts: r.parts };
 }
 
-export async function loadColumn(
+export async function loadColumn<K extends ColumnName>(
 	db: DB,
 	traceId: number,
 	chunk: number,
-	name: ColumnName,
+	name: K,
 	where: ChunkColumns,
-): Promise<Columns[typeof name]> {
+): Promise<ReadColumns[K]> {
 	if (where.data && where.parts) {
 		const part = where.parts.find((p) => p.name === name);
 		if (!part) throw new Error(`trace ${traceId}: chunk ${chunk} has no column ${name}`);

@@ -4,7 +4,7 @@
 // time; the page keeps the pieces as Blob parts.
 import { EVENT_COLUMNS, eventRow } from '../export/tables.ts';
 import { tableWriter } from '../export/table-writer.ts';
-import { makeColumns, type ColumnName, type Columns } from '../columns/layout.ts';
+import { makeColumns, type ColumnName, type ReadColumns } from '../columns/layout.ts';
 import type { QueryEngine } from '../query/engine.ts';
 import type { Selection } from '../query/protocol.ts';
 import type { FilterContext } from '../query/filter-nodes.ts';
@@ -38,7 +38,7 @@ export async function exportParquet(
 	});
 	for (const part of sel.parts) {
 		const loaded = await Promise.all(NEEDED.map((n) => engine.column(part.chunk, n)));
-		const c = makeColumns(NEEDED, (n) => loaded[NEEDED.indexOf(n)]!) as Columns;
+		const c = makeColumns(NEEDED, (n) => loaded[NEEDED.indexOf(n)]!) as ReadColumns;
 		const owners = await engine.owners(part.chunk);
 		for (let k = 0; k < part.count; k++) {
 			const row = part.rows ? part.rows[k]! : part.from + k;

@@ -4,11 +4,12 @@
 import type { IDBPDatabase } from 'idb';
 import type { RecordBytes } from '../decoder/buffer-records.ts';
 import {
-	allocateColumn,
+	narrowColumn,
 	ticksSaturate,
+	zeroColumn,
 	type Chunk,
 	type ColumnName,
-	type Columns,
+	type ReadColumns,
 } from '../columns/layout.ts';
 import type { ChunkAdditions } from '../ingest/ingest.ts';
 import { TraceTables } from '../ingest/trace-tables.ts';
@@ -152,9 +153,10 @@ export class LiveTrace implements ChunkSource {
 		}
 		this.#noMoreWaiting();
 		// The timeline's columns stay at hand (it is redrawn over every chunk while importing), and
-		// those most filters read (event types, status flags): 10 bytes per event.
+		// those most filters read (event types, status flags): 7 bytes per event or less, narrowed
+		// as they are stored.
 		for (const name of ['tick', 'cat', 'etype', 'flags'] as const)
-			this.engine.prime(chunk.index, name, chunk.columns[name]);
+			this.engine.prime(chunk.index, name, narrowColumn(name, chunk.columns[name]));
 		// The last two, and any not stored yet.
 		for (const index of this.#recent.keys()) {
 			if (this.#recent.size <= 2) break;
@@ -200,16 +202,16 @@ export class LiveTrace implements ChunkSource {
 		return this.#chunks;
 	}
 
-	async column<K extends ColumnName>(chunk: number, name: K): Promise<Columns[K]> {
+	async column<K extends ColumnName>(chunk: number, name: K): Promise<ReadColumns[K]> {
 		const recent = this.#recent.get(chunk);
 		if (recent) return recent.columns[name];
 		const info = this.#chunks[chunk];
-		if (info && this.#zeros[chunk]!.has(name)) return allocateColumn(name, info.rows) as Columns[K];
+		if (info && this.#zeros[chunk]!.has(name)) return zeroColumn(name, info.rows);
 		if (name === 'time' && info && !ticksSaturate(info)) {
 			const tick = await this.column(chunk, 'tick');
 			const time = new Float64Array(tick.length);
 			for (let i = 0; i < tick.length; i++) time[i] = info.tMin + tick[i]!;
-			return time as Columns[K];
+			return time as ReadColumns[K];
 		}
 		if (!this.#stored[chunk] && this.#allStored) await this.#allStored;
 		let where = this.#stored[chunk];
@@ -221,7 +223,7 @@ export class LiveTrace implements ChunkSource {
 			});
 			where = this.#stored[chunk] = reading;
 		}
-		return (await loadColumn(this.#db, this.id, chunk, name, await where)) as Columns[K];
+		return loadColumn(this.#db, this.id, chunk, name, await where);
 	}
 
 	/**

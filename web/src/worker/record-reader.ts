@@ -12,7 +12,7 @@ import type { OpenTrace } from '../decoder/etl-file.ts';
 import { ProviderTable, recordJson, type RecordJson } from '../decoder/record-json.ts';
 import { decodeRecord } from '../decoder/single-record.ts';
 import type { TraceFacts } from '../decoder/types.ts';
-import { NO_PID, type Columns } from '../columns/layout.ts';
+import { NO_PID, type ReadColumns } from '../columns/layout.ts';
 import type { QueryEngine } from '../query/engine.ts';
 
 /** Where stored records come from: the engine's columns and the trace's buffers. */
@@ -23,13 +23,13 @@ export interface StoredRecords {
 
 interface ChunkView {
 	readonly chunk: number;
-	readonly buffer: Columns['buffer'];
-	readonly recOffset: Columns['recOffset'];
-	readonly cpu: Columns['cpu'];
-	readonly time: Columns['time'];
-	readonly pid: Columns['pid'];
-	readonly tid: Columns['tid'];
-	readonly kind: Columns['kind'];
+	readonly buffer: ReadColumns['buffer'];
+	readonly recOffset: ReadColumns['recOffset'];
+	readonly cpu: ReadColumns['cpu'];
+	readonly time: ReadColumns['time'];
+	readonly pid: ReadColumns['pid'];
+	readonly tid: ReadColumns['tid'];
+	readonly kind: ReadColumns['kind'];
 }
 
 export class RecordReader {
