@@ -41,10 +41,19 @@ export class ColumnCache {
 		return this.#cache.bytes;
 	}
 
+	/** Bounds the cache to `bytes` from now on (evicting at once what is beyond). */
+	limit(bytes: number): void {
+		this.#cache.limit(bytes);
+	}
+
 	async column<K extends ColumnName>(chunk: number, name: K): Promise<ReadColumns[K]> {
 		const key = `${chunk}:${name}`;
 		const hit = this.#cache.get(key) as ReadColumns[K] | undefined;
 		if (hit) return hit;
+		return this.#load(chunk, name, key);
+	}
+
+	#load<K extends ColumnName>(chunk: number, name: K, key: string): Promise<ReadColumns[K]> {
 		let loading = this.#loading.get(key);
 		if (!loading) {
 			loading = this.#source.column(chunk, name).then((a) => {
@@ -70,9 +79,12 @@ export class ColumnCache {
 	): void {
 		for (let k = at + 1; k <= at + READ_AHEAD && k < chunks.length; k++) {
 			const chunk = chunks[k]!;
-			for (const name of typeof names === 'function' ? names(chunk) : names)
+			for (const name of typeof names === 'function' ? names(chunk) : names) {
+				// Not a read of what is held (the cache counts reads to know what to keep).
+				const key = `${chunk}:${name}`;
 				// A failure is met, and reported, where the column is needed.
-				this.column(chunk, name).catch(() => {});
+				if (!this.#cache.has(key)) this.#load(chunk, name, key).catch(() => {});
+			}
 		}
 	}
 

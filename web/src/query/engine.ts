@@ -52,14 +52,22 @@ export class QueryEngine {
 	/** Set by whoever can decode records (the worker, the CLI): filters on payload fields need it. */
 	recordFields: FieldsOfRows | null = null;
 
+	readonly #cacheBytes: number;
+
 	constructor(source: ChunkSource, context: () => FilterContext, cacheBytes = 192 << 20) {
 		this.#source = source;
 		this.#ctx = context;
+		this.#cacheBytes = cacheBytes;
 		this.#columns = new ColumnCache(source, cacheBytes);
 	}
 
 	get cachedBytes(): number {
 		return this.#columns.bytes;
+	}
+
+	/** Bounds the column cache to `bytes` (null: its own bound again). */
+	limitCache(bytes: number | null): void {
+		this.#columns.limit(bytes ?? this.#cacheBytes);
 	}
 
 	async column<K extends ColumnName>(chunk: number, name: K): Promise<ReadColumns[K]> {

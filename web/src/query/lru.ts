@@ -1,38 +1,123 @@
-/** A byte-bounded least-recently-used cache. */
+/**
+ * A byte-bounded cache, least recently used out first, that a loop over more than it holds does
+ * not empty. Plain LRU misses every time on such a loop: each pass evicts what the next pass
+ * wants first. Here, once the cache is full, what is added goes to a small probation area (an
+ * eighth of the bound, first in first out) instead of pushing out the entries kept, so a pass over
+ * chunks that do not all fit still finds most of them; an entry read twice there is kept, and one
+ * insertion in PROMOTE_EVERY is kept at once, so that a new working set replaces an old one.
+ */
 export class LruCache<V> {
-	readonly #map = new Map<string, { value: V; bytes: number }>();
-	#bytes = 0;
-	constructor(readonly limitBytes: number) {}
+	/** Entries kept, least recently used first. */
+	readonly #kept = new Map<string, Entry<V>>();
+	/** Entries added while full, oldest first. */
+	readonly #probation = new Map<string, Entry<V>>();
+	#keptBytes = 0;
+	#probationBytes = 0;
+	#inserts = 0;
+
+	constructor(public limitBytes: number) {}
+
+	/** Sets the bound, evicting beyond it now. */
+	limit(bytes: number): void {
+		this.limitBytes = bytes;
+		this.#evict();
+	}
+
+	/** Whether the key is held, without counting as a read. */
+	has(key: string): boolean {
+		return this.#kept.has(key) || this.#probation.has(key);
+	}
 
 	get(key: string): V | undefined {
-		const e = this.#map.get(key);
-		if (!e) return undefined;
-		this.#map.delete(key);
-		this.#map.set(key, e);
-		return e.value;
+		const e = this.#kept.get(key);
+		if (e) {
+			this.#kept.delete(key);
+			this.#kept.set(key, e);
+			return e.value;
+		}
+		const p = this.#probation.get(key);
+		if (!p) return undefined;
+		// The first read is the one it was loaded for; a second says it is wanted again.
+		if (++p.reads >= 2) {
+			this.#probation.delete(key);
+			this.#probationBytes -= p.bytes;
+			this.#kept.set(key, p);
+			this.#keptBytes += p.bytes;
+			this.#evict();
+		}
+		return p.value;
 	}
 
 	set(key: string, value: V, bytes: number): void {
-		const old = this.#map.get(key);
-		if (old) {
-			this.#bytes -= old.bytes;
-			this.#map.delete(key);
+		this.#remove(key);
+		const e: Entry<V> = { value, bytes, reads: 0 };
+		const full = this.#keptBytes + this.#probationBytes + bytes > this.limitBytes;
+		if (!full || this.#inserts++ % PROMOTE_EVERY === 0) {
+			this.#kept.set(key, e);
+			this.#keptBytes += bytes;
+		} else {
+			this.#probation.set(key, e);
+			this.#probationBytes += bytes;
+			const room = this.limitBytes / PROBATION_SHARE;
+			for (const [k, old] of this.#probation) {
+				if (this.#probationBytes <= room || this.#probation.size <= 1) break;
+				this.#probation.delete(k);
+				this.#probationBytes -= old.bytes;
+			}
 		}
-		this.#map.set(key, { value, bytes });
-		this.#bytes += bytes;
-		for (const [k, e] of this.#map) {
-			if (this.#bytes <= this.limitBytes || this.#map.size <= 1) break;
-			this.#map.delete(k);
-			this.#bytes -= e.bytes;
-		}
+		this.#evict();
 	}
 
 	get bytes(): number {
-		return this.#bytes;
+		return this.#keptBytes + this.#probationBytes;
 	}
 
 	clear(): void {
-		this.#map.clear();
-		this.#bytes = 0;
+		this.#kept.clear();
+		this.#probation.clear();
+		this.#keptBytes = 0;
+		this.#probationBytes = 0;
+	}
+
+	#remove(key: string): void {
+		const k = this.#kept.get(key);
+		if (k) {
+			this.#kept.delete(key);
+			this.#keptBytes -= k.bytes;
+		}
+		const p = this.#probation.get(key);
+		if (p) {
+			this.#probation.delete(key);
+			this.#probationBytes -= p.bytes;
+		}
+	}
+
+	/**
+	 * Down to the bound: the least recently used kept first (probation, already trimmed to its
+	 * share, holds what a loop has just read ahead), then probation, oldest first.
+	 */
+	#evict(): void {
+		for (const [k, e] of this.#kept) {
+			if (this.bytes <= this.limitBytes || this.#kept.size <= 1) break;
+			this.#kept.delete(k);
+			this.#keptBytes -= e.bytes;
+		}
+		for (const [k, e] of this.#probation) {
+			if (this.bytes <= this.limitBytes || this.#probation.size <= 1) break;
+			this.#probation.delete(k);
+			this.#probationBytes -= e.bytes;
+		}
 	}
 }
+
+interface Entry<V> {
+	readonly value: V;
+	readonly bytes: number;
+	/** Reads while on probation. */
+	reads: number;
+}
+
+/** The probation area's share of the bound: one part in this many. */
+const PROBATION_SHARE = 8;
+/** One insertion in this many, once full, is kept at once rather than put on probation. */
+const PROMOTE_EVERY = 16;
