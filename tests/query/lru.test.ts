@@ -65,3 +65,25 @@ describe('LruCache', () => {
 		expect(cache.get('0')).toBeUndefined();
 	});
 });
+
+describe('LruCache with a loop that says what it reads', () => {
+	it('gives up what the loop does not read first, and keeps most of what it does', () => {
+		const cache = new LruCache<number>(1000);
+		// What an import left: 100 entries no loop reads again.
+		pass(cache, 100, 'primed');
+		const wanted = new Set(Array.from({ length: 90 }, (_, k) => `scan${k}`));
+		cache.protect(wanted);
+		pass(cache, 90, 'scan');
+		// 90 fit beside what was left: the second pass finds them all.
+		expect(pass(cache, 90, 'scan')).toBe(90);
+		expect(cache.bytes).toBeLessThanOrEqual(1000);
+	});
+
+	it('over more than it holds, still finds most of the loop pass after pass', () => {
+		const cache = new LruCache<number>(1000);
+		pass(cache, 100, 'primed');
+		cache.protect(new Set(Array.from({ length: 130 }, (_, k) => `scan${k}`)));
+		pass(cache, 130, 'scan');
+		for (let p = 0; p < 3; p++) expect(pass(cache, 130, 'scan')).toBeGreaterThanOrEqual(80);
+	});
+});

@@ -77,9 +77,13 @@ export class ColumnCache {
 		at: number,
 		names: readonly ColumnName[] | ((chunk: number) => readonly ColumnName[]),
 	): void {
+		const namesOf = typeof names === 'function' ? names : () => names;
+		// At a loop's start: what it will read is kept before anything else (lru.ts).
+		if (at === 0)
+			this.#cache.protect(new Set(chunks.flatMap((c) => namesOf(c).map((n) => `${c}:${n}`))));
 		for (let k = at + 1; k <= at + READ_AHEAD && k < chunks.length; k++) {
 			const chunk = chunks[k]!;
-			for (const name of typeof names === 'function' ? names(chunk) : names) {
+			for (const name of namesOf(chunk)) {
 				// Not a read of what is held (the cache counts reads to know what to keep).
 				const key = `${chunk}:${name}`;
 				// A failure is met, and reported, where the column is needed.

@@ -3,8 +3,11 @@
  * not empty. Plain LRU misses every time on such a loop: each pass evicts what the next pass
  * wants first. Here, once the cache is full, what is added goes to a small probation area (an
  * eighth of the bound, first in first out) instead of pushing out the entries kept, so a pass over
- * chunks that do not all fit still finds most of them; an entry read twice there is kept, and one
- * insertion in PROMOTE_EVERY is kept at once, so that a new working set replaces an old one.
+ * chunks that do not all fit still finds most of them; an entry read twice there is kept.
+ *
+ * A loop that says what it will read (`protect`) has those entries kept before any other: what
+ * it adds pushes out the others first, least recently used first. Without one, one insertion in
+ * PROMOTE_EVERY is kept at once, so that a new working set comes to replace an old one.
  */
 export class LruCache<V> {
 	/** Entries kept, least recently used first. */
@@ -14,6 +17,8 @@ export class LruCache<V> {
 	#keptBytes = 0;
 	#probationBytes = 0;
 	#inserts = 0;
+	/** What the current loop will read. */
+	#protected: ReadonlySet<string> | null = null;
 
 	constructor(public limitBytes: number) {}
 
@@ -21,6 +26,11 @@ export class LruCache<V> {
 	limit(bytes: number): void {
 		this.limitBytes = bytes;
 		this.#evict();
+	}
+
+	/** The keys the current loop will read (null: none said): kept before any other. */
+	protect(keys: ReadonlySet<string> | null): void {
+		this.#protected = keys;
 	}
 
 	/** Whether the key is held, without counting as a read. */
@@ -52,7 +62,12 @@ export class LruCache<V> {
 		this.#remove(key);
 		const e: Entry<V> = { value, bytes, reads: 0 };
 		const full = this.#keptBytes + this.#probationBytes + bytes > this.limitBytes;
-		if (!full || this.#inserts++ % PROMOTE_EVERY === 0) {
+		const keep = !full
+			? true
+			: this.#protected
+				? this.#protected.has(key) && this.#unprotectedKept() !== undefined
+				: this.#inserts++ % PROMOTE_EVERY === 0;
+		if (keep) {
 			this.#kept.set(key, e);
 			this.#keptBytes += bytes;
 		} else {
@@ -92,11 +107,25 @@ export class LruCache<V> {
 		}
 	}
 
+	/** The least recently used kept entry the current loop will not read, if any. */
+	#unprotectedKept(): string | undefined {
+		const p = this.#protected;
+		for (const k of this.#kept.keys()) if (!p?.has(k)) return k;
+		return undefined;
+	}
+
 	/**
-	 * Down to the bound: the least recently used kept first (probation, already trimmed to its
-	 * share, holds what a loop has just read ahead), then probation, oldest first.
+	 * Down to the bound: kept entries the current loop will not read, least recently used first;
+	 * then the least recently used kept (probation, already trimmed to its share, holds what a
+	 * loop has just read ahead); then probation, oldest first.
 	 */
 	#evict(): void {
+		while (this.bytes > this.limitBytes && this.#protected && this.#kept.size > 1) {
+			const k = this.#unprotectedKept();
+			if (k === undefined) break;
+			this.#keptBytes -= this.#kept.get(k)!.bytes;
+			this.#kept.delete(k);
+		}
 		for (const [k, e] of this.#kept) {
 			if (this.bytes <= this.limitBytes || this.#kept.size <= 1) break;
 			this.#kept.delete(k);
