@@ -62,10 +62,7 @@ export async function countHistogram(
 		}
 		columns.readAhead(read, next++, timesOf);
 		const wide = ticksSaturate(info);
-		const [time, cat] = await Promise.all([
-			wide ? columns.column(part.chunk, 'time') : columns.column(part.chunk, 'tick'),
-			columns.column(part.chunk, 'cat'),
-		]);
+		const [time, cat] = await columns.columns(part.chunk, [wide ? 'time' : 'tick', 'cat'] as const);
 		// Times as offsets from the chunk's start (0 when the column holds whole times).
 		const base = wide ? 0 : info.tMin;
 		const lo = from - base;
@@ -136,9 +133,11 @@ export async function groupsOf(
 			continue;
 		}
 		columns.readAhead(read, next++, names);
-		const [a, flags, rport = null] = (await Promise.all(
-			names.map((name) => columns.column(part.chunk, name)),
-		)) as [ReadColumns[ColumnName], ReadColumns[ColumnName], ReadColumns[ColumnName]?];
+		const [a, flags, rport = null] = (await columns.columns(part.chunk, names)) as [
+			ReadColumns[ColumnName],
+			ReadColumns[ColumnName],
+			ReadColumns[ColumnName]?,
+		];
 		const add = (i: number) => {
 			let v = a[i]!;
 			if (key === 'status' && !(flags[i]! & FLAG_STATUS)) return;

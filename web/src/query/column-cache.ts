@@ -21,7 +21,14 @@ export interface ChunkInfo {
 export interface ChunkSource {
 	chunks(): readonly ChunkInfo[];
 	column<K extends ColumnName>(chunk: number, name: K): Promise<ReadColumns[K]>;
+	/** Several columns of one chunk, read together where that is cheaper than one by one. */
+	columns?<K extends ColumnName>(chunk: number, names: readonly K[]): Promise<ReadColumns[K][]>;
 }
+
+/** The columns named, in order. */
+export type ColumnsOf<N extends readonly ColumnName[]> = {
+	-readonly [I in keyof N]: ReadColumns[N[I]];
+};
 
 /** Chunks whose columns a loop over chunks reads ahead of the one it is at. */
 const READ_AHEAD = 16;
@@ -30,7 +37,7 @@ export class ColumnCache {
 	readonly #source: ChunkSource;
 	readonly #cache: LruCache<ReadColumns[ColumnName]>;
 	/** Columns being read, so that a read ahead and the read that needs it are one. */
-	readonly #loading = new Map<string, Promise<ReadColumns[ColumnName]>>();
+	readonly #reads = new Map<string, Promise<ReadColumns[ColumnName]>>();
 
 	constructor(source: ChunkSource, cacheBytes: number) {
 		this.#source = source;
@@ -53,18 +60,48 @@ export class ColumnCache {
 		return this.#load(chunk, name, key);
 	}
 
+	/** Several columns of one chunk: those neither held nor being read are read together. */
+	columns<const N extends readonly ColumnName[]>(chunk: number, names: N): Promise<ColumnsOf<N>> {
+		this.#loadTogether(chunk, names);
+		return Promise.all(names.map((name) => this.column(chunk, name))) as Promise<ColumnsOf<N>>;
+	}
+
 	#load<K extends ColumnName>(chunk: number, name: K, key: string): Promise<ReadColumns[K]> {
-		let loading = this.#loading.get(key);
-		if (!loading) {
-			loading = this.#source.column(chunk, name).then((a) => {
-				this.#cache.set(key, a, a.byteLength);
-				return a;
-			});
-			const settled = () => void this.#loading.delete(key);
-			loading.then(settled, settled);
-			this.#loading.set(key, loading);
-		}
-		return loading as Promise<ReadColumns[K]>;
+		return (this.#reads.get(key) ?? this.#track(key, this.#source.column(chunk, name))) as Promise<
+			ReadColumns[K]
+		>;
+	}
+
+	/** Starts one read of the columns of a chunk that are neither held nor being read. */
+	#loadTogether(chunk: number, names: readonly ColumnName[]): void {
+		if (!this.#source.columns) return;
+		const missing = names.filter((name) => {
+			const key = `${chunk}:${name}`;
+			return !this.#cache.has(key) && !this.#reads.has(key);
+		});
+		if (missing.length < 2) return;
+		const reading = this.#source.columns(chunk, missing);
+		missing.forEach((name, k) =>
+			this.#track(
+				`${chunk}:${name}`,
+				reading.then((columns) => columns[k]!),
+			),
+		);
+	}
+
+	/** A read under way: the column is cached once read, and the read forgotten once settled. */
+	#track<K extends ColumnName>(
+		key: string,
+		read: Promise<ReadColumns[K]>,
+	): Promise<ReadColumns[K]> {
+		const loading = read.then((a) => {
+			this.#cache.set(key, a, a.byteLength);
+			return a;
+		});
+		const settled = () => void this.#reads.delete(key);
+		loading.then(settled, settled);
+		this.#reads.set(key, loading);
+		return loading;
 	}
 
 	/**
@@ -83,6 +120,7 @@ export class ColumnCache {
 			this.#cache.protect(new Set(chunks.flatMap((c) => namesOf(c).map((n) => `${c}:${n}`))));
 		for (let k = at + 1; k <= at + READ_AHEAD && k < chunks.length; k++) {
 			const chunk = chunks[k]!;
+			this.#loadTogether(chunk, namesOf(chunk));
 			for (const name of namesOf(chunk)) {
 				// Not a read of what is held (the cache counts reads to know what to keep).
 				const key = `${chunk}:${name}`;

@@ -7,7 +7,7 @@ import type { ColumnName, ReadColumns } from '../columns/layout.ts';
 import type { EventOwners } from '../columns/event-owners.ts';
 import type { EventIndex, RowPosition, Ticks } from '../decoder/units.ts';
 import { countHistogram, groupsOf, histogramCounts, seriesOf } from './aggregate.ts';
-import { ColumnCache, type ChunkSource } from './column-cache.ts';
+import { ColumnCache, type ChunkSource, type ColumnsOf } from './column-cache.ts';
 import { compileFilter, type FilterContext, type RecordFields } from './filter-compile.ts';
 import { FilterError, parseFilter } from './filter-parser.ts';
 import { LruCache } from './lru.ts';
@@ -74,6 +74,11 @@ export class QueryEngine {
 		return this.#columns.column(chunk, name);
 	}
 
+	/** Several columns of one chunk, read together where they are not held. */
+	columns<const N extends readonly ColumnName[]>(chunk: number, names: N): Promise<ColumnsOf<N>> {
+		return this.#columns.columns(chunk, names);
+	}
+
 	/**
 	 * The sockets' owners table (null: none yet): from now on each row's owner is its socket's or
 	 * connection's where they know it.
@@ -95,9 +100,7 @@ export class QueryEngine {
 		const key = String(chunk);
 		const hit = this.#ownerCache.get(key);
 		if (hit) return hit;
-		const [etype, endpoint, process] = await Promise.all(
-			OWNER_INPUTS.map((n) => this.column(chunk, n)),
-		);
+		const [etype, endpoint, process] = await this.columns(chunk, OWNER_INPUTS);
 		let base = 0;
 		let rows = 0;
 		for (const c of this.#source.chunks()) {

@@ -186,7 +186,7 @@ export async function buildPivot(
 	const names = [...new Set([...BASE_COLUMNS, ...levels.flatMap(columnsOf)])];
 	const root = newAcc(levels.length === 0);
 	for (const part of sel.parts) {
-		const loaded = await Promise.all(names.map((n) => engine.column(part.chunk, n)));
+		const loaded = await engine.columns(part.chunk, names);
 		const col = (n: ColumnName) => loaded[names.indexOf(n)]! as ArrayLike<number>;
 		const time = col('time');
 		const etype = col('etype');

@@ -86,7 +86,7 @@ async function viewColumns(
 	columns: ColumnCache,
 	chunk: number,
 ): Promise<Pick<ReadColumns, ViewColumn>> {
-	const loaded = await Promise.all(VIEW_COLUMNS.map((n) => columns.column(chunk, n)));
+	const loaded = await columns.columns(chunk, VIEW_COLUMNS);
 	return makeColumns(VIEW_COLUMNS, (n) => loaded[VIEW_COLUMNS.indexOf(n)]!) as Pick<
 		ReadColumns,
 		ViewColumn

@@ -77,7 +77,7 @@ async function chunkScan(
 	base: number,
 	inputs: SelectionInputs,
 ): Promise<RowScan> {
-	const loaded = await Promise.all(names.map((name) => inputs.columns.column(chunk, name)));
+	const loaded = await inputs.columns.columns(chunk, names);
 	const chunkColumns = makeColumns(names, (name) => loaded[names.indexOf(name)]!) as ReadColumns;
 	return compiled.scan(
 		chunkColumns,

@@ -139,12 +139,12 @@ export async function remotesOfSockets(
 	const listener = types.map(isListenerEvent);
 	const remote = new Map<number, number>();
 	for (const part of all.parts) {
-		const [endpoint, raddr, rport, etype] = await Promise.all([
-			engine.column(part.chunk, 'endpoint'),
-			engine.column(part.chunk, 'raddr'),
-			engine.column(part.chunk, 'rport'),
-			engine.column(part.chunk, 'etype'),
-		]);
+		const [endpoint, raddr, rport, etype] = await engine.columns(part.chunk, [
+			'endpoint',
+			'raddr',
+			'rport',
+			'etype',
+		] as const);
 		for (let i = part.from; i < part.to; i++) {
 			const e = endpoint[i]!;
 			const a = raddr[i]!;
@@ -192,16 +192,10 @@ export async function buildStatistics(
 	const byRemote = new Map<number, RemoteAcc>();
 
 	for (const part of sel.parts) {
-		const [etype, flags, status, process, endpoint, bytes, raddr, rport] = await Promise.all([
-			engine.column(part.chunk, 'etype'),
-			engine.column(part.chunk, 'flags'),
-			engine.column(part.chunk, 'status'),
-			engine.column(part.chunk, 'process'),
-			engine.column(part.chunk, 'endpoint'),
-			engine.column(part.chunk, 'bytes'),
-			engine.column(part.chunk, 'raddr'),
-			engine.column(part.chunk, 'rport'),
-		]);
+		const [etype, flags, status, process, endpoint, bytes, raddr, rport] = await engine.columns(
+			part.chunk,
+			['etype', 'flags', 'status', 'process', 'endpoint', 'bytes', 'raddr', 'rport'] as const,
+		);
 		const add = (i: number) => {
 			const t = etype[i]!;
 			const f = flags[i]!;

@@ -24,6 +24,7 @@ import {
 	chunkSummaries,
 	columnsOf,
 	loadColumn,
+	loadColumns,
 	type ChunkColumns,
 } from '../store/trace-store.ts';
 
@@ -222,6 +223,33 @@ export class LiveTrace implements ChunkSource {
 			for (let i = 0; i < tick.length; i++) time[i] = info.tMin + tick[i]!;
 			return time as ReadColumns[K];
 		}
+		return loadColumn(this.#db, this.id, chunk, name, await this.#where(chunk));
+	}
+
+	/** Several columns of a chunk: those read from storage in as few reads as their places allow. */
+	async columns<K extends ColumnName>(
+		chunk: number,
+		names: readonly K[],
+	): Promise<ReadColumns[K][]> {
+		const info = this.#chunks[chunk];
+		// Made or held here rather than read: columns of zeros, times from ticks, recent chunks.
+		const made = (name: K) =>
+			this.#recent.has(chunk) ||
+			(info !== undefined &&
+				(this.#zeros[chunk]!.has(name) || (name === 'time' && !ticksSaturate(info))));
+		const read = names.filter((n) => !made(n));
+		if (read.length < 2) return Promise.all(names.map((n) => this.column(chunk, n)));
+		const loaded = await loadColumns(this.#db, this.id, chunk, read, await this.#where(chunk));
+		return Promise.all(
+			names.map((n) => {
+				const at = read.indexOf(n);
+				return at >= 0 ? loaded[at]! : this.column(chunk, n);
+			}),
+		);
+	}
+
+	/** Where a stored chunk's columns are (read with its summary once needed). */
+	async #where(chunk: number): Promise<ChunkColumns> {
 		if (!this.#stored[chunk] && this.#allStored) await this.#allStored;
 		let where = this.#stored[chunk];
 		if (!where) {
@@ -232,7 +260,7 @@ export class LiveTrace implements ChunkSource {
 			});
 			where = this.#stored[chunk] = reading;
 		}
-		return loadColumn(this.#db, this.id, chunk, name, await where);
+		return where;
 	}
 
 	/**
