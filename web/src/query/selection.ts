@@ -119,6 +119,7 @@ export async function selectRows(
 		.filter((c) => (!range || overlaps(c, range)) && !isWholeOrNone(counted.get(c.index), c))
 		.map((c) => c.index);
 	let next = 0;
+	let sel: Uint16Array | null = null;
 	for (const info of chunks) {
 		inputs.check();
 		if (names.length > 0 && wanted[next] === info.index) columns.readAhead(wanted, next++, names);
@@ -142,14 +143,15 @@ export async function selectRows(
 			continue;
 		}
 		const scan = await chunkScan(compiled, names, info.index, from, to, base, inputs);
-		const hits = new Uint16Array(to - from);
-		const n = scan(hits, rowsFrom(hits, from, to));
+		// Scanned in one reused vector; the part keeps a copy of its matches only.
+		sel ??= new Uint16Array(CHUNK_ROWS);
+		const n = scan(sel, rowsFrom(sel, from, to));
 		if (n === 0) continue;
 		parts.push({
 			chunk: info.index,
 			first: matched,
 			base,
-			rows: hits.slice(0, n),
+			rows: sel.slice(0, n),
 			from,
 			to,
 			count: n,
