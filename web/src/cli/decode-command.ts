@@ -210,8 +210,14 @@ export async function filteredRecords(
 	const sockets = importTracker(trace, options.sockets ?? true);
 	const join = new OwnerJoin(options.owners ?? null);
 	const index = await indexBuffers(trace);
-	// Matching records are read back from the file by a decoder of their own.
-	const records = new BufferRecords(await reopenTrace(trace), bufferTable(index.buffers));
+	// Matching records are read back from the file by a decoder of their own, each used before
+	// the next is asked for: the parts put out of the cache lend their memory.
+	const records = new BufferRecords(
+		await reopenTrace(trace),
+		bufferTable(index.buffers),
+		undefined,
+		true,
+	);
 	const recordOf = async (c: Chunk['columns'], i: number): Promise<RecordJson | null> => {
 		const buf = await decodeRecord(
 			single,
