@@ -76,21 +76,21 @@ interface SchemaWriter {
  * values seldom repeat stops being kept after a while.
  */
 class RecentValues {
-	readonly lo = new Uint32Array(RECENT_SLOTS);
-	readonly hi = new Uint32Array(RECENT_SLOTS);
-	/** The field's type + 1; 0 for an empty slot. */
-	readonly type = new Uint8Array(RECENT_SLOTS);
-	/** How many bytes each slot holds, in its RECENT_BYTES of `words` (as ByteSink.keep stores). */
-	readonly length = new Uint8Array(RECENT_SLOTS);
-	readonly words = new Uint32Array((RECENT_SLOTS * RECENT_BYTES) >> 2);
+	/**
+	 * SLOT_WORDS words per slot, together so that a look-up touches one or two cache lines: the
+	 * value's low and high words, a tag (the type + 1, 0 for an empty slot, and the length of
+	 * what is kept times 256), then the bytes kept (as ByteSink.keep stores them).
+	 */
+	readonly words = new Uint32Array(RECENT_SLOTS * SLOT_WORDS);
 	on = true;
 	hits = 0;
 	misses = 0;
 }
 
 const RECENT_SLOTS = 64;
+const SLOT_WORDS = 16;
 /** The most bytes a slot holds (longer values are written each time). */
-const RECENT_BYTES = 64;
+const RECENT_BYTES = (SLOT_WORDS - 3) * 4;
 /** Lookups after which a field whose values hit less than a quarter of the time stops being kept. */
 const RECENT_TRIAL = 1024;
 
@@ -214,18 +214,23 @@ export class RecordWriter {
 	 * fields are all there; otherwise writes nothing and returns false.
 	 */
 	fast(sink: ByteSink, buf: DecodedBuffer, i: number, pid = OWN, tid = OWN): boolean {
+		// The record's entries read through the table's views in this body, as the fields are.
+		const r8 = buf.recordBytes;
+		const r16 = buf.recordHalves;
+		const r32 = buf.recordWords;
+		const at = i * RecordOut.SIZE;
 		if (
-			buf.u8(i, RecordOut.layout) !== PayloadLayout.schema ||
-			buf.u16(i, RecordOut.extCount) !== 0 ||
-			buf.u16(i, RecordOut.damage) !== 0
+			r8[at + RecordOut.layout]! !== PayloadLayout.schema ||
+			r16[(at + RecordOut.extCount) >> 1]! !== 0 ||
+			r16[(at + RecordOut.damage) >> 1]! !== 0
 		)
 			return false;
-		const schemaIndex = buf.u16(i, RecordOut.schemaIndex);
+		const schemaIndex = r16[(at + RecordOut.schemaIndex) >> 1]!;
 		let schema = this.#schemas[schemaIndex];
 		if (schema === undefined)
 			this.#schemas[schemaIndex] = schema = schemaWriter(schemaIndex, this.format);
 		if (schema === null || !this.#second(buf, i)) return false;
-		const kindCode = buf.u8(i, RecordOut.kind);
+		const kindCode = r8[at + RecordOut.kind]!;
 		if (kindCode >= this.#kinds.length) return false;
 		const start = sink.length;
 		const csv = this.#csv;
@@ -239,11 +244,11 @@ export class RecordWriter {
 		sink.piece(this.#head(schema, buf, i));
 		this.#ids(
 			sink,
-			pid === OWN ? buf.u32(i, RecordOut.pid) : pid,
-			tid === OWN ? buf.u32(i, RecordOut.tid) : tid,
+			pid === OWN ? r32[(at + RecordOut.pid) >> 2]! : pid,
+			tid === OWN ? r32[(at + RecordOut.tid) >> 2]! : tid,
 		);
-		const count = buf.u16(i, RecordOut.fieldCount);
-		const first = buf.u32(i, RecordOut.fieldStart);
+		const count = r16[(at + RecordOut.fieldCount) >> 1]!;
+		const first = r32[(at + RecordOut.fieldStart) >> 2]!;
 		const cpu = buf.entry.cpu;
 		if (count > 0 && count === schema.fields.length) {
 			sink.piece(schema.tails[cpu] ?? this.#tail(schema, cpu));
@@ -283,16 +288,20 @@ export class RecordWriter {
 	 * change).
 	 */
 	#head(schema: SchemaWriter, buf: DecodedBuffer, i: number): Piece {
-		const provider = buf.u16(i, RecordOut.providerIndex);
-		const id = buf.u16(i, RecordOut.id);
-		const version = buf.u8(i, RecordOut.version);
-		const level = buf.u8(i, RecordOut.level);
-		const opcode = buf.u8(i, RecordOut.opcode);
-		const task = buf.u16(i, RecordOut.task);
+		const r8 = buf.recordBytes;
+		const r16 = buf.recordHalves;
+		const r32 = buf.recordWords;
+		const at = i * RecordOut.SIZE;
+		const provider = r16[(at + RecordOut.providerIndex) >> 1]!;
+		const id = r16[(at + RecordOut.id) >> 1]!;
+		const version = r8[at + RecordOut.version]!;
+		const level = r8[at + RecordOut.level]!;
+		const opcode = r8[at + RecordOut.opcode]!;
+		const task = r16[(at + RecordOut.task) >> 1]!;
 		// Version, level, opcode and task in one number (8 + 8 + 8 + 16 bits).
 		const codes = ((version << 24) | (level << 16) | (opcode << 8)) * 0x10000 + task;
-		const keywordHi = buf.u32(i, RecordOut.keyword + 4);
-		const keywordLo = buf.u32(i, RecordOut.keyword);
+		const keywordHi = r32[(at + RecordOut.keyword + 4) >> 2]!;
+		const keywordLo = r32[(at + RecordOut.keyword) >> 2]!;
 		if (
 			schema.head !== null &&
 			schema.headProvider === provider &&
@@ -356,18 +365,23 @@ export class RecordWriter {
 		count: number,
 	): boolean {
 		const fields = schema.fields;
+		// The field table read through its word and byte views in this body (as the chunk
+		// builder reads it): a call per read cost more than the copying.
+		const words = buf.fieldWords;
+		const bytes = buf.fieldBytes;
 		for (let f = 0; f < count; f++) {
 			const w = fields[f]!;
 			const j = first + f;
-			if (buf.fieldU8(j, FieldOut.missing) !== 0) return false;
-			const type = buf.fieldU8(j, FieldOut.type);
+			const b = j * FieldOut.SIZE;
+			if (bytes[b + FieldOut.missing] !== 0) return false;
+			const type = bytes[b + FieldOut.type]!;
 			if (OF_IMAGE[type] === 1) {
 				if (!this.#value(sink, buf, j, type)) return false;
 				sink.piece(w.next);
 				continue;
 			}
-			const lo = buf.fieldU32(j, FieldOut.value);
-			const hi = buf.fieldU32(j, FieldOut.value + 4);
+			const lo = words[(b + FieldOut.value) >> 2]!;
+			const hi = words[(b + FieldOut.value + 4) >> 2]!;
 			const r = w.recent;
 			if (!r.on) {
 				if (!this.#number(sink, w, type, lo, hi)) return false;
@@ -375,9 +389,11 @@ export class RecordWriter {
 				continue;
 			}
 			const slot = (lo ^ (lo >>> 6) ^ (lo >>> 12) ^ hi ^ (hi >>> 6)) & (RECENT_SLOTS - 1);
-			const at = slot * (RECENT_BYTES >> 2);
-			if (r.lo[slot] === lo && r.hi[slot] === hi && r.type[slot] === type + 1) {
-				sink.words(r.words, at, r.length[slot]!);
+			const at = slot * SLOT_WORDS;
+			const kept = r.words;
+			const tag = kept[at + 2]!;
+			if (kept[at] === lo && kept[at + 1] === hi && (tag & 255) === type + 1) {
+				sink.words(kept, at + 3, tag >>> 8);
 				r.hits++;
 				continue;
 			}
@@ -385,12 +401,11 @@ export class RecordWriter {
 			if (!this.#number(sink, w, type, lo, hi)) return false;
 			sink.piece(w.next);
 			const n = sink.length - from;
-			if (n <= RECENT_BYTES) {
-				sink.keep(from, n, r.words, at);
-				r.length[slot] = n;
-				r.lo[slot] = lo;
-				r.hi[slot] = hi;
-				r.type[slot] = type + 1;
+			if (n <= RECENT_BYTES && type < 255) {
+				sink.keep(from, n, kept, at + 3);
+				kept[at] = lo;
+				kept[at + 1] = hi;
+				kept[at + 2] = (n << 8) | (type + 1);
 			}
 			if (++r.misses + r.hits >= RECENT_TRIAL) {
 				if (r.hits * 4 < r.misses) r.on = false;
@@ -522,20 +537,22 @@ export class RecordWriter {
 	#ids(sink: ByteSink, pid: number, tid: number): void {
 		const r = this.#threads;
 		const slot = (tid ^ (tid >>> 6) ^ (pid >>> 2)) & (RECENT_SLOTS - 1);
-		const at = slot * (RECENT_BYTES >> 2);
-		if (r.lo[slot] === pid && r.hi[slot] === tid && r.type[slot] === 1) {
-			sink.words(r.words, at, r.length[slot]!);
+		const at = slot * SLOT_WORDS;
+		const kept = r.words;
+		const tag = kept[at + 2]!;
+		if (kept[at] === pid && kept[at + 1] === tid && (tag & 255) === 1) {
+			sink.words(kept, at + 3, tag >>> 8);
 			return;
 		}
 		const from = sink.length;
 		this.#id(sink, pid);
 		sink.raw(this.#csv ? COMMA : this.#keys.tid);
 		this.#id(sink, tid);
-		sink.keep(from, sink.length - from, r.words, at);
-		r.length[slot] = sink.length - from;
-		r.lo[slot] = pid;
-		r.hi[slot] = tid;
-		r.type[slot] = 1;
+		const n = sink.length - from;
+		sink.keep(from, n, kept, at + 3);
+		kept[at] = pid;
+		kept[at + 1] = tid;
+		kept[at + 2] = (n << 8) | 1;
 	}
 
 	#id(sink: ByteSink, v: number): void {
