@@ -22,4 +22,16 @@ describe('PromiseCache', () => {
 		await expect(cache.get(-1, load)).rejects.toThrow('no -1');
 		expect(loads).toEqual([1, 2, 3, -1, -1]);
 	});
+
+	it('tells which value it puts out to make room', async () => {
+		const out: string[] = [];
+		const cache = new PromiseCache<number, string>(2, (v) => void v.then((x) => out.push(x)));
+		const load = async (k: number) => `v${k}`;
+		await cache.get(1, load);
+		await cache.get(2, load);
+		await cache.get(1, load); // 1 becomes the newest
+		await cache.get(3, load); // 2 goes
+		await cache.get(4, load); // 1 goes
+		expect(out).toEqual(['v2', 'v1']);
+	});
 });

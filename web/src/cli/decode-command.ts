@@ -23,6 +23,7 @@ import type { LineWriter } from './output.ts';
 import { ByteSink } from '../export/byte-sink.ts';
 import { pickedEventLine, type EventColumn } from '../export/event-columns.ts';
 import { RecordWriter } from '../export/record-writer.ts';
+import { ColumnWriter } from '../export/column-writer.ts';
 import { eventRow } from '../export/tables.ts';
 import type { Progress } from './progress.ts';
 
@@ -83,7 +84,7 @@ export async function decodeCommand(
 			{
 				owners,
 				sockets: false,
-				written: cols ? undefined : writtenFromBuffer(trace, opts, sink),
+				written: rowColumns ? undefined : writtenFromBuffer(trace, opts, sink),
 			},
 		);
 		await flush();
@@ -93,6 +94,14 @@ export async function decodeCommand(
 	const index = await indexBuffers(trace);
 	const read = checkedRead(trace, index, progress);
 	const writer = cols ? null : new RecordWriter(opts.format, trace, providers);
+	// Picked columns here are record columns and payload fields only (no row columns).
+	const picked = cols
+		? new ColumnWriter(
+				opts.format,
+				cols.map((c) => c.picked!),
+				providers,
+			)
+		: null;
 	await mergeRecords(
 		trace,
 		index.buffers,
@@ -100,7 +109,8 @@ export async function decodeCommand(
 			if (opts.provider === 'afd' && providers.guid(b.u16(i, RecordOut.providerIndex)) !== AFD_GUID)
 				return;
 			if (writer) writer.record(sink, b, i);
-			else line(pickedEventLine(recordJson(b, i, trace, providers), null, cols!, opts.format));
+			else if (!picked!.write(sink, b, i))
+				line(pickedEventLine(recordJson(b, i, trace, providers), null, cols!, opts.format));
 		},
 		read.onBuffer,
 		flush,
@@ -113,7 +123,8 @@ export async function decodeCommand(
 /**
  * Whole lines written straight from a selected record's buffer (decoded again by BufferRecords,
  * kept for the next rows), without a record object: what RecordWriter.fast writes, byte for byte
- * recordLine(recordJson(...)), for a schema-decoded event at the time its columns hold. Any other
+ * recordLine(recordJson(...)), or with --columns (record columns and payload fields only) what
+ * ColumnWriter writes, for a schema-decoded event at the time its columns hold. Any other
  * record, and one of another provider under --provider afd, is left to the record object path.
  */
 function writtenFromBuffer(trace: OpenTrace, opts: DecodeOptions, sink: ByteSink): WrittenRecord {
@@ -121,6 +132,7 @@ function writtenFromBuffer(trace: OpenTrace, opts: DecodeOptions, sink: ByteSink
 	const originHi = Number(start >> 32n);
 	const originLo = Number(start & 0xffffffffn);
 	let writer: RecordWriter | null = null;
+	let picked: ColumnWriter | null = null;
 	return (records, c, i) => {
 		// The header record's line is made of the trace's facts.
 		if (c.kind[i] === 0) return false;
@@ -134,6 +146,14 @@ function writtenFromBuffer(trace: OpenTrace, opts: DecodeOptions, sink: ByteSink
 			records.providers.guid(b.u16(k, RecordOut.providerIndex)) !== AFD_GUID
 		)
 			return false;
+		if (opts.columns) {
+			picked ??= new ColumnWriter(
+				opts.format,
+				opts.columns.map((col) => col.picked!),
+				records.providers,
+			);
+			return picked.write(sink, b, k, c.pid[i]!, c.tid[i]!);
+		}
 		writer ??= new RecordWriter(opts.format, trace, records.providers);
 		return writer.fast(sink, b, k, c.pid[i]!, c.tid[i]!);
 	};
@@ -210,8 +230,14 @@ export async function filteredRecords(
 	const sockets = importTracker(trace, options.sockets ?? true);
 	const join = new OwnerJoin(options.owners ?? null);
 	const index = await indexBuffers(trace);
-	// Matching records are read back from the file by a decoder of their own.
-	const records = new BufferRecords(await reopenTrace(trace), bufferTable(index.buffers));
+	// Matching records are read back from the file by a decoder of their own, each used before
+	// the next is asked for: the parts put out of the cache lend their memory.
+	const records = new BufferRecords(
+		await reopenTrace(trace),
+		bufferTable(index.buffers),
+		undefined,
+		true,
+	);
 	const recordOf = async (c: Chunk['columns'], i: number): Promise<RecordJson | null> => {
 		const buf = await decodeRecord(
 			single,

@@ -109,6 +109,13 @@ export interface RecordAt {
 	readonly i: number;
 }
 
+/**
+ * A part's key: its buffer and where it starts, as one number (not a string made per look-up:
+ * an export looks up every record it writes) while that is exact.
+ */
+const partKey = (index: number, start: number): number | string =>
+	index < 0x200000 ? index * 0x100000000 + start : `${index}:${start}`;
+
 /** A large buffer is read back a slice at a time: the cache holds at most this much image each. */
 const SLICE_BYTES = 2 << 20;
 
@@ -120,22 +127,44 @@ const SLICE_BYTES = 2 << 20;
 export class BufferRecords implements RecordBytes {
 	readonly #trace: OpenTrace;
 	readonly #table: BufferTable;
-	readonly #decoded: PromiseCache<string, Decoded>;
+	readonly #decoded: PromiseCache<number | string, Decoded>;
 	/** The decoded parts among those kept, for callers that go on without waiting. */
-	readonly #ready = new Map<string, Decoded>();
+	readonly #ready = new Map<number | string, Decoded>();
 	readonly #keep: number;
 	/** Where the slice last decoded of a large buffer starts. */
 	readonly #starts = new Map<number, number>();
 	/** GUIDs of the provider indexes in these buffers' records. */
 	readonly providers: ProviderTable;
+	/** Parts put out of the cache, whose memory the next decode takes (with `reuse`). */
+	readonly #spare: DecodedBuffer[] = [];
 
-	/** `trace` must have a decoder of its own: decoding here must not disturb another pass. */
-	constructor(trace: OpenTrace, table: BufferTable, keep = 16) {
+	/**
+	 * `trace` must have a decoder of its own: decoding here must not disturb another pass.
+	 * `reuse`: a part put out of the cache lends its memory to the next one decoded, so a walk
+	 * over a whole trace allocates no more than `keep` parts; then a record found (its bytes or
+	 * its RecordAt) is valid only until the next record is asked for.
+	 */
+	constructor(trace: OpenTrace, table: BufferTable, keep = 16, reuse = false) {
 		this.#trace = trace;
 		this.#table = table;
 		this.#keep = keep;
-		this.#decoded = new PromiseCache(keep);
+		this.#decoded = new PromiseCache(
+			keep,
+			reuse
+				? (part) =>
+						void part.then(
+							(d) => this.#lend(d),
+							() => {},
+						)
+				: null,
+		);
 		this.providers = new ProviderTable(trace);
+	}
+
+	/** A part put out of the cache: no longer found, its memory kept for the next decode. */
+	#lend(d: Decoded): void {
+		for (const [key, kept] of this.#ready) if (kept === d) this.#ready.delete(key);
+		if (this.#spare.length < 2) this.#spare.push(d.buffer);
 	}
 
 	/** The trace facts the records' JSON refers to. */
@@ -145,7 +174,7 @@ export class BufferRecords implements RecordBytes {
 
 	/** The record at `offset` of buffer `index` when its part is decoded already; else undefined. */
 	recordNow(index: number, offset: number): RecordAt | undefined {
-		const d = this.#ready.get(`${index}:${this.#starts.get(index) ?? 0}`);
+		const d = this.#ready.get(partKey(index, this.#starts.get(index) ?? 0));
 		const i = d?.indexOf(offset);
 		return d && i !== undefined ? { buffer: d.buffer, i } : undefined;
 	}
@@ -178,7 +207,7 @@ export class BufferRecords implements RecordBytes {
 
 	/** Buffer `index` decoded from its start (0), or a slice of it from the record at `start`. */
 	#part(index: number, start: number): Promise<Decoded> {
-		const key = `${index}:${start}`;
+		const key = partKey(index, start);
 		return this.#decoded.get(key, async () => {
 			const entry = bufferEntry(this.#table, index);
 			const from: SliceStart | null =
@@ -193,7 +222,9 @@ export class BufferRecords implements RecordBytes {
 							firstTime: null,
 							lastTime: null,
 						};
-			const d = new Decoded(await decodeSlice(this.#trace, entry, from, SLICE_BYTES));
+			const d = new Decoded(
+				await decodeSlice(this.#trace, entry, from, SLICE_BYTES, this.#spare.pop() ?? null),
+			);
 			this.#ready.set(key, d);
 			if (this.#ready.size > this.#keep) this.#ready.delete(this.#ready.keys().next().value!);
 			return d;

@@ -21,6 +21,8 @@ export interface EventColumn {
 	readonly row: boolean;
 	/** Needs the sockets' owners: a first pass of the tracker. */
 	readonly owners: boolean;
+	/** A record column or a key of the record's fields (record-lines.ts), when not `row`. */
+	readonly picked?: PickedColumn;
 	get(r: RecordJson, row: Row | null): unknown;
 }
 
@@ -36,7 +38,7 @@ const ALIASES: Readonly<Record<string, string>> = {
 const OWNER_COLUMNS = new Set(['owner_pid', 'owner', 'owner_source']);
 
 function recordColumn(c: PickedColumn): EventColumn {
-	return { header: c.header, row: false, owners: false, get: (r) => c.get(r) };
+	return { header: c.header, row: false, owners: false, picked: c, get: (r) => c.get(r) };
 }
 
 export function pickEventColumns(names: readonly string[]): EventColumn[] | { error: string } {

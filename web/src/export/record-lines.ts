@@ -48,6 +48,8 @@ export function recordLine(r: RecordJson, format: ExportFormat): string {
  */
 export interface PickedColumn {
 	readonly header: string;
+	/** Whether `header` names a key of the record's fields (else a record column). */
+	readonly field: boolean;
 	get(r: RecordJson): unknown;
 }
 
@@ -56,7 +58,7 @@ export function pickColumns(names: readonly string[]): PickedColumn[] | { error:
 	for (const raw of names) {
 		const standard = CSV_COLUMNS.find((c) => c.toLowerCase() === raw.toLowerCase());
 		if (standard) {
-			out.push({ header: standard, get: (r) => r[standard] });
+			out.push({ header: standard, field: false, get: (r) => r[standard] });
 			continue;
 		}
 		const word = raw.replace(/^fields\./i, '');
@@ -72,7 +74,7 @@ export function pickColumns(names: readonly string[]): PickedColumn[] | { error:
 			};
 		}
 		const key = field === named && !payloadField(word) ? `${field.name}Name` : field.name;
-		out.push({ header: key, get: (r) => r.fields[key] });
+		out.push({ header: key, field: true, get: (r) => r.fields[key] });
 	}
 	return out;
 }

@@ -4,9 +4,12 @@
 export class PromiseCache<K, V> {
 	readonly #entries = new Map<K, Promise<V>>();
 	readonly #keep: number;
+	readonly #evicted: ((value: Promise<V>) => void) | null;
 
-	constructor(keep: number) {
+	/** `evicted` is told of each value put out to make room (it may be a load that fails). */
+	constructor(keep: number, evicted: ((value: Promise<V>) => void) | null = null) {
 		this.#keep = keep;
+		this.#evicted = evicted;
 	}
 
 	has(key: K): boolean {
@@ -23,7 +26,11 @@ export class PromiseCache<K, V> {
 		}
 		p = load(key);
 		this.#entries.set(key, p);
-		if (this.#entries.size > this.#keep) this.#entries.delete(this.#entries.keys().next().value!);
+		if (this.#entries.size > this.#keep) {
+			const [oldest, value] = this.#entries.entries().next().value!;
+			this.#entries.delete(oldest);
+			this.#evicted?.(value);
+		}
 		p.catch(() => this.#entries.delete(key));
 		return p;
 	}
