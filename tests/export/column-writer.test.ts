@@ -1,10 +1,8 @@
 // The column writer prints picked columns byte for byte as the record object path does
 // (pickedEventLine(recordJson(...))), on the sample, every real fixture and a generated Winsock
 // trace, in both formats: every record column, every payload field and its meaning.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import { indexBuffers } from '../../web/src/decoder/etl-file.ts';
 import { mergeRecords } from '../../web/src/decoder/merge.ts';
 import { PAYLOAD_FIELDS } from '../../web/src/decoder/payload-fields.ts';
@@ -13,27 +11,11 @@ import { ByteSink } from '../../web/src/export/byte-sink.ts';
 import { ColumnWriter } from '../../web/src/export/column-writer.ts';
 import { pickedEventLine, pickEventColumns } from '../../web/src/export/event-columns.ts';
 import { CSV_COLUMNS, type ExportFormat } from '../../web/src/export/record-lines.ts';
-import { realFixturesDir } from '../fixtures/real/sources-table.ts';
 import { open } from '../decoder/load.ts';
 import { WHOLE_FIXTURES_MS } from '../timeouts.ts';
-import { generate } from '../../bench/winsock-trace.ts';
+import { writerTraces } from './writer-traces.ts';
 
-const generatedDir = mkdtempSync(join(tmpdir(), 'column-writer-'));
-afterAll(() => rmSync(generatedDir, { recursive: true, force: true }));
-
-function generated(): string {
-	const path = join(generatedDir, 'winsock-2mb.etl');
-	generate(path, 2);
-	return path;
-}
-
-const traces: [string, string][] = [
-	['sample', join(import.meta.dirname, '../../public/sample.etl')],
-	...readdirSync(realFixturesDir)
-		.filter((f) => f.endsWith('.etl'))
-		.map((f): [string, string] => [f, join(realFixturesDir, f)]),
-	['generated', generated()],
-];
+const traces = writerTraces('column-writer', 2);
 
 const NO_ID = 0xffffffff;
 const OWN = -1;

@@ -1,10 +1,8 @@
 // The record writer prints every record byte for byte as the record object path does
 // (recordLine(recordJson(...))), on the sample, every real fixture and a generated Winsock trace
 // long enough for the writer's kept values to fill, collide and be given up, in both formats.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import { indexBuffers } from '../../web/src/decoder/etl-file.ts';
 import { mergeRecords } from '../../web/src/decoder/merge.ts';
 import { ProviderTable, recordJson } from '../../web/src/decoder/record-json.ts';
@@ -13,28 +11,11 @@ import { ByteSink } from '../../web/src/export/byte-sink.ts';
 import type { DecodedBuffer } from '../../web/src/decoder/decoded-buffer.ts';
 import { RecordOut } from '../../web/src/generated/layouts.ts';
 import { OWN, RecordWriter } from '../../web/src/export/record-writer.ts';
-import { realFixturesDir } from '../fixtures/real/sources-table.ts';
 import { open } from '../decoder/load.ts';
 import { WHOLE_FIXTURES_MS } from '../timeouts.ts';
-import { generate } from '../../bench/winsock-trace.ts';
+import { writerTraces } from './writer-traces.ts';
 
-/** The benchmark's trace at 4 MB: tens of thousands of AFD events of a few hundred sockets. */
-const generatedDir = mkdtempSync(join(tmpdir(), 'record-writer-'));
-afterAll(() => rmSync(generatedDir, { recursive: true, force: true }));
-
-function generated(): string {
-	const path = join(generatedDir, 'winsock-4mb.etl');
-	generate(path, 4);
-	return path;
-}
-
-const traces: [string, string][] = [
-	['sample', join(import.meta.dirname, '../../public/sample.etl')],
-	...readdirSync(realFixturesDir)
-		.filter((f) => f.endsWith('.etl'))
-		.map((f): [string, string] => [f, join(realFixturesDir, f)]),
-	['generated', generated()],
-];
+const traces = writerTraces('record-writer', 4);
 
 /**
  * Header values of one record changed in place (both paths read the same bytes), so that

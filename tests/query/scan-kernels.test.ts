@@ -17,19 +17,8 @@ import {
 import { compileFilter, type FilterContext } from '../../web/src/query/filter-compile.ts';
 import { parseFilter } from '../../web/src/query/filter-parser.ts';
 import { rowsFrom } from '../../web/src/query/scan-kernels.ts';
-
-/** A small deterministic generator (xorshift), so that a failure is reproduced. */
-function random(seed: number): () => number {
-	let s = seed >>> 0 || 1;
-	return () => {
-		s ^= s << 13;
-		s >>>= 0;
-		s ^= s >>> 17;
-		s ^= s << 5;
-		s >>>= 0;
-		return s / 2 ** 32;
-	};
-}
+// Seeded, so that a failure is reproduced.
+import { rng as random } from '../fuzz/mutate.ts';
 
 const TYPES: EventType[] = Array.from({ length: 12 }, (_, i) => ({
 	kind: 0,

@@ -9,18 +9,17 @@ import { EVENT_SCHEMAS } from '../generated/schemas.ts';
 import { ipv6 } from '../net/ip.ts';
 import { socketAddress } from '../net/sockaddr.ts';
 import type { DecodedBuffer } from '../decoder/decoded-buffer.ts';
-import { hexOf, mapValue } from '../decoder/event-fields.ts';
+import { hexOf } from '../decoder/event-fields.ts';
 import { KIND_NAMES, providerName, type ProviderTable } from '../decoder/record-json.ts';
-import { explainStatus } from '../decoder/status.ts';
-import { filetimeToIso } from '../decoder/time.ts';
 import { guidAt } from '../decoder/wasm.ts';
 import { ByteSink, utf8Bytes } from './byte-sink.ts';
+import { CurrentSecond, fraction } from './current-second.ts';
+import { ValueNames } from './value-names.ts';
 import { csvCell, type ExportFormat, type PickedColumn } from './record-lines.ts';
 
 const NO_ID = 0xffffffff;
 /** pid/tid as the record has them (no override). */
 const OWN = -1;
-const TICKS_PER_SECOND = 10_000_000;
 const SAFE_HI = 0x200000;
 const ARRAY_INDEX = /^(0|[1-9]\d*)$/;
 
@@ -47,14 +46,10 @@ export class ColumnWriter {
 	/** Whether the picks can be written here at all. */
 	readonly usable: boolean;
 	readonly #plans: (Cell[] | null | undefined)[] = [];
-	readonly #statusNames = new Map<number, string>();
-	readonly #meanings = new Map<string, Map<number, string | null>>();
+	readonly #names = new ValueNames();
 	readonly #null = utf8Bytes('null');
-	#secondHi = 0;
-	#secondLo = 0;
-	#secondKnown = false;
-	/** The time's ISO date and time up to the seconds' dot, and the seconds' digits. */
-	#iso: Uint8Array = new Uint8Array(0);
+	readonly #second = new CurrentSecond();
+	/** The FILETIME's seconds' digits, for the current second. */
 	#seconds: Uint8Array = new Uint8Array(0);
 
 	constructor(format: ExportFormat, columns: readonly PickedColumn[], providers: ProviderTable) {
@@ -91,7 +86,9 @@ export class ColumnWriter {
 		if (plan === undefined) this.#plans[schemaIndex] = plan = this.#plan(schemaIndex);
 		const count = buf.u16(i, RecordOut.fieldCount);
 		if (plan === null || count !== EVENT_SCHEMAS[schemaIndex]!.fields.length) return false;
-		if (!this.#second(buf, i)) return false;
+		const second = this.#second.move(buf, i);
+		if (second === null) return false;
+		if (second === 'moved') this.#seconds = utf8Bytes(this.#second.seconds.toString());
 		const start = sink.length;
 		const first = buf.u32(i, RecordOut.fieldStart);
 		for (const cell of plan) {
@@ -167,15 +164,15 @@ export class ColumnWriter {
 				return true;
 			case 'time':
 				this.#quote(sink);
-				sink.raw(this.#iso);
-				fraction(sink, this.#ticks(buf, i));
+				sink.raw(this.#second.iso);
+				fraction(sink, this.#second.ticks(buf, i));
 				sink.byte(90);
 				this.#quote(sink);
 				return true;
 			case 'filetime':
 				this.#quote(sink);
 				sink.raw(this.#seconds);
-				fraction(sink, this.#ticks(buf, i));
+				fraction(sink, this.#second.ticks(buf, i));
 				this.#quote(sink);
 				return true;
 			case 'providerGuid':
@@ -288,7 +285,7 @@ export class ColumnWriter {
 			case FieldType.NTStatus:
 				if (hi >= SAFE_HI) return false;
 				value = hi * 0x100000000 + lo;
-				if (cell.meaning) this.#text(sink, this.#statusName(value));
+				if (cell.meaning) this.#text(sink, this.#names.status(value));
 				else sink.uint(value);
 				return true;
 			case FieldType.Int32:
@@ -301,7 +298,7 @@ export class ColumnWriter {
 		}
 		if (!cell.meaning) sink.int(value);
 		else {
-			const m = cell.map === null ? null : this.#meaning(cell.map, value);
+			const m = cell.map === null ? null : this.#names.meaning(cell.map, value);
 			if (m === null) return this.#none(sink);
 			this.#text(sink, m);
 		}
@@ -312,56 +309,5 @@ export class ColumnWriter {
 	#none(sink: ByteSink): true {
 		if (!this.#csv) sink.raw(this.#null);
 		return true;
-	}
-
-	#statusName(value: number): string {
-		let name = this.#statusNames.get(value);
-		if (name === undefined) this.#statusNames.set(value, (name = explainStatus(value).name));
-		return name;
-	}
-
-	#meaning(map: string, value: number): string | null {
-		let byValue = this.#meanings.get(map);
-		if (!byValue) this.#meanings.set(map, (byValue = new Map()));
-		let m = byValue.get(value);
-		if (m === undefined) byValue.set(value, (m = mapValue(map, value)));
-		return m;
-	}
-
-	#ticks(buf: DecodedBuffer, i: number): number {
-		return (buf.timeHi(i) - this.#secondHi) * 0x100000000 + (buf.timeLo(i) - this.#secondLo);
-	}
-
-	/** Makes record i's second current; false when its time has no ISO form or is below 1 s. */
-	#second(buf: DecodedBuffer, i: number): boolean {
-		if (this.#secondKnown) {
-			const t = this.#ticks(buf, i);
-			if (t >= 0 && t < TICKS_PER_SECOND) return true;
-		}
-		const time = buf.time(i);
-		const iso = filetimeToIso(time);
-		const seconds = time / BigInt(TICKS_PER_SECOND);
-		if (iso === null || seconds === 0n) return false;
-		const base = seconds * BigInt(TICKS_PER_SECOND);
-		this.#secondHi = Number(BigInt.asIntN(32, base >> 32n));
-		this.#secondLo = Number(base & 0xffffffffn);
-		this.#secondKnown = true;
-		this.#iso = utf8Bytes(iso.slice(0, 20));
-		this.#seconds = utf8Bytes(seconds.toString());
-		return true;
-	}
-}
-
-/** The seven digits of ticks (0 ≤ ticks < 10^7), zero-padded. */
-function fraction(sink: ByteSink, ticks: number): void {
-	sink.reserve(7);
-	const out = sink.bytes;
-	let at = sink.length + 7;
-	sink.length = at;
-	let x = ticks;
-	for (let d = 0; d < 7; d++) {
-		const q = (x / 10) | 0;
-		out[--at] = 48 + (x - q * 10);
-		x = q;
 	}
 }

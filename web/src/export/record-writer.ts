@@ -10,7 +10,7 @@ import { ipv6 } from '../net/ip.ts';
 import { socketAddress } from '../net/sockaddr.ts';
 import type { DecodedBuffer } from '../decoder/decoded-buffer.ts';
 import type { OpenTrace } from '../decoder/etl-file.ts';
-import { hexOf, mapValue } from '../decoder/event-fields.ts';
+import { hexOf } from '../decoder/event-fields.ts';
 import {
 	KIND_NAMES,
 	providerName,
@@ -18,16 +18,15 @@ import {
 	type ProviderTable,
 } from '../decoder/record-json.ts';
 import { csvCell, recordLine, type ExportFormat } from './record-lines.ts';
-import { explainStatus } from '../decoder/status.ts';
-import { filetimeToIso } from '../decoder/time.ts';
 import { guidAt } from '../decoder/wasm.ts';
 import { ByteSink, Piece, utf8Bytes } from './byte-sink.ts';
+import { CurrentSecond, fraction } from './current-second.ts';
+import { ValueNames } from './value-names.ts';
 
 /** pid/tid as the record has them (no override). */
 export const OWN = -1;
 /** The value printed as null (what the columns store for "no PID"). */
 const NO_ID = 0xffffffff;
-const TICKS_PER_SECOND = 10_000_000;
 const SAFE_HI = 0x200000;
 
 const utf16 = new TextDecoder('utf-16le');
@@ -153,8 +152,7 @@ export class RecordWriter {
 	/** A JSON string's quote, and `"0x` before hex digits: doubled in a CSV cell. */
 	readonly #quote: Uint8Array;
 	readonly #hexOpen: Uint8Array;
-	readonly #statusNames = new Map<number, string>();
-	readonly #meanings = new Map<string, Map<number, string | null>>();
+	readonly #names = new ValueNames();
 	readonly #keys = {
 		time: utf8Bytes('","time":"'),
 		id: utf8Bytes('"id":'),
@@ -170,12 +168,8 @@ export class RecordWriter {
 		true: utf8Bytes('true'),
 		false: utf8Bytes('false'),
 	};
-	// The second the last record's time fell in: its FILETIME (hi, lo), ISO date and time up to
-	// the seconds, and what is written around them.
-	#secondHi = 0;
-	#secondLo = 0;
-	#secondKnown = false;
-	#iso: Uint8Array = new Uint8Array(0);
+	// The second the last record's time fell in, and what is written around it.
+	readonly #second = new CurrentSecond();
 	/** `Z","filetime":"` (CSV: `Z,`) and the seconds' digits. */
 	#filetimeHead = new Piece(new Uint8Array(0));
 	/** By kind: the line's start up to the time's seconds, made once per second. */
@@ -229,14 +223,14 @@ export class RecordWriter {
 		let schema = this.#schemas[schemaIndex];
 		if (schema === undefined)
 			this.#schemas[schemaIndex] = schema = schemaWriter(schemaIndex, this.format);
-		if (schema === null || !this.#second(buf, i)) return false;
+		if (schema === null || !this.#moveSecond(buf, i)) return false;
 		const kindCode = r8[at + RecordOut.kind]!;
 		if (kindCode >= this.#kinds.length) return false;
 		const start = sink.length;
 		const csv = this.#csv;
 		// Kind, time up to its seconds; the fraction; FILETIME up to its seconds; the fraction.
 		sink.piece(this.#timeHeads[kindCode] ?? this.#timeHead(kindCode));
-		const ticks = this.#ticks(buf, i);
+		const ticks = this.#second.ticks(buf, i);
 		const fractionAt = sink.length;
 		fraction(sink, ticks);
 		sink.piece(this.#filetimeHead);
@@ -278,7 +272,7 @@ export class RecordWriter {
 		s.length = 0;
 		s.raw(this.#kinds[kind]!);
 		if (!this.#csv) s.raw(this.#keys.time);
-		s.raw(this.#iso);
+		s.raw(this.#second.iso);
 		return (this.#timeHeads[kind] = new Piece(s.bytes.slice(0, s.length)));
 	}
 
@@ -510,7 +504,7 @@ export class RecordWriter {
 				value = hi * 0x100000000 + lo;
 				sink.uint(value);
 				sink.raw(w.meaningKey);
-				sink.jsonString(this.#statusName(value), doubled);
+				sink.jsonString(this.#names.status(value), doubled);
 				return true;
 			}
 			case FieldType.Int32:
@@ -524,7 +518,7 @@ export class RecordWriter {
 				sink.uint(value);
 		}
 		if (w.map !== null) {
-			const meaning = this.#meaning(w.map, value);
+			const meaning = this.#names.meaning(w.map, value);
 			if (meaning !== null) {
 				sink.raw(w.meaningKey);
 				sink.jsonString(meaning, doubled);
@@ -576,49 +570,16 @@ export class RecordWriter {
 		return b;
 	}
 
-	#statusName(value: number): string {
-		let name = this.#statusNames.get(value);
-		if (name === undefined) this.#statusNames.set(value, (name = explainStatus(value).name));
-		return name;
-	}
-
-	#meaning(map: string, value: number): string | null {
-		let byValue = this.#meanings.get(map);
-		if (!byValue) this.#meanings.set(map, (byValue = new Map()));
-		let m = byValue.get(value);
-		if (m === undefined) byValue.set(value, (m = mapValue(map, value)));
-		return m;
-	}
-
-	/** Ticks of record i past the start of the second it falls in (#second made it current). */
-	#ticks(buf: DecodedBuffer, i: number): number {
-		return (buf.timeHi(i) - this.#secondHi) * 0x100000000 + (buf.timeLo(i) - this.#secondLo);
-	}
-
-	/**
-	 * Makes the second of record i's time current; false when the time has no ISO form or is
-	 * below one second (where the FILETIME's digits are not seconds and seven more).
-	 */
-	#second(buf: DecodedBuffer, i: number): boolean {
-		if (this.#secondKnown) {
-			const t = this.#ticks(buf, i);
-			if (t >= 0 && t < TICKS_PER_SECOND) return true;
+	/** Makes the second of record i's time current (CurrentSecond.move); false when it has none. */
+	#moveSecond(buf: DecodedBuffer, i: number): boolean {
+		const moved = this.#second.move(buf, i);
+		if (moved === 'moved') {
+			this.#filetimeHead = new Piece(
+				utf8Bytes(`${this.#csv ? 'Z,' : 'Z","filetime":"'}${this.#second.seconds.toString()}`),
+			);
+			this.#timeHeads = [];
 		}
-		const time = buf.time(i);
-		const iso = filetimeToIso(time);
-		const seconds = time / BigInt(TICKS_PER_SECOND);
-		if (iso === null || seconds === 0n) return false;
-		const base = seconds * BigInt(TICKS_PER_SECOND);
-		this.#secondHi = Number(BigInt.asIntN(32, base >> 32n));
-		this.#secondLo = Number(base & 0xffffffffn);
-		this.#secondKnown = true;
-		// "2026-03-14T09:26:53." and "13417954013"
-		this.#iso = utf8Bytes(iso.slice(0, 20));
-		this.#filetimeHead = new Piece(
-			utf8Bytes(`${this.#csv ? 'Z,' : 'Z","filetime":"'}${seconds.toString()}`),
-		);
-		this.#timeHeads = [];
-		return true;
+		return moved !== null;
 	}
 }
 
@@ -641,17 +602,3 @@ const CELL_OPEN = utf8Bytes('"{');
 const CELL_CLOSE = utf8Bytes('}"\n');
 const CLOSE_LINE = utf8Bytes('}\n');
 const CLOSE_CLOSE_LINE = utf8Bytes('}}\n');
-
-/** The seven digits of ticks (0 ≤ ticks < 10^7), zero-padded. */
-function fraction(sink: ByteSink, ticks: number): void {
-	sink.reserve(7);
-	const out = sink.bytes;
-	let at = sink.length + 7;
-	sink.length = at;
-	let x = ticks;
-	for (let d = 0; d < 7; d++) {
-		const q = (x / 10) | 0;
-		out[--at] = 48 + (x - q * 10);
-		x = q;
-	}
-}
