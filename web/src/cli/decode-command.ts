@@ -261,13 +261,15 @@ export async function filteredRecords(
 	// The import hands chunks on without waiting for the last to be written: handled in order.
 	let done = Promise.resolve();
 	let base = 0;
-	const eachOfChunk = async (chunk: Chunk) => {
+	const eachOfChunk = async (
+		chunk: Chunk,
+		names: Pick<FilterContext, 'processNames' | 'hostNames'>,
+	) => {
 		const ctx: FilterContext = {
 			strings: tables.strings,
 			eventTypes: tables.eventTypes,
 			startFiletime: start,
-			processNames: tables.processNames,
-			hostNames: tables.hostNames,
+			...names,
 		};
 		const compiled = compileFilter(node, ctx);
 		const c = chunk.columns;
@@ -294,12 +296,24 @@ export async function filteredRecords(
 		base += chunk.rows;
 		await flush();
 	};
-	const result = await ingestTrace(trace, (chunk) => (done = done.then(() => eachOfChunk(chunk))), {
-		tables,
-		index,
-		observe: sockets.observe,
-		beforeCommit: sockets.learnNames,
-		onProgress: (p) => progress.update(p.bytesDone, p.bytesTotal),
-	});
+	const result = await ingestTrace(
+		trace,
+		(chunk) => {
+			// The names known at its commit: the decoding goes on while a chunk is written, and
+			// names it learns meanwhile would make a row's owner or a filter's match depend on timing.
+			const names = {
+				processNames: new Map(tables.processNames),
+				hostNames: new Map(tables.hostNames),
+			};
+			return (done = done.then(() => eachOfChunk(chunk, names)));
+		},
+		{
+			tables,
+			index,
+			observe: sockets.observe,
+			beforeCommit: sockets.learnNames,
+			onProgress: (p) => progress.update(p.bytesDone, p.bytesTotal),
+		},
+	);
 	return { damage: result.damage.map((d) => d.message), sockets };
 }
