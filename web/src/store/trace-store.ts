@@ -147,14 +147,7 @@ export async function loadColumn<K extends ColumnName>(
 	name: K,
 	where: ChunkColumns,
 ): Promise<ReadColumns[K]> {
-	if (where.data && where.parts) {
-		const part = where.parts.find((p) => p.name === name);
-		if (!part) throw new Error(`trace ${traceId}: chunk ${chunk} has no column ${name}`);
-		const data = await where.data.slice(part.offset, part.offset + part.length).arrayBuffer();
-		if (data.byteLength !== part.length)
-			throw new Error(`trace ${traceId}: column ${name} of chunk ${chunk} is cut short`);
-		return columnFromBuffer(name, data, part.stored);
-	}
+	if (where.data && where.parts) return (await loadColumns(db, traceId, chunk, [name], where))[0]!;
 	const r = await db.get('columns', [traceId, chunk, name]);
 	if (!r) throw new Error(`trace ${traceId}: chunk ${chunk} has no column ${name}`);
 	return columnFromBuffer(name, r.data, r.stored);
@@ -203,7 +196,11 @@ export async function loadColumns<K extends ColumnName>(
 				.arrayBuffer()
 				.then((bytes) => {
 					if (bytes.byteLength !== end - start)
-						throw new Error(`trace ${traceId}: the columns of chunk ${chunk} are cut short`);
+						throw new Error(
+							members.length === 1
+								? `trace ${traceId}: column ${names[members[0]!]} of chunk ${chunk} is cut short`
+								: `trace ${traceId}: the columns of chunk ${chunk} are cut short`,
+						);
 					for (const m of members) {
 						const p = parts[m]!;
 						const own =
