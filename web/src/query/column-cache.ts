@@ -39,8 +39,11 @@ export class ColumnCache {
 	/** Columns being read, so that a read ahead and the read that needs it are one. */
 	readonly #reads = new Map<string, Promise<ReadColumns[ColumnName]>>();
 
+	readonly #bound: number;
+
 	constructor(source: ChunkSource, cacheBytes: number) {
 		this.#source = source;
+		this.#bound = cacheBytes;
 		this.#cache = new LruCache(cacheBytes);
 	}
 
@@ -48,9 +51,9 @@ export class ColumnCache {
 		return this.#cache.bytes;
 	}
 
-	/** Bounds the cache to `bytes` from now on (evicting at once what is beyond). */
-	limit(bytes: number): void {
-		this.#cache.limit(bytes);
+	/** Bounds the cache to `bytes` from now on, evicting at once what is beyond (null: its own bound). */
+	limit(bytes: number | null): void {
+		this.#cache.limit(bytes ?? this.#bound);
 	}
 
 	async column<K extends ColumnName>(chunk: number, name: K): Promise<ReadColumns[K]> {

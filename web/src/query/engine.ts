@@ -52,12 +52,9 @@ export class QueryEngine {
 	/** Set by whoever can decode records (the worker, the CLI): filters on payload fields need it. */
 	recordFields: FieldsOfRows | null = null;
 
-	readonly #cacheBytes: number;
-
 	constructor(source: ChunkSource, context: () => FilterContext, cacheBytes = 192 << 20) {
 		this.#source = source;
 		this.#ctx = context;
-		this.#cacheBytes = cacheBytes;
 		this.#columns = new ColumnCache(source, cacheBytes);
 	}
 
@@ -67,7 +64,7 @@ export class QueryEngine {
 
 	/** Bounds the column cache to `bytes` (null: its own bound again). */
 	limitCache(bytes: number | null): void {
-		this.#columns.limit(bytes ?? this.#cacheBytes);
+		this.#columns.limit(bytes);
 	}
 
 	async column<K extends ColumnName>(chunk: number, name: K): Promise<ReadColumns[K]> {
