@@ -14,6 +14,7 @@ import { KIND_NAMES, providerName, type ProviderTable } from '../decoder/record-
 import { guidAt } from '../decoder/wasm.ts';
 import { ByteSink, utf8Bytes } from './byte-sink.ts';
 import { CurrentSecond, fraction } from './current-second.ts';
+import { payloadKeys } from './payload-keys.ts';
 import { ValueNames } from './value-names.ts';
 import { csvCell, type ExportFormat, type PickedColumn } from './record-lines.ts';
 
@@ -111,12 +112,7 @@ export class ColumnWriter {
 	#plan(index: number): Cell[] | null {
 		const schema = EVENT_SCHEMAS[index];
 		if (!schema) return null;
-		const keys = new Set<string>();
-		for (const f of schema.fields) {
-			keys.add(f.name);
-			keys.add(`${f.name}Name`);
-		}
-		if (keys.size !== schema.fields.length * 2) return null;
+		if (!payloadKeys(schema)) return null;
 		return this.#columns.map((c, k) => {
 			const key = utf8Bytes(
 				this.#csv ? (k > 0 ? ',' : '') : `${k > 0 ? ',' : '{'}${JSON.stringify(c.header)}:`,

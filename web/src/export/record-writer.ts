@@ -21,6 +21,7 @@ import { csvCell, recordLine, type ExportFormat } from './record-lines.ts';
 import { guidAt } from '../decoder/wasm.ts';
 import { ByteSink, Piece, utf8Bytes } from './byte-sink.ts';
 import { CurrentSecond, fraction } from './current-second.ts';
+import { payloadKeys } from './payload-keys.ts';
 import { ValueNames } from './value-names.ts';
 
 /** pid/tid as the record has them (no override). */
@@ -103,13 +104,9 @@ const ARRAY_INDEX = /^(0|[1-9]\d*)$/;
 function schemaWriter(index: number, format: ExportFormat): SchemaWriter | null {
 	const schema = EVENT_SCHEMAS[index];
 	if (!schema) return null;
-	const keys = new Set<string>();
-	for (const f of schema.fields) {
-		keys.add(f.name);
-		keys.add(`${f.name}Name`);
-	}
+	const keys = payloadKeys(schema);
 	const plain = (k: string) => !ARRAY_INDEX.test(k) && k !== '__proto__';
-	if (keys.size !== schema.fields.length * 2 || ![...keys].every(plain)) return null;
+	if (!keys || ![...keys].every(plain)) return null;
 	const close = format === 'csv' ? CELL_CLOSE : CLOSE_CLOSE_LINE;
 	const fieldKeys = schema.fields.map((f, k) =>
 		quoted(`${k > 0 ? ',' : ''}${JSON.stringify(f.name)}:`, format),
