@@ -7,6 +7,7 @@
 // build that is not minified: `npx vite build --minify false --outDir /tmp/x`, then `--dist /tmp/x`.
 // `--callers NAME` shows where the self time of the functions so named is called from.
 // `--no-trace` only imports, printing what the app logs (for a build instrumented for a question).
+// `--first MS` reports only the first MS milliseconds after the file is chosen (its first rows).
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { launchBrowser } from '../tests/e2e/browser.ts';
@@ -21,6 +22,9 @@ const TOP = topAt >= 0 ? Number(args[topAt + 1]) : 25;
 /** `--callers NAME`: where the self time of functions named NAME is spent from (3 callers up). */
 const callersAt = args.indexOf('--callers');
 const CALLERS = callersAt >= 0 ? args[callersAt + 1]! : null;
+const firstAt = args.indexOf('--first');
+/** `--first MS`: only what happens in the first MS ms of the import, in µs of the trace clock. */
+const WINDOW_US = firstAt >= 0 ? Number(args[firstAt + 1]) * 1000 : Infinity;
 
 interface ProfileNode {
 	id: number;
@@ -103,6 +107,7 @@ function report(p: ThreadProfile, origin: number): void {
 		// A sample's time is the delta to the next one.
 		const dt = (p.deltas[i + 1] ?? 0) / 1000;
 		at += p.deltas[i] ?? 0;
+		if (at - origin > WINDOW_US) break;
 		const node = p.nodes.get(p.samples[i]!);
 		if (!node) continue;
 		const f = node.callFrame;
@@ -145,7 +150,7 @@ function report(p: ThreadProfile, origin: number): void {
 }
 
 /** What the pages' main threads spent in the browser's own work (style, layout, paint…), in ms. */
-function rendering(events: TraceEvent[]): void {
+function rendering(events: TraceEvent[], origin: number): void {
 	const KINDS = new Set([
 		'UpdateLayoutTree',
 		'Layout',
@@ -159,7 +164,7 @@ function rendering(events: TraceEvent[]): void {
 	]);
 	const sums = new Map<string, { ms: number; n: number }>();
 	for (const e of events as (TraceEvent & { ph?: string; dur?: number })[]) {
-		if (e.ph !== 'X' || !e.dur || !KINDS.has(e.name)) continue;
+		if (e.ph !== 'X' || !e.dur || !KINDS.has(e.name) || e.ts - origin > WINDOW_US) continue;
 		const s = sums.get(e.name) ?? { ms: 0, n: 0 };
 		s.ms += e.dur / 1000;
 		s.n++;
@@ -203,12 +208,18 @@ async function main() {
 		await page.getByTestId('import-progress').waitFor({ state: 'detached', timeout: 3_600_000 });
 		const ms = performance.now() - t0;
 		console.log(`import took ${(ms / 1000).toFixed(2)} s${tracing ? ' (profiled)' : ''}`);
+		const firstRows = await page.evaluate(() => {
+			const open = performance.getEntriesByName('sockscope:open').at(-1);
+			const rows = performance.getEntriesByName('sockscope:first-rows').at(-1);
+			return open && rows ? rows.startTime - open.startTime : null;
+		});
+		console.log(`first rows ${firstRows?.toFixed(0) ?? '?'} ms after the file was chosen`);
 		if (!tracing) return;
 		const trace = JSON.parse((await b.stopTracing()).toString()) as { traceEvents: TraceEvent[] };
 		const profiles = profilesOf(trace.traceEvents);
 		const origin = Math.min(...profiles.map((p) => p.start));
 		for (const p of profiles) report(p, origin);
-		rendering(trace.traceEvents);
+		rendering(trace.traceEvents, origin);
 	} finally {
 		await browser.close();
 		await server.stop();
