@@ -12,7 +12,9 @@ import { WHOLE_FIXTURES_MS } from '../timeouts.ts';
 async function fullOrder(trace: OpenTrace): Promise<string[]> {
 	const out: string[] = [];
 	const index = await indexBuffers(trace);
-	await mergeRecords(trace, index.buffers, (b, i) => out.push(`${b.entry.index}:${i}`));
+	await mergeRecords(trace, index.buffers, (b, i) => {
+		out.push(`${b.entry.index}:${i}`);
+	});
 	return out;
 }
 
@@ -22,7 +24,9 @@ async function foundOrder(
 ): Promise<{ order: string[]; stopped: OutOfOrder | null }> {
 	const order: string[] = [];
 	try {
-		await mergeFound(trace, feed, (b, i) => order.push(`${b.entry.index}:${i}`));
+		await mergeFound(trace, feed, (b, i) => {
+			order.push(`${b.entry.index}:${i}`);
+		});
 		return { order, stopped: null };
 	} catch (e) {
 		if (e instanceof OutOfOrder) return { order, stopped: e };
@@ -107,6 +111,32 @@ describe('merging buffers as the index pass finds them', () => {
 			expect(whole).toBeGreaterThan(files.length);
 		},
 	);
+
+	it('gives a checkpoint before the next record when the sink asks for one', async () => {
+		const trace = await open(cpuTrace(6000, false));
+		const index = await indexBuffers(trace);
+		// Asked at records 700 and 1500: between buffers, a checkpoint comes every buffer anyway.
+		const asks = new Set([700, 1500]);
+		let seen = 0;
+		const at: number[] = [];
+		for (const merge of [
+			(sink: (b: unknown, i: number) => boolean, cp: () => Promise<void>) =>
+				mergeRecords(trace, index.buffers, sink, undefined, cp),
+			(sink: (b: unknown, i: number) => boolean, cp: () => Promise<void>) =>
+				mergeFound(trace, lazyFeed(index, 3), sink, undefined, cp),
+		]) {
+			seen = 0;
+			at.length = 0;
+			await merge(
+				() => asks.has(++seen),
+				async () => {
+					at.push(seen);
+				},
+			);
+			expect(seen).toBe((await fullOrder(trace)).length);
+			for (const n of asks) expect(at).toContain(n);
+		}
+	});
 
 	it('merges an index already complete like mergeRecords, without checks', async () => {
 		const trace = await open(cpuTrace(3000, true));

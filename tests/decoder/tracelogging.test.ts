@@ -12,7 +12,9 @@ async function records(name: string): Promise<RecordJson[]> {
 	const index = await indexBuffers(trace);
 	const providers = new ProviderTable(trace);
 	const out: RecordJson[] = [];
-	await mergeRecords(trace, index.buffers, (b, i) => out.push(recordJson(b, i, trace, providers)));
+	await mergeRecords(trace, index.buffers, (b, i) => {
+		out.push(recordJson(b, i, trace, providers));
+	});
 	return out;
 }
 

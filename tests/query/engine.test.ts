@@ -31,9 +31,9 @@ beforeAll(async () => {
 	const index = await indexBuffers(trace);
 	const providers = new ProviderTable(trace);
 	records = [];
-	await mergeRecords(trace, index.buffers, (b, i) =>
-		records.push(recordJson(b, i, trace, providers)),
-	);
+	await mergeRecords(trace, index.buffers, (b, i) => {
+		records.push(recordJson(b, i, trace, providers));
+	});
 	mem = await ingestToMemory(await open(sample));
 	engine = new QueryEngine(mem.chunks, mem.context);
 });

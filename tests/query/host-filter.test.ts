@@ -25,9 +25,9 @@ beforeAll(async () => {
 	const index = await indexBuffers(trace);
 	const providers = new ProviderTable(trace);
 	records = [];
-	await mergeRecords(trace, index.buffers, (b, i) =>
-		records.push(recordJson(b, i, trace, providers)),
-	);
+	await mergeRecords(trace, index.buffers, (b, i) => {
+		records.push(recordJson(b, i, trace, providers));
+	});
 	// As the command line imports: the tracker's names go into the tables before each chunk.
 	const t2 = await open(sample);
 	tables = new TraceTables();

@@ -32,9 +32,11 @@ interface Stream {
 
 /**
  * Called for every record, in time order. The buffer is valid until its stream moves on: the
- * merge decodes that CPU's next buffer into the same memory, so copy what must be kept.
+ * merge decodes that CPU's next buffer into the same memory, so copy what must be kept. Returns
+ * true to be given a checkpoint before the next record (a chunk is full and can be stored now,
+ * rather than after up to PAUSE_EVERY more records).
  */
-export type RecordSink = (buffer: DecodedBuffer, i: number) => void;
+export type RecordSink = (buffer: DecodedBuffer, i: number) => boolean | void;
 /**
  * Called once for every buffer, when its last records are decoded (same lifetime as for
  * RecordSink): its damage is known then, and firstTime/lastTime span the whole buffer.
@@ -321,7 +323,7 @@ function drain(
 			last.lo = s.lo;
 			last.order = s.order;
 		}
-		onRecord(b, s.i);
+		if (onRecord(b, s.i) === true) quota.left = 0;
 		if (s.i + 1 >= b.count) return s;
 		s.i++;
 		s.hi = b.timeHi(s.i);

@@ -146,14 +146,16 @@ export async function ingestTrace(
 	};
 	begin(options.tables ?? new TraceTables(), options.skipRows ?? 0);
 	const observe = options.observe;
-	const onRecord = (b: DecodedBuffer, i: number) => {
+	// A full chunk asks for a checkpoint at once: it is committed there (the first rows shown
+	// sooner, by tens of milliseconds of decoding).
+	const onRecord = (b: DecodedBuffer, i: number): boolean => {
 		if (observe) observe(b, i, row);
-		if (row++ < skip) return;
+		if (row++ < skip) return false;
 		builder.add(b, i);
-		if (builder.full) {
-			pending.push(builder.finish());
-			builder = new ChunkBuilder(++chunkIndex, tables, start, providers, caches);
-		}
+		if (!builder.full) return false;
+		pending.push(builder.finish());
+		builder = new ChunkBuilder(++chunkIndex, tables, start, providers, caches);
+		return true;
 	};
 	const onBuffer = (b: DecodedBuffer) => {
 		bytesDone += b.entry.available;
