@@ -21,9 +21,9 @@ export const UNKNOWN_OWNER = -1;
 
 export interface EndpointOwners {
 	/** Record index of each socket's first event on the endpoint, ascending (one per generation). */
-	readonly first: EventIndex[];
+	readonly first: ArrayLike<EventIndex>;
 	/** That socket's PID, UNKNOWN_OWNER when no event told it. */
-	readonly pid: number[];
+	readonly pid: ArrayLike<number>;
 }
 
 export interface EventOwners {

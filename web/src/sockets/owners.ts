@@ -14,7 +14,7 @@ import { UNKNOWN_OWNER, type EndpointOwners, type EventOwners } from '../columns
  * events named no PID has TCP/IP's by then), `net` the collector that fed it.
  */
 export function eventOwners(sockets: readonly SocketSummary[], net: NetCollector): EventOwners {
-	const endpoints = new Map<string, EndpointOwners>();
+	const endpoints = new Map<string, { first: number[]; pid: number[] }>();
 	// Sockets come in order of their first event: each endpoint's list is ascending.
 	for (const s of sockets) {
 		let e = endpoints.get(s.endpoint);
@@ -35,7 +35,7 @@ export function eventOwners(sockets: readonly SocketSummary[], net: NetCollector
 	}
 	rows.sort((a, b) => a[0] - b[0]);
 	return {
-		endpoints,
+		endpoints: endpoints as Map<string, EndpointOwners>,
 		tcpRows: Uint32Array.from(rows, (r) => r[0]),
 		tcpPids: Uint32Array.from(rows, (r) => r[1]),
 	};

@@ -14,6 +14,7 @@ import type { ColumnPart } from '../columns/layout.ts';
 import type { ChunkSummary } from '../columns/chunk-summary.ts';
 import type { ChunkAdditions, IngestDamage } from '../ingest/ingest.ts';
 import type { TrackedTrace } from '../sockets/tracker.ts';
+import type { PackedOwners } from './owners-record.ts';
 import type { Message } from '../lib/message.ts';
 
 export const DB_NAME = 'sockscope';
@@ -94,15 +95,20 @@ export interface BuffersRecord {
 	table: BufferTable;
 }
 
-/** The sockets rebuilt from a trace's Winsock events, stored when its import completes. */
-export interface SocketsRecord {
-	traceId: number;
-	tracked: TrackedTrace;
-}
+/**
+ * The sockets rebuilt from a trace's Winsock events, stored when its import completes: under the
+ * trace's id, without their owners table; the owners apart, under [id, 'owners'] (a trace's first
+ * query reads them, and must not wait on reading every socket). Sockets stored before carry
+ * their owners with them, and have no record of owners.
+ */
+export type SocketsRecord =
+	{ traceId: number; tracked: TrackedTrace } | { traceId: OwnersKey; owners: PackedOwners };
+
+export type OwnersKey = [number, 'owners'];
 
 export interface SockscopeDB extends DBSchema {
 	traces: { key: number; value: TraceRecord };
-	sockets: { key: number; value: SocketsRecord };
+	sockets: { key: number | OwnersKey; value: SocketsRecord };
 	buffers: { key: number; value: BuffersRecord };
 	chunks: { key: [number, number]; value: ChunkRecord };
 	columns: { key: [number, number, string]; value: ColumnRecord };

@@ -11,8 +11,10 @@ import {
 } from '../columns/layout.ts';
 import type { ChunkAdditions } from '../ingest/ingest.ts';
 import type { BufferTable } from '../decoder/buffer-records.ts';
+import type { EventOwners } from '../columns/event-owners.ts';
 import type { TrackedTrace } from '../sockets/tracker.ts';
-import type { ChunkRecord, SockscopeDB, TraceRecord } from './db.ts';
+import type { ChunkRecord, OwnersKey, SockscopeDB, TraceRecord } from './db.ts';
+import { packOwners, unpackOwners } from './owners-record.ts';
 
 type DB = IDBPDatabase<SockscopeDB>;
 
@@ -244,19 +246,49 @@ export async function dropChunksFrom(db: DB, traceId: number, fromChunk: number)
 export async function putSockets(db: DB, traceId: number, tracked: TrackedTrace): Promise<boolean> {
 	const tx = db.transaction(['traces', 'sockets'], 'readwrite');
 	const listed = (await tx.objectStore('traces').count(traceId)) > 0;
-	if (listed) await tx.objectStore('sockets').put({ traceId, tracked });
+	if (listed) {
+		const { owners, ...sockets } = tracked;
+		const store = tx.objectStore('sockets');
+		await Promise.all([
+			store.put({ traceId, tracked: sockets }),
+			owners
+				? store.put({ traceId: ownersKey(traceId), owners: packOwners(owners) })
+				: store.delete(ownersKey(traceId)),
+		]);
+	}
 	await tx.done;
 	return listed;
 }
 
+const ownersKey = (traceId: number): OwnersKey => [traceId, 'owners'];
+
+/** A trace's sockets, with their owners table. */
 export async function getSockets(db: DB, traceId: number): Promise<TrackedTrace | undefined> {
-	return (await db.get('sockets', traceId))?.tracked;
+	const [record, owners] = await Promise.all([
+		db.get('sockets', traceId),
+		db.get('sockets', ownersKey(traceId)),
+	]);
+	if (!record || !('tracked' in record)) return undefined;
+	return owners && 'owners' in owners
+		? { ...record.tracked, owners: unpackOwners(owners.owners) }
+		: record.tracked;
+}
+
+/**
+ * Only the owners table of a trace's sockets (undefined when it has none): read apart from the
+ * sockets, unless they were stored before it was (then with them).
+ */
+export async function getOwners(db: DB, traceId: number): Promise<EventOwners | undefined> {
+	const owners = await db.get('sockets', ownersKey(traceId));
+	if (owners && 'owners' in owners) return unpackOwners(owners.owners);
+	return (await getSockets(db, traceId))?.owners;
 }
 
 export async function deleteTrace(db: DB, traceId: number): Promise<void> {
 	const tx = db.transaction(['traces', 'chunks', 'columns', 'sockets', 'buffers'], 'readwrite');
 	await Promise.all([
 		tx.objectStore('sockets').delete(traceId),
+		tx.objectStore('sockets').delete(ownersKey(traceId)),
 		tx.objectStore('buffers').delete(traceId),
 		tx.objectStore('columns').delete(ofTrace(traceId)),
 		tx.objectStore('chunks').delete(ofTrace(traceId)),

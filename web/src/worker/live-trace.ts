@@ -192,6 +192,11 @@ export class LiveTrace implements ChunkSource {
 		return this.#reading;
 	}
 
+	/** The sockets, if they are held (read back, or stored by the import in this worker). */
+	heldTracked(): TrackedTrace | undefined {
+		return this.#tracked?.deref();
+	}
+
 	/** The sockets just stored (by the import in this worker, or read back). */
 	keepTracked(t: TrackedTrace): void {
 		this.#tracked = new WeakRef(t);

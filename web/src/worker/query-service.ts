@@ -18,7 +18,7 @@ import { ruleMatches, type RuleMatches } from '../query/rule-match.ts';
 import { recordDecoder } from '../decoder/single-record.ts';
 import { findingsOf, type Finding } from '../sockets/findings.ts';
 import type { TrackedTrace } from '../sockets/tracker.ts';
-import { getSockets, getTrace } from '../store/trace-store.ts';
+import { getOwners, getSockets, getTrace } from '../store/trace-store.ts';
 import type {
 	ExportFormat,
 	OpenedTrace,
@@ -36,6 +36,7 @@ import type { ExportProgress } from './export-selection.ts';
 import { exportSocketTable, type SocketTableName } from './export-tables.ts';
 import { tableWriter, type TableFormat } from '../export/table-writer.ts';
 import { pivotTable } from '../export/pivot-table.ts';
+import type { EventOwners } from '../columns/event-owners.ts';
 import type { LiveTrace } from './live-trace.ts';
 import type { OpenTraces } from './open-traces.ts';
 import { errorCode, errorMessage, failWith } from './guard.ts';
@@ -76,8 +77,8 @@ export class QueryService {
 	#numbered = 0;
 	/** Per trace, its latest I/O graph of a filter while importing (the next goes on from it). */
 	readonly #ioCounts = new Map<number, { live: LiveTrace; count: IoCount }>();
-	/** Traces whose engine has been given the owners table. */
-	readonly #ownersRead = new WeakSet<LiveTrace>();
+	/** Per opened trace, its engine being given the owners table (once). */
+	readonly #ownersJoined = new WeakMap<LiveTrace, Promise<void>>();
 
 	/** Awaits what an import brings without holding the import up (RequestLoad.park). */
 	readonly #park: <T>(p: Promise<T>) => Promise<T>;
@@ -98,7 +99,11 @@ export class QueryService {
 	}
 
 	async opened(id: number): Promise<Result<OpenedTrace>> {
+		// The owners table, which the first query joins to its rows, is read beside the trace.
+		const owners = this.#catalog.importing(id) ? null : this.#readOwners(id);
+		owners?.catch(() => {});
 		const live = await this.#traces.live(id);
+		if (owners) this.#joinOwners(id, live, owners).catch(() => {});
 		const record = (await this.#catalog.get(id)) ?? live.record;
 		live.record = record;
 		return ok({
@@ -175,14 +180,35 @@ export class QueryService {
 
 	/**
 	 * Hands the engine the sockets' owners table once the import has stored it (read once per
-	 * opened trace): rows are then owned by their socket's or connection's process.
+	 * opened trace, apart from the sockets; `read`, a read started already): rows are then owned
+	 * by their socket's or connection's process. Asked again while the trace is incomplete, or
+	 * after a read failed.
 	 */
-	async #joinOwners(id: number, live: LiveTrace): Promise<void> {
-		if (this.#ownersRead.has(live) || this.#catalog.importing(id)) return;
-		const tracked = await this.#trackedOf(id);
-		if (!tracked || this.#ownersRead.has(live)) return;
-		this.#ownersRead.add(live);
-		live.engine.setOwners(tracked.owners ?? null);
+	#joinOwners(
+		id: number,
+		live: LiveTrace,
+		read?: Promise<EventOwners | null | undefined>,
+	): Promise<void> {
+		if (this.#catalog.importing(id)) return Promise.resolve();
+		let joined = this.#ownersJoined.get(live);
+		if (!joined) {
+			joined = (async () => {
+				const held = live.heldTracked();
+				const owners = held ? held.owners : await (read ?? this.#readOwners(id));
+				if (owners === null) this.#ownersJoined.delete(live);
+				else live.engine.setOwners(owners ?? null);
+			})();
+			joined.catch(() => this.#ownersJoined.delete(live));
+			this.#ownersJoined.set(live, joined);
+		}
+		return joined;
+	}
+
+	/** The owners table of a complete trace (undefined when it has none); null while incomplete. */
+	async #readOwners(id: number): Promise<EventOwners | null | undefined> {
+		const db = await this.#catalog.db();
+		if ((await getTrace(db, id))?.status !== 'complete') return null;
+		return getOwners(db, id);
 	}
 
 	/** The selection a handle names, if it is still the latest of its trace. */
