@@ -234,6 +234,12 @@ describe('chunk summaries', () => {
 				expect(withSummaries.indexes(got, 0, got.matched), what).toEqual(
 					scan.indexes(expected, 0, expected.matched),
 				);
+				// The first rows from a prefix of the selection: the same as the listing's first.
+				for (const n of [1, 50, 3000]) {
+					const head = await withSummaries.head(filter, range, n);
+					expect(head.parts.length, what).toBeLessThanOrEqual(got.parts.length);
+					expect(withSummaries.indexes(head, 0, n), what).toEqual(scan.indexes(expected, 0, n));
+				}
 				const from = range?.from ?? chunks[0]!.tMin;
 				const to = range?.to ?? chunks.at(-1)!.tMax + 1;
 				// Many bins (chunks span several) and few (a chunk falls inside one).

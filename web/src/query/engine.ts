@@ -161,6 +161,21 @@ export class QueryEngine {
 	}
 
 	/**
+	 * The selection's first chunks, up to the one that brings its `n`-th match (throws FilterError
+	 * for a bad expression): its first rows, without listing every match. Its counts are those of
+	 * the chunks it read.
+	 */
+	async head(
+		filter: string,
+		range: TimeRange | null,
+		n: number,
+		generation?: number,
+	): Promise<Selection> {
+		const compiled = compileFilter(parseFilter(filter), this.#ctx());
+		return selectRows(filter, compiled, range, this.#inputs(generation), null, n);
+	}
+
+	/**
 	 * Counts a filter's matches without listing them (throws FilterError for a bad expression):
 	 * chunk summaries answer where they can, the rest is scanned (selection.ts countRows).
 	 */

@@ -92,7 +92,8 @@ async function chunkScan(
 /**
  * Runs a compiled filter (null: every row) over the chunks in the range. With `earlier` (the same
  * filter and range over the first chunks, whose answer still holds), only the chunks after those
- * are read, and its parts are kept as they are.
+ * are read, and its parts are kept as they are. With `upTo`, it stops at the first chunk that
+ * brings its matches to `upTo`: a prefix of the selection (its counts are its chunks').
  */
 export async function selectRows(
 	filter: string,
@@ -100,6 +101,7 @@ export async function selectRows(
 	range: TimeRange | null,
 	inputs: SelectionInputs,
 	earlier: EarlierSelection | null = null,
+	upTo = Infinity,
 ): Promise<Selection> {
 	const parts: ChunkSelection[] = earlier ? [...earlier.selection.parts] : [];
 	let total = earlier?.selection.total ?? 0;
@@ -122,6 +124,7 @@ export async function selectRows(
 	let sel: Uint16Array | null = null;
 	for (const info of chunks) {
 		inputs.check();
+		if (matched >= upTo) break;
 		if (names.length > 0 && wanted[next] === info.index) columns.readAhead(wanted, next++, names);
 		const base = total;
 		total += info.rows;

@@ -141,12 +141,20 @@ export class QueryService {
 				: undefined;
 		let counted: { total: number; matched: number };
 		let listed: Promise<Selection> | null = null;
+		// The selection the first rows are read from: the whole listing, or only its first chunks.
+		let first: Selection | null = null;
 		try {
-			if (head > 0 || earlier) {
+			if (earlier || (head > 0 && this.#catalog.importing(id))) {
 				const selection = await live.engine.select(filter, range, generation, earlier);
 				listed = Promise.resolve(selection);
-				counted = selection;
-			} else counted = await live.engine.count(filter, range, generation);
+				counted = first = selection;
+			} else {
+				// Counted, and its first rows found in the chunks that hold them: every match is
+				// listed only once a request needs them (the table scrolled, the timeline), after
+				// the first rows are on screen (a 25 M-event trace's listing took as long as its count).
+				counted = await live.engine.count(filter, range, generation);
+				if (head > 0) first = await live.engine.head(filter, range, head, generation);
+			}
 		} catch (e) {
 			if (e instanceof FilterError) return fail('filter', e.message, e.whole);
 			if (e instanceof Superseded) return fail('superseded', e.message);
@@ -166,15 +174,14 @@ export class QueryService {
 		this.#current.set(id, current);
 		const ms = performance.now() - t0;
 		const handle: SelectionHandle = { traceId: id, selection: current.number };
-		const first =
-			head > 0 && listed ? await rowsOf({ live, selection: await listed }, 0, head) : undefined;
+		const rows = head > 0 && first ? await rowsOf({ live, selection: first }, 0, head) : undefined;
 		return ok({
 			handle,
 			total: counted.total,
 			matched: counted.matched,
 			partial: this.#catalog.importing(id),
 			ms,
-			...(first ? { head: first } : {}),
+			...(rows ? { head: rows } : {}),
 		});
 	}
 
