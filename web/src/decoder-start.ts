@@ -10,9 +10,15 @@ export function startDecoder(): DecoderHandle {
 		type: 'module',
 		name: 'sockscope-decoder',
 	});
+	// A worker that fails to load or throws at top level never answers Comlink calls: the session
+	// hears of it, whenever it first uses the worker.
+	const stopped = new Promise<Event>((resolve) => {
+		worker.addEventListener('error', resolve, { once: true });
+		worker.addEventListener('messageerror', resolve, { once: true });
+	});
 	const api = wrap<DecoderApi>(worker);
 	// Before any import (Comlink keeps the calls in order): the page starts the workers an import
 	// hands its copy and its sockets to.
 	void api.useSideWorkers(proxy(startSideWorker));
-	return { worker, api };
+	return { worker, api, stopped };
 }

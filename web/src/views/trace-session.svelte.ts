@@ -27,10 +27,15 @@ export type SessionState =
 			readonly code: FailureCode;
 	  };
 
-/** A started decoder worker and its Comlink proxy; created lazily, recreated after a crash. */
+/** A started decoder worker and its Comlink proxy; recreated after a crash. */
 export interface DecoderHandle {
 	readonly api: Remote<DecoderApi> | DecoderApi;
 	readonly worker: Worker;
+	/**
+	 * Settles with the worker's first error or undeliverable message: listened to from its start,
+	 * so that a worker that failed before the session first used it is not kept.
+	 */
+	readonly stopped: Promise<Event>;
 }
 
 /** Where the sample trace lives, relative to the page (public/sample.etl in the repository). */
@@ -256,8 +261,7 @@ export class TraceSession {
 				});
 			}
 		};
-		decoder.worker.addEventListener('error', crashed);
-		decoder.worker.addEventListener('messageerror', crashed);
+		void decoder.stopped.then(crashed);
 		this.#decoder = decoder;
 		return decoder;
 	}
