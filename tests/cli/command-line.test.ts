@@ -13,7 +13,8 @@ import {
 	UsageError,
 	type CommandName,
 } from '../../web/src/cli/args.ts';
-import { checkFilter, main } from '../../web/src/cli/main.ts';
+import { main } from '../../web/src/cli/main.ts';
+import { checkFilter } from '../../web/src/cli/filter-check.ts';
 import { bin, child, sockscope, sockscopeIn, type CliResult } from './run.ts';
 
 const root = join(import.meta.dirname, '../..');

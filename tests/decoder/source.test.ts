@@ -110,6 +110,34 @@ describe('blockCache', () => {
 		expect(reads.at(-1)).toEqual([600, 600]);
 		expect(reads).toHaveLength(3);
 	});
+	it('does not read ahead of a source that reads synchronously: it could not overlap the work', async () => {
+		const { source, reads } = counted(bytes);
+		const sync = {
+			...source,
+			readInto: (offset: number, target: Uint8Array) => {
+				const part = bytes.subarray(offset, offset + target.length);
+				target.set(part);
+				return part.length;
+			},
+		};
+		const cache = blockCache(sync, 1000, 4, 300);
+		for (const offset of [0, 64, 300, 650]) {
+			expect(await cache.read(offset, 64)).toEqual(bytes.subarray(offset, offset + 64));
+		}
+		// Only the blocks read from: 0, 300 and 600 (300, 300, 600, …).
+		expect(reads).toEqual([
+			[0, 300],
+			[300, 300],
+			[600, 600],
+		]);
+	});
+
+	it('starts with a first block of at most 1 MiB unless told otherwise', async () => {
+		const big = new Uint8Array(3 << 20);
+		const { source, reads } = counted(big);
+		await blockCache(source).read(0, 0x48);
+		expect(reads).toEqual([[0, 1 << 20]]);
+	});
 });
 
 describe('withHead', () => {

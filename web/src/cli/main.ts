@@ -6,27 +6,15 @@ import { fileURLToPath } from 'node:url';
 import { indexBuffers, openTrace, type OpenTrace } from '../decoder/etl-file.ts';
 import { DamageLog } from '../decoder/messages.ts';
 import type { ExportFormat } from '../export/record-lines.ts';
-import { pickEventColumns } from '../export/event-columns.ts';
+import type { EventColumn } from '../export/event-columns.ts';
 import { blockCache } from '../decoder/source.ts';
 import { traceStats } from '../decoder/stats.ts';
-import { compileFilter } from '../query/filter-compile.ts';
-import { FilterError, parseFilter } from '../query/filter-parser.ts';
 import type { Io } from './io.ts';
 import { EXIT, parseCommandLine, UsageError, type Options } from './args.ts';
-import { decodeCommand } from './decode-command.ts';
-import { diffCommand } from './diff-command.ts';
-import { exportCommand } from './export-command.ts';
 import { checkFiles, openInput, openRefused } from './input.ts';
 import { LineWriter, OutputClosed } from './output.ts';
 import { Progress } from './progress.ts';
-import {
-	findingsCommand,
-	pickSocketColumns,
-	socketsCommand,
-	type FindingsFormat,
-	type SocketsFormat,
-} from './sockets-commands.ts';
-import { packetsCommand, pcapngCommand } from './packet-commands.ts';
+import type { FindingsFormat, SocketsFormat } from './sockets-commands.ts';
 
 /** The project root: the nearest folder above this module (source or bundle) with a package.json. */
 function projectRoot(): string {
@@ -49,21 +37,6 @@ export function loadModule(): WebAssembly.Module {
 function version(): string {
 	return (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string })
 		.version;
-}
-
-/** A filter the compiler refuses (unknown field, bad value) is found before any decoding. */
-export function checkFilter(filter: string): void {
-	try {
-		compileFilter(parseFilter(filter), {
-			strings: [],
-			eventTypes: [],
-			startFiletime: 0n,
-			processNames: new Map(),
-		});
-	} catch (e) {
-		if (e instanceof FilterError) throw new UsageError(`--filter: ${e.message}`);
-		throw e;
-	}
 }
 
 /** Prints the facts; returns what the index pass (buffer headers only) finds wrong. */
@@ -91,12 +64,14 @@ export type { Io } from './io.ts';
 /** One trace through a one-file command; returns the exit code. */
 async function runOne(opts: Options, out: LineWriter, io: Io): Promise<number> {
 	const file = opts.files[0]!;
+	// Each command's code is loaded when it runs: a pass that needs little (stats, info) starts
+	// without reading the rest.
 	const columns =
 		opts.columns === null
 			? null
 			: opts.command === 'sockets'
-				? pickSocketColumns(opts.columns)
-				: pickEventColumns(opts.columns);
+				? (await import('./sockets-commands.ts')).pickSocketColumns(opts.columns)
+				: (await import('../export/event-columns.ts')).pickEventColumns(opts.columns);
 	if (columns && 'error' in columns) throw new UsageError(columns.error);
 	const module = loadModule();
 	const input = await openInput(file, io.stdin);
@@ -111,7 +86,8 @@ async function runOne(opts: Options, out: LineWriter, io: Io): Promise<number> {
 			case 'info':
 				problems = await info(trace, opts.json, out);
 				break;
-			case 'decode':
+			case 'decode': {
+				const { decodeCommand } = await import('./decode-command.ts');
 				problems = await decodeCommand(
 					trace,
 					module,
@@ -119,16 +95,15 @@ async function runOne(opts: Options, out: LineWriter, io: Io): Promise<number> {
 						format,
 						provider: opts.provider,
 						filter: opts.filter,
-						columns: columns as Exclude<
-							ReturnType<typeof pickEventColumns>,
-							{ error: string }
-						> | null,
+						columns: columns as EventColumn[] | null,
 					},
 					out,
 					progress,
 				);
 				break;
-			case 'sockets':
+			}
+			case 'sockets': {
+				const { socketsCommand } = await import('./sockets-commands.ts');
 				problems = await socketsCommand(
 					trace,
 					opts.format as SocketsFormat,
@@ -137,7 +112,9 @@ async function runOne(opts: Options, out: LineWriter, io: Io): Promise<number> {
 					progress,
 				);
 				break;
-			case 'findings':
+			}
+			case 'findings': {
+				const { findingsCommand } = await import('./sockets-commands.ts');
 				problems = await findingsCommand(
 					trace,
 					opts.json,
@@ -146,6 +123,7 @@ async function runOne(opts: Options, out: LineWriter, io: Io): Promise<number> {
 					progress,
 				);
 				break;
+			}
 			case 'stats':
 				problems = await stats(trace, opts.json, out);
 				break;
@@ -178,12 +156,17 @@ export async function main(
 		const opts = parsed.options;
 		// The packet commands read their own filter language (packets/packet-filter.ts).
 		const packetCommand = opts.command === 'packets' || opts.command === 'pcapng';
-		if (opts.filter !== null && !packetCommand) checkFilter(opts.filter);
+		if (opts.filter !== null && !packetCommand)
+			(await import('./filter-check.ts')).checkFilter(opts.filter);
 		checkFiles(opts.files);
-		if (opts.command === 'packets') return await packetsCommand(opts, loadModule(), io);
-		if (opts.command === 'pcapng') return await pcapngCommand(opts, loadModule(), io);
-		if (opts.command === 'export') return await exportCommand(opts, loadModule(), io);
-		if (opts.command === 'diff') return await diffCommand(opts, loadModule(), io, out);
+		if (opts.command === 'packets')
+			return await (await import('./packet-commands.ts')).packetsCommand(opts, loadModule(), io);
+		if (opts.command === 'pcapng')
+			return await (await import('./packet-commands.ts')).pcapngCommand(opts, loadModule(), io);
+		if (opts.command === 'export')
+			return await (await import('./export-command.ts')).exportCommand(opts, loadModule(), io);
+		if (opts.command === 'diff')
+			return await (await import('./diff-command.ts')).diffCommand(opts, loadModule(), io, out);
 		return await runOne(opts, out, io);
 	} catch (e) {
 		if (e instanceof OutputClosed) return EXIT.ok;
@@ -191,6 +174,8 @@ export async function main(
 			io.stderr.write(`sockscope: ${e.message}\n`);
 			return EXIT.usage;
 		}
+		// Only a command that read a filter can have thrown this: its module is loaded by then.
+		const { FilterError } = await import('../query/filter-parser.ts');
 		if (e instanceof FilterError) {
 			io.stderr.write(`sockscope: --filter: ${e.message}\n`);
 			return EXIT.usage;

@@ -76,12 +76,14 @@ export function blockCache(
 	source: ByteSource,
 	blockSize = 8 << 20,
 	keep = 4,
-	firstBlock = blockSize,
+	firstBlock = Math.min(blockSize, 1 << 20),
 ): ByteSource {
 	const blocks = new PromiseCache<number, Uint8Array>(keep);
 	const { startOf, sizeOf } = blockPlan(firstBlock, blockSize);
 	const load = (start: number) => source.read(start, sizeOf(start));
-	// No read-ahead at the first read: opening a file reads only its start.
+	// No read-ahead at the first read: opening a file reads only its start. Nor from a source
+	// that reads synchronously (a Node file): its read cannot overlap the work, only come early.
+	const readsAhead = source.readInto === undefined;
 	let last = NaN;
 	function block(start: number): Promise<Uint8Array> {
 		const b = blocks.get(start, load);
@@ -89,7 +91,8 @@ export function blockCache(
 		// read while this one is used.
 		const next = start + sizeOf(start);
 		const onward = start === last || start === last + sizeOf(last);
-		if (onward && next < source.size && !blocks.has(next)) void blocks.get(next, load);
+		if (readsAhead && onward && next < source.size && !blocks.has(next))
+			void blocks.get(next, load);
 		last = start;
 		return b;
 	}
