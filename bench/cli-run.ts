@@ -31,3 +31,11 @@ export async function runCli(cli: string, ...args: string[]): Promise<CliRun> {
 	const [maxRss, cpuSeconds] = JSON.parse(report) as [number, number];
 	return { seconds, cpuSeconds, maxRssMB: Number((maxRss / 1024).toFixed(1)) };
 }
+
+/** A child Node that runs nothing, started as runCli starts one: the cost of a process, seconds. */
+export async function runEmpty(): Promise<number> {
+	const t = performance.now();
+	const proc = spawn(process.execPath, ['--input-type=module', '-e', ''], { stdio: 'ignore' });
+	await new Promise((resolve) => proc.on('close', resolve));
+	return (performance.now() - t) / 1000;
+}
