@@ -145,7 +145,7 @@ export async function pageReport(
 		observe: tracker.observe,
 		beforeCommit: tracker.learnNames,
 	});
-	const snapshot = tracker.snapshot();
+	const snapshot = tracker.finish();
 	return {
 		records: result.records,
 		rows,

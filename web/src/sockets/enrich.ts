@@ -250,6 +250,23 @@ export function enrich(t: TrackedTrace, net: NetCollector): TrackedTrace {
 	return dns ? { ...t, sockets, dns } : { ...t, sockets };
 }
 
+/**
+ * enrich over sockets handed one at a time (SocketTracker.drain): each is enriched as it comes,
+ * and only the enriched summaries are held. The same result as enrich of the whole snapshot.
+ */
+export function enrichDrained(
+	overview: Omit<TrackedTrace, 'sockets'>,
+	drained: Iterable<SocketSummary>,
+	net: NetCollector,
+): TrackedTrace {
+	const { origin, endTicks, afdEvents, ...rest } = overview;
+	const sockets = [...enrichEach(drained, net, overview.processes)];
+	const t: TrackedTrace = { origin, endTicks, afdEvents, sockets, ...rest };
+	if (!adds(net)) return t;
+	const dns = dnsOf(net, sockets, t.processes);
+	return dns ? { ...t, dns } : t;
+}
+
 /** The same one socket at a time, for a reader that holds one summary, not all of them. */
 export function* enrichEach(
 	sockets: Iterable<SocketSummary>,

@@ -35,6 +35,12 @@ export const MODERN = 1;
 export type Family = typeof LEGACY | typeof MODERN;
 
 const NO_EVENTS = new Uint32Array(0);
+/**
+ * The one empty list that summaries share: most sockets have no drops, options or errors, and
+ * a list each was a large part of the memory of tens of thousands of summaries.
+ */
+const NONE: readonly never[] = Object.freeze([]);
+const listOrNone = <T>(list: readonly T[]): readonly T[] => (list.length > 0 ? list : NONE);
 
 export const STATUS_PENDING = 0x103;
 export const STATUS_CANCELLED = 0xc0000120;
@@ -484,20 +490,20 @@ export class LiveSocket {
 			receiveFailures: recv.receiveFailures,
 			nestedSendExits: send.nestedSendExits,
 			nestedSendBytes: send.nestedSendBytes,
-			peers,
+			peers: listOrNone(peers),
 			indications: ind.indications,
 			bytesIndicated: ind.bytesIndicated,
 			datagramsDropped: drop.dropped,
 			bytesDropped: drop.bytesDropped,
-			dropReasons,
-			dropEvents: [...this.dropEvents],
-			options: [...opt.options],
-			errors,
+			dropReasons: listOrNone(dropReasons),
+			dropEvents: listOrNone([...this.dropEvents]),
+			options: listOrNone([...opt.options]),
+			errors: listOrNone(errors),
 			error: firstError,
 			abort: this.abort,
 			peerDisconnect: this.peerDisconnect?.index ?? null,
 			ioAfterClose: after.ioAfterClose,
-			ioAfterCloseEvents: [...this.afterClose],
+			ioAfterCloseEvents: listOrNone([...this.afterClose]),
 			tinySends: send.tinySends,
 			tinySendStorm: this.tinyStorm,
 			legacy: (this.#families & (1 << LEGACY)) !== 0,

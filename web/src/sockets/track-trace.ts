@@ -3,7 +3,7 @@ import type { BufferEntry, OpenTrace } from '../decoder/etl-file.ts';
 import { mergeRecords, type BufferSink } from '../decoder/merge.ts';
 import { ProviderTable } from '../decoder/record-json.ts';
 import { BufferFeeder } from './buffer-view.ts';
-import { dnsOf, enrich, enrichEach, type NetCollector } from './enrich.ts';
+import { dnsOf, enrichDrained, enrichEach, type NetCollector } from './enrich.ts';
 import { withOwners } from './owners.ts';
 import type { SocketSummary } from './socket.ts';
 import { SocketTracker, type TrackedTrace, type TrackerOptions } from './tracker.ts';
@@ -20,7 +20,7 @@ export async function trackTrace(
 	onSlice?: BufferSink,
 ): Promise<TrackedTrace> {
 	const { tracker, net } = await follow(trace, buffers, options, onBuffer, onSlice);
-	return withOwners(enrich(tracker.snapshot(), net), net);
+	return withOwners(enrichDrained(tracker.overview(), tracker.drain(), net), net);
 }
 
 /** A tracked trace whose sockets are summed up one at a time, as they are read. */

@@ -799,6 +799,23 @@ export class SocketTracker {
 		return { origin, endTicks, afdEvents, sockets: [...this.summaries()], ...rest };
 	}
 
+	/**
+	 * Each socket's summary, for a tracker that is done (the end of an import): each socket's state
+	 * is let go once its summary is made, so that the states of every socket and their summaries
+	 * are not held at once. The tracker holds no socket after; take its overview() first.
+	 */
+	*drain(): Generator<SocketSummary> {
+		this.#live.clear();
+		this.#ended.clear();
+		this.#indicated.clear();
+		const all = this.#all.splice(0);
+		for (let i = 0; i < all.length; i++) {
+			yield all[i]!.summary(this.#origin, this.processes);
+			// A socket accepted later may still name it as its listener: that keeps it, not this.
+			all[i] = undefined as unknown as LiveSocket;
+		}
+	}
+
 	/** All of the snapshot but the sockets. */
 	overview(): Omit<TrackedTrace, 'sockets'> {
 		const pollers = [...this.#pollers.values()].map((p): PollActivity => {
