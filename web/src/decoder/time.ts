@@ -13,8 +13,8 @@ export function filetimeToIso(ft: bigint): string | null {
 	const d = new Date(Number(seconds * 1000n - EPOCH_DIFF_MS));
 	const iso = d.toISOString();
 	if (iso.length !== 24) return null;
-	// One flat string: a template would make a tree of parts that holds the whole ISO string
-	// too, several times the memory of the text, and sockets keep several times per socket.
+	// One flat string: a template would make a tree of parts that also holds the whole ISO
+	// string, several times the memory of the text (a socket's summary keeps about eight).
 	return [iso.slice(0, 19), '.', fraction, 'Z'].join('');
 }
 

@@ -19,7 +19,7 @@ import { dnsReport, type DnsReport } from '../dns/dns-report.ts';
 import type { SocketSummary } from './socket.ts';
 import { TcpTable, tcpOutcome, type TcpConnection } from './tcp.ts';
 import type { ProcessInfo } from './processes.ts';
-import type { TrackedTrace } from './tracker.ts';
+import { withSockets, type TrackedTrace } from './tracker.ts';
 
 const code = (key: string) => PROVIDERS.find((p) => p.key === key)!.code;
 const DNS = code('dns');
@@ -245,9 +245,7 @@ export function enrich(t: TrackedTrace, net: NetCollector): TrackedTrace {
 	// A trace without these providers: nothing to add (sockets read as before).
 	if (!adds(net)) return t;
 	const name = processNames(t.processes);
-	const sockets = t.sockets.map((s) => enrichSocket(s, net, name));
-	const dns = dnsOf(net, sockets, t.processes);
-	return dns ? { ...t, sockets, dns } : { ...t, sockets };
+	return withDns({ ...t, sockets: t.sockets.map((s) => enrichSocket(s, net, name)) }, net);
 }
 
 /**
@@ -259,11 +257,13 @@ export function enrichDrained(
 	drained: Iterable<SocketSummary>,
 	net: NetCollector,
 ): TrackedTrace {
-	const { origin, endTicks, afdEvents, ...rest } = overview;
-	const sockets = [...enrichEach(drained, net, overview.processes)];
-	const t: TrackedTrace = { origin, endTicks, afdEvents, sockets, ...rest };
-	if (!adds(net)) return t;
-	const dns = dnsOf(net, sockets, t.processes);
+	const t = withSockets(overview, [...enrichEach(drained, net, overview.processes)]);
+	return adds(net) ? withDns(t, net) : t;
+}
+
+/** The trace with its DNS lookups, when it logs any. */
+function withDns(t: TrackedTrace, net: NetCollector): TrackedTrace {
+	const dns = dnsOf(net, t.sockets, t.processes);
 	return dns ? { ...t, dns } : t;
 }
 

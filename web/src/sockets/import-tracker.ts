@@ -5,8 +5,7 @@ import type { OpenTrace } from '../decoder/etl-file.ts';
 import { ProviderTable } from '../decoder/record-json.ts';
 import type { TraceTables } from '../ingest/trace-tables.ts';
 import { BufferFeeder } from './buffer-view.ts';
-import { enrichDrained } from './enrich.ts';
-import { withOwners } from './owners.ts';
+import { finishTracking } from './track-trace.ts';
 import { SocketTracker, type TrackedTrace } from './tracker.ts';
 
 /**
@@ -21,12 +20,7 @@ export interface ImportTracker {
 	observe(b: DecodedBuffer, i: number, index: number): void;
 	/** For IngestOptions.beforeCommit: adds the process and host names learned so far. */
 	learnNames(tables: TraceTables): void;
-	/**
-	 * The sockets, named by DNS and told their TCP outcome, with the owners table (as trackTrace
-	 * gives them), once every record has been fed: the tracker lets each socket's state go as its
-	 * summary is made (at the end of a large import, the two together were its peak of memory),
-	 * and follows nothing after.
-	 */
+	/** The sockets once every record has been fed, as trackTrace gives them (finishTracking). */
 	finish(): TrackedTrace;
 }
 
@@ -43,8 +37,7 @@ export function importTracker(trace: OpenTrace, sockets = true): ImportTracker {
 	return {
 		tracker,
 		observe: (b, i, index) => feeder.feed(b, i, index),
-		finish: () =>
-			withOwners(enrichDrained(tracker.overview(), tracker.drain(), feeder.net), feeder.net),
+		finish: () => finishTracking(tracker, feeder.net),
 		learnNames(tables) {
 			for (const p of tracker.processes.list())
 				if (p.name && !tables.processNames.has(p.pid)) tables.processNames.set(p.pid, p.name);

@@ -20,6 +20,16 @@ export async function trackTrace(
 	onSlice?: BufferSink,
 ): Promise<TrackedTrace> {
 	const { tracker, net } = await follow(trace, buffers, options, onBuffer, onSlice);
+	return finishTracking(tracker, net);
+}
+
+/**
+ * A tracker that has seen every record, as a tracked trace: named by DNS, told TCP outcomes,
+ * with the owners table. It lets each socket's state go as its summary is made (the states of
+ * every socket and their summaries together were a large import's peak of memory), and follows
+ * nothing after.
+ */
+export function finishTracking(tracker: SocketTracker, net: NetCollector): TrackedTrace {
 	return withOwners(enrichDrained(tracker.overview(), tracker.drain(), net), net);
 }
 

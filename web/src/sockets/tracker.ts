@@ -171,6 +171,18 @@ interface Poller {
 
 const nonZero = (p: string | undefined): string | null => (p && p !== '0x0' ? p : null);
 
+/**
+ * A tracked trace from its overview and its sockets, its keys in the one order every writer of
+ * one uses (a trace's JSON is the same whichever way it was made).
+ */
+export function withSockets(
+	overview: Omit<TrackedTrace, 'sockets'>,
+	sockets: SocketSummary[],
+): TrackedTrace {
+	const { origin, endTicks, afdEvents, ...rest } = overview;
+	return { origin, endTicks, afdEvents, sockets, ...rest };
+}
+
 export class SocketTracker {
 	readonly processes = new ProcessTable();
 	readonly #origin: Filetime;
@@ -795,8 +807,7 @@ export class SocketTracker {
 
 	/** The sockets as they stand: ended ones, and live ones as open at the end of the trace. */
 	snapshot(): TrackedTrace {
-		const { origin, endTicks, afdEvents, ...rest } = this.overview();
-		return { origin, endTicks, afdEvents, sockets: [...this.summaries()], ...rest };
+		return withSockets(this.overview(), [...this.summaries()]);
 	}
 
 	/**
@@ -808,11 +819,11 @@ export class SocketTracker {
 		this.#live.clear();
 		this.#ended.clear();
 		this.#indicated.clear();
-		const all = this.#all.splice(0);
+		const all: (LiveSocket | undefined)[] = this.#all.splice(0);
 		for (let i = 0; i < all.length; i++) {
 			yield all[i]!.summary(this.#origin, this.processes);
 			// A socket accepted later may still name it as its listener: that keeps it, not this.
-			all[i] = undefined as unknown as LiveSocket;
+			all[i] = undefined;
 		}
 	}
 
