@@ -3,15 +3,16 @@
 // time to first rows, peak memory, query latencies over the imported events, and the time to
 // reopen it after a reload, each beside the platform's limit measured in the same run (the best of
 // three file.stream() reads of the same File on a blank page; for the cold count, the same columns
-// read from IndexedDB alone). Prints a summary with the absolute
-// figures and the ratios, then one JSON line last. `--dist DIR` serves another
-// build (another commit's, to compare two builds run after one another on a busy machine).
+// read from IndexedDB alone). Prints a summary with the absolute figures and the ratios, then one
+// JSON line last. `--dist DIR` serves another build (another commit's, to compare two builds run
+// after one another on a busy machine).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { BrowserContext, Page, Worker } from 'playwright-core';
 import { launchBrowser } from '../tests/e2e/browser.ts';
 import { projectRoot, startServer } from '../tests/e2e/server.ts';
+import { DB_NAME } from '../web/src/store/db.ts';
 import { IsolateMemory } from './isolate-memory.ts';
 import { cachePath, cached, generate, metaPath, type TraceMeta } from './winsock-trace.ts';
 
@@ -90,7 +91,7 @@ const QUERY_SCRIPT = `(async () => {
 	// bytes) read from IndexedDB as fast as the platform gives them, one read per chunk as the
 	// engine reads them, 16 in flight, straight from the stored Blobs; the best of two.
 	const request = (r) => new Promise((ok, no) => { r.onsuccess = () => ok(r.result); r.onerror = () => no(r.error); });
-	const db = await request(indexedDB.open('sockscope'));
+	const db = await request(indexedDB.open(${JSON.stringify(DB_NAME)}));
 	const records = await request(db.transaction('chunks').objectStore('chunks').getAll(IDBKeyRange.bound([id], [id, []])));
 	db.close();
 	const spans = records.flatMap((r) => {
