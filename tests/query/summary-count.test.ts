@@ -225,7 +225,8 @@ describe('chunk summaries', () => {
 				const range = randomRange(rng, chunks);
 				const expected = await scan.select(filter, range);
 				const what = `${filter} in ${JSON.stringify(range)}`;
-				expect(await withSummaries.count(filter, range), what).toEqual({
+				const count = await withSummaries.count(filter, range);
+				expect({ total: count.total, matched: count.matched }, what).toEqual({
 					total: expected.total,
 					matched: expected.matched,
 				});
@@ -234,6 +235,16 @@ describe('chunk summaries', () => {
 				expect(withSummaries.indexes(got, 0, got.matched), what).toEqual(
 					scan.indexes(expected, 0, expected.matched),
 				);
+				// The rows at any position, from only the chunks the count says hold them.
+				const n = expected.matched;
+				for (const offset of [0, Math.floor(n / 3), Math.max(0, n - 7), n + 5])
+					for (const limit of [1, 100, 70_000]) {
+						const window = await withSummaries.window(count, filter, range, offset, limit);
+						expect(window, what).not.toBeNull();
+						expect(withSummaries.indexes(window!, offset, limit), `${what} at ${offset}`).toEqual(
+							scan.indexes(expected, offset, limit),
+						);
+					}
 				// The first rows from a prefix of the selection: the same as the listing's first.
 				for (const n of [1, 50, 3000]) {
 					const head = await withSummaries.head(filter, range, n);
@@ -282,11 +293,40 @@ describe('chunk summaries', () => {
 		const chunks = randomChunks(6, SIZES);
 		const marked = new Set([0, 5, 1024, 5000, 9000]);
 		const { withSummaries, scan } = engines(chunks, context(marked));
-		for (const filter of ['marked', 'marked and event:AfdSend', 'not marked'])
-			expect(await withSummaries.count(filter)).toEqual({
+		for (const filter of ['marked', 'marked and event:AfdSend', 'not marked']) {
+			const { total, matched } = await withSummaries.count(filter);
+			expect({ total, matched }).toEqual({
 				total: (await scan.select(filter)).total,
 				matched: (await scan.select(filter)).matched,
 			});
+		}
+	});
+
+	it('find the rows at a position by reading only the chunks that hold them', async () => {
+		const chunks = randomChunks(8, SIZES);
+		const { withSummaries: counting, scan } = engines(chunks);
+		const filter = 'bytes>1000';
+		const count = await counting.count(filter);
+		const expected = await scan.select(filter);
+		const middle = count.chunks[Math.floor(count.chunks.length / 2)]!;
+		// Another engine, whose cache holds nothing the count read.
+		const { summarised, withSummaries } = engines(chunks);
+		const window = await withSummaries.window(count, filter, null, middle.first, 10);
+		expect(withSummaries.indexes(window!, middle.first, 10)).toEqual(
+			scan.indexes(expected, middle.first, 10),
+		);
+		// One chunk's columns (the filter reads bytes and flags), not the trace's.
+		expect(window!.parts.map((p) => p.chunk)).toEqual([middle.chunk]);
+		expect(summarised.reads).toBe(2);
+	});
+
+	it('say a count no longer holds rather than list other rows at a position', async () => {
+		const chunks = randomChunks(9, SIZES);
+		const { withSummaries } = engines(chunks);
+		const count = await withSummaries.count('bytes>1000');
+		// A count of each chunk's matches one fewer than they are (as if the filter's inputs changed).
+		const stale = { ...count, chunks: count.chunks.map((c) => ({ ...c, count: c.count - 1 })) };
+		expect(await withSummaries.window(stale, 'bytes>1000', null, 0, 10)).toBeNull();
 	});
 
 	it('give a different answer when stale: the count is the summary’s, not a scan’s', async () => {

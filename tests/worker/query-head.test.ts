@@ -1,6 +1,6 @@
 // A query that wants its first rows answers them from the chunks that hold them, its count from
-// every chunk, and lists every match only when a request needs them: the first rows and the
-// count are those of the whole listing.
+// every chunk, and lists every match only when a request needs them: the first rows, the rows at
+// any position and the count are those of the whole listing.
 import { describe, expect, it } from 'vitest';
 import { windowsScenario } from '../builders/windows-afd.ts';
 import { SAMPLE_IMPORT_MS } from '../timeouts.ts';
@@ -26,10 +26,20 @@ describe('a query with its first rows', { timeout: SAMPLE_IMPORT_MS }, () => {
 				filter,
 			).toEqual(listed.map((r) => r.index));
 			expect(q.head!.length, filter).toBe(Math.min(40, counted));
-			// The rest of the listing is there once asked for.
+			// The rows at any position before every match is listed (from the chunks the count says
+			// hold them), then the rest of the listing once asked for: the same rows.
 			if (counted > 0) {
+				const offsets = [0, Math.floor(counted / 2), Math.max(0, counted - 30)];
+				const rowsAt = async () =>
+					Promise.all(
+						offsets.map(async (o) =>
+							value(await lib.api.rows(q.handle, o, 60)).map((r) => r.index),
+						),
+					);
+				const before = await rowsAt();
 				const last = value(await lib.api.rows(q.handle, counted - 1, 1));
 				expect(value(await lib.api.positionOf(q.handle, last[0]!.index)), filter).toBe(counted - 1);
+				expect(await rowsAt(), filter).toEqual(before);
 			}
 		}
 	});

@@ -16,6 +16,7 @@ import type { Group, GroupKey, Histogram, RowView, Selection, TimeRange } from '
 import { rowViews } from './row-view.ts';
 import {
 	countRows,
+	listWindow,
 	indexesAt,
 	positionIn,
 	selectRows,
@@ -182,6 +183,21 @@ export class QueryEngine {
 	async count(filter: string, range: TimeRange | null = null, generation?: number): Promise<Count> {
 		const compiled = compileFilter(parseFilter(filter), this.#ctx());
 		return countRows(compiled, range, this.#inputs(generation));
+	}
+
+	/**
+	 * The matches [offset, offset + limit) of a count made here, listed from the chunks that hold
+	 * them only (selection.ts listWindow); null when they are no longer as counted.
+	 */
+	async window(
+		count: Count,
+		filter: string,
+		range: TimeRange | null,
+		offset: RowPosition,
+		limit: number,
+	): Promise<Selection | null> {
+		const compiled = compileFilter(parseFilter(filter), this.#ctx());
+		return listWindow(filter, compiled, range, this.#inputs(), count, offset, limit);
 	}
 
 	#inputs(generation?: number): SelectionInputs {

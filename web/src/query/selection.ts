@@ -175,10 +175,18 @@ export function startsWith(sel: Selection, earlier: Selection): boolean {
 	return true;
 }
 
+/** One chunk's matches as a count found them: how many, and where they start among all. */
+export type ChunkCount = Omit<ChunkSelection, 'rows'>;
+
 /** What a count answers: the events in the range's chunks, and those the filter matches. */
 export interface Count {
 	readonly total: number;
 	readonly matched: number;
+	/**
+	 * The chunks with matches, in order: enough to find which chunks hold the matches at any
+	 * position (listWindow) without listing every match.
+	 */
+	readonly chunks: readonly ChunkCount[];
 }
 
 /**
@@ -198,30 +206,74 @@ export async function countRows(
 	const wanted = chunks
 		.filter((c, k) => (!range || overlaps(c, range)) && !answers[k])
 		.map((c) => c.index);
+	const counts: ChunkCount[] = [];
 	let total = 0;
 	let matched = 0;
 	let next = 0;
 	let sel: Uint16Array | null = null;
+	const add = (info: ChunkInfo, from: number, to: number, count: number) => {
+		if (count === 0) return;
+		counts.push({ chunk: info.index, first: matched, base: total - info.rows, from, to, count });
+		matched += count;
+	};
 	for (const [k, info] of chunks.entries()) {
 		inputs.check();
 		total += info.rows;
 		const summary = answers[k];
+		// A summary answers only for a chunk wholly inside the range (summary-count.ts).
 		if (summary) {
-			matched += summaryCount(compiled, summary);
+			add(info, 0, info.rows, summaryCount(compiled, summary));
 			continue;
 		}
 		if (names.length > 0 && wanted[next] === info.index) columns.readAhead(wanted, next++, names);
 		const [from, to] = await rowsInRange(columns, info, range);
 		if (from >= to) continue;
 		if (!compiled) {
-			matched += to - from;
+			add(info, from, to, to - from);
 			continue;
 		}
 		const scan = await chunkScan(compiled, names, info.index, from, to, total - info.rows, inputs);
 		sel ??= new Uint16Array(CHUNK_ROWS);
-		matched += scan(sel, rowsFrom(sel, from, to));
+		add(info, from, to, scan(sel, rowsFrom(sel, from, to)));
 	}
-	return { total, matched };
+	return { total, matched, chunks: counts };
+}
+
+/**
+ * The matches [offset, offset + limit) of a counted filter, listed from only the chunks that hold
+ * them: a selection of those chunks' parts (enough for `indexesAt` over that window), its counts
+ * the whole count's. A table opened at any position of a 25 M-event answer then reads a chunk or
+ * two, not every match. Null when a chunk's matches are no longer as counted (what the filter
+ * reads changed since): the caller lists them all instead.
+ */
+export async function listWindow(
+	filter: string,
+	compiled: CompiledFilter | null,
+	range: TimeRange | null,
+	inputs: SelectionInputs,
+	count: Count,
+	offset: RowPosition,
+	limit: number,
+): Promise<Selection | null> {
+	const names = compiled ? [...compiled.columns] : [];
+	const end = offset + limit;
+	const parts: ChunkSelection[] = [];
+	let sel: Uint16Array | null = null;
+	for (const c of count.chunks) {
+		if (c.first >= end) break;
+		if (c.first + c.count <= offset) continue;
+		inputs.check();
+		if (!compiled || c.count === c.to - c.from) {
+			parts.push({ ...c, rows: null });
+			continue;
+		}
+		const scan = await chunkScan(compiled, names, c.chunk, c.from, c.to, c.base, inputs);
+		sel ??= new Uint16Array(CHUNK_ROWS);
+		const n = scan(sel, rowsFrom(sel, c.from, c.to));
+		if (n !== c.count) return null;
+		parts.push({ ...c, rows: sel.slice(0, n) });
+	}
+	return { filter, range, total: count.total, matched: count.matched, parts };
 }
 
 /** Event indexes of matches [offset, offset + limit). */

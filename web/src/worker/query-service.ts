@@ -4,6 +4,7 @@
 // newer answer on its way), so no request depends on which query the worker happened to see last.
 import { fail, ok, type Result } from '../lib/result.ts';
 import { Superseded } from '../query/superseded.ts';
+import type { Count } from '../query/selection.ts';
 import type {
 	Group,
 	GroupKey,
@@ -59,6 +60,8 @@ interface Current {
 	listed: Promise<Selection> | null;
 	/** While importing, the trace's listing before this query: a later listing goes on from it. */
 	readonly earlier: Promise<Selection> | null;
+	/** Its count, by chunk (a query counted rather than listed): rows are found from it until listed. */
+	readonly counted: Count | null;
 	readonly filter: string;
 	readonly range: TimeRange | null;
 }
@@ -140,6 +143,7 @@ export class QueryService {
 				? await latest.listed.catch(() => undefined)
 				: undefined;
 		let counted: { total: number; matched: number };
+		let byChunk: Count | null = null;
 		let listed: Promise<Selection> | null = null;
 		// The selection the first rows are read from: the whole listing, or only its first chunks.
 		let first: Selection | null = null;
@@ -152,7 +156,7 @@ export class QueryService {
 				// Counted, and its first rows found in the chunks that hold them: every match is
 				// listed only once a request needs them (the table scrolled, the timeline), after
 				// the first rows are on screen (a 25 M-event trace's listing took as long as its count).
-				counted = await live.engine.count(filter, range, generation);
+				counted = byChunk = await live.engine.count(filter, range, generation);
 				if (head > 0) first = await live.engine.head(filter, range, head, generation);
 			}
 		} catch (e) {
@@ -168,6 +172,7 @@ export class QueryService {
 				latest?.live === live && this.#catalog.importing(id)
 					? (latest.listed ?? latest.earlier)
 					: null,
+			counted: byChunk,
 			filter,
 			range,
 		};
@@ -238,6 +243,14 @@ export class QueryService {
 	}
 
 	async rows(handle: SelectionHandle, offset: number, limit: number): Promise<Result<RowView[]>> {
+		// Until something lists every match, the rows at a position come from the chunks that the
+		// count says hold them.
+		const current = this.#current.get(handle.traceId);
+		if (current?.number === handle.selection && !current.listed && current.counted) {
+			const { live, counted, filter, range } = current;
+			const window = await live.engine.window(counted, filter, range, offset, limit);
+			if (window) return ok(await rowsOf({ live, selection: window }, offset, limit));
+		}
 		const s = await this.#selected(handle);
 		return s.ok ? ok(await rowsOf(s.value, offset, limit)) : s;
 	}
