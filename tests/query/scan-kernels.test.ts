@@ -16,7 +16,7 @@ import {
 } from '../../web/src/columns/layout.ts';
 import { compileFilter, type FilterContext } from '../../web/src/query/filter-compile.ts';
 import { parseFilter } from '../../web/src/query/filter-parser.ts';
-import { rowsFrom } from '../../web/src/query/scan-kernels.ts';
+import { rowsFrom, scanRange } from '../../web/src/query/scan-kernels.ts';
 // Seeded, so that a failure is reproduced.
 import { rng as random } from '../fuzz/mutate.ts';
 
@@ -151,11 +151,46 @@ describe('filters as scans', () => {
 				for (let i = from; i < to; i++) if (test(i)) expected.push(i);
 				const n = compiled.scan(c)(sel, rowsFrom(sel, from, to));
 				expect([...sel.subarray(0, n)], filter).toEqual(expected);
+				// The same over the range itself (a scan's first term tests a range of rows).
+				const m = scanRange(compiled.scan(c), sel, from, to);
+				expect([...sel.subarray(0, m)], `${filter} over [${from}, ${to})`).toEqual(expected);
 				kept += n;
 			}
 		}
 		// Filters that keep something were among them (the test can fail).
 		expect(kept).toBeGreaterThan(0);
+	});
+
+	it('read a byte column four rows at a time only where its bytes are aligned for it', () => {
+		const rnd = random(11);
+		const c = narrowed(chunkColumns(rnd, 3001, false));
+		expect(c.etype).toBeInstanceOf(Uint8Array);
+		// The same event types one byte into a buffer, where 32-bit words cannot be read.
+		const shifted = new Uint8Array(c.etype.length + 1).subarray(1);
+		shifted.set(c.etype);
+		const sel = new Uint16Array(1 << 16);
+		for (const filter of [
+			'event:AfdReceive',
+			'event:AfdS* bytes>1000',
+			'bytes>1000 -event:AfdClose',
+		])
+			for (const etype of [c.etype, shifted]) {
+				const columns = { ...c, etype };
+				const compiled = compileFilter(parseFilter(filter), ctx)!;
+				const test = compiled.bind(columns);
+				for (const [from, to] of [
+					[0, 3001],
+					[1, 3000],
+					[2, 7],
+					[5, 6],
+					[1000, 1000],
+				] as const) {
+					const expected: number[] = [];
+					for (let i = from; i < to; i++) if (test(i)) expected.push(i);
+					const n = scanRange(compiled.scan(columns), sel, from, to);
+					expect([...sel.subarray(0, n)], `${filter} over [${from}, ${to})`).toEqual(expected);
+				}
+			}
 	});
 
 	it('run at a chunk of 65536 rows, whose last row number fills a selection entry', () => {
@@ -168,5 +203,7 @@ describe('filters as scans', () => {
 		const expected: number[] = [];
 		for (let i = 0; i < 1 << 16; i++) if (test(i)) expected.push(i);
 		expect([...sel.subarray(0, n)]).toEqual(expected);
+		const m = scanRange(compiled.scan(narrowed(c)), sel, 0, 1 << 16);
+		expect([...sel.subarray(0, m)]).toEqual(expected);
 	});
 });

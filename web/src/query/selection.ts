@@ -4,7 +4,7 @@ import { CHUNK_ROWS, makeColumns, type ColumnName, type ReadColumns } from '../c
 import type { EventIndex, RowPosition } from '../decoder/units.ts';
 import type { ColumnCache, ChunkInfo } from './column-cache.ts';
 import type { CompiledFilter, RecordFields, RowScan } from './filter-compile.ts';
-import { rowsFrom } from './scan-kernels.ts';
+import { scanRange } from './scan-kernels.ts';
 import type { RowOwners } from './owner-join.ts';
 import type { ChunkSelection, Selection, TimeRange } from './protocol.ts';
 import { answeringSummary, summaryCount, summaryDecides } from './summary-count.ts';
@@ -148,7 +148,7 @@ export async function selectRows(
 		const scan = await chunkScan(compiled, names, info.index, from, to, base, inputs);
 		// Scanned in one reused vector; the part keeps a copy of its matches only.
 		sel ??= new Uint16Array(CHUNK_ROWS);
-		const n = scan(sel, rowsFrom(sel, from, to));
+		const n = scanRange(scan, sel, from, to);
 		if (n === 0) continue;
 		parts.push({
 			chunk: info.index,
@@ -234,7 +234,7 @@ export async function countRows(
 		}
 		const scan = await chunkScan(compiled, names, info.index, from, to, total - info.rows, inputs);
 		sel ??= new Uint16Array(CHUNK_ROWS);
-		add(info, from, to, scan(sel, rowsFrom(sel, from, to)));
+		add(info, from, to, scanRange(scan, sel, from, to));
 	}
 	return { total, matched, chunks: counts };
 }
@@ -269,7 +269,7 @@ export async function listWindow(
 		}
 		const scan = await chunkScan(compiled, names, c.chunk, c.from, c.to, c.base, inputs);
 		sel ??= new Uint16Array(CHUNK_ROWS);
-		const n = scan(sel, rowsFrom(sel, c.from, c.to));
+		const n = scanRange(scan, sel, c.from, c.to);
 		if (n !== c.count) return null;
 		parts.push({ ...c, rows: sel.slice(0, n) });
 	}
