@@ -324,6 +324,11 @@ describe('with the network off after the first visit', () => {
 					'controlled by the service worker',
 				).toBe('ready');
 
+				// The reload restores the trace in the URL, as a user sees before picking another:
+				// a pick while the page swaps its landing view for the trace's would be lost with
+				// the input it went to.
+				await expectFacts(tab, 'sample.etl');
+
 				// A trace never seen before: the decoder worker and its WASM come from the cache.
 				await pickFile(page, fixture(TRACE));
 				await expectImported(tab, TRACE, OFFLINE_IMPORT_MS);
