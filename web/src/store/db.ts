@@ -74,26 +74,10 @@ export interface ChunkRecord {
 	/**
 	 * Its rows' combinations of event type, process, status and the like, which answer counts
 	 * without reading the columns (columns/chunk-summary.ts); null when the chunk has too many.
-	 * Chunks stored now hold none: a complete trace keeps every chunk's in one record
-	 * (SummariesRecord). Absent in both, as in chunks stored by an earlier version: queries scan.
+	 * Absent in chunks stored by an earlier version: queries scan those.
 	 */
 	summary?: ChunkSummary | null;
 }
-
-/**
- * Every chunk's summary of a complete trace, by chunk index, in one record of the chunks store
- * (its `index` a string, outside the chunks' numbers). One record: a trace's hundreds of chunk
- * records each holding its summary took three to six times as long to read as the same values
- * in one, and a large trace's opening waited for them.
- */
-export interface SummariesRecord {
-	traceId: number;
-	index: typeof SUMMARIES;
-	summaries: (ChunkSummary | null)[];
-}
-
-/** The `index` of a trace's SummariesRecord. */
-export const SUMMARIES = 'summaries';
 
 /** One column of a chunk, as chunks were stored before their columns went into one Blob. */
 export interface ColumnRecord {
@@ -126,7 +110,7 @@ export interface SockscopeDB extends DBSchema {
 	traces: { key: number; value: TraceRecord };
 	sockets: { key: number | OwnersKey; value: SocketsRecord };
 	buffers: { key: number; value: BuffersRecord };
-	chunks: { key: [number, number | typeof SUMMARIES]; value: ChunkRecord | SummariesRecord };
+	chunks: { key: [number, number]; value: ChunkRecord };
 	columns: { key: [number, number, string]; value: ColumnRecord };
 }
 

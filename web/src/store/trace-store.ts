@@ -13,15 +13,7 @@ import type { ChunkAdditions } from '../ingest/ingest.ts';
 import type { BufferTable } from '../decoder/buffer-records.ts';
 import type { EventOwners } from '../columns/event-owners.ts';
 import type { TrackedTrace } from '../sockets/tracker.ts';
-import type { ChunkSummary } from '../columns/chunk-summary.ts';
-import {
-	SUMMARIES,
-	type ChunkRecord,
-	type OwnersKey,
-	type SockscopeDB,
-	type SummariesRecord,
-	type TraceRecord,
-} from './db.ts';
+import type { ChunkRecord, OwnersKey, SockscopeDB, TraceRecord } from './db.ts';
 import { packOwners, unpackOwners } from './owners-record.ts';
 
 type DB = IDBPDatabase<SockscopeDB>;
@@ -87,8 +79,8 @@ export interface StoredChunk {
 }
 
 /**
- * A chunk's record: its columns (one Blob) and what loading them needs, so that a stored chunk is
- * always whole (its summary is stored with the others once the trace is: putSummaries). Made at once, before the next chunk is built: the pieces of narrowed columns are only
+ * A chunk's record: its summary and its columns (one Blob), so that a stored chunk is always
+ * whole. Made at once, before the next chunk is built: the pieces of narrowed columns are only
  * valid until the next chunk's.
  */
 export function chunkRecord(traceId: number, chunk: Chunk, additions: ChunkAdditions): StoredChunk {
@@ -110,6 +102,7 @@ export function chunkRecord(traceId: number, chunk: Chunk, additions: ChunkAddit
 		additions,
 		data,
 		parts,
+		summary: chunk.summary ?? null,
 	};
 	return { record, bytes, zeros };
 }
@@ -130,48 +123,8 @@ export async function putChunks(db: DB, records: readonly ChunkRecord[]): Promis
 	await tx.done;
 }
 
-/** A trace's numbered chunk records, without its SummariesRecord (whose index is a string). */
-const chunksOf = (id: number) => IDBKeyRange.bound([id, -Infinity], [id, Infinity]);
-
-const isChunk = (r: ChunkRecord | SummariesRecord | undefined): r is ChunkRecord =>
-	typeof r?.index === 'number';
-
-/** A trace's chunk records as stored (summaries apart): where each chunk's columns are. */
-export async function chunkRecords(db: DB, traceId: number): Promise<ChunkRecord[]> {
-	return (await db.getAll('chunks', chunksOf(traceId))).filter(isChunk);
-}
-
-/**
- * A trace's chunk records, each with its summary: its own (as an earlier version stored them) or
- * the one its trace's SummariesRecord holds, read in the same transaction.
- */
 export async function chunkSummaries(db: DB, traceId: number): Promise<ChunkRecord[]> {
-	const tx = db.transaction('chunks');
-	const [records, kept] = await Promise.all([
-		tx.store.getAll(chunksOf(traceId)),
-		tx.store.get([traceId, SUMMARIES]),
-	]);
-	await tx.done;
-	const chunks = records.filter(isChunk);
-	if (kept && !isChunk(kept))
-		for (const c of chunks) if (c.summary === undefined) c.summary = kept.summaries[c.index];
-	return chunks;
-}
-
-/**
- * Stores every chunk's summary of a trace whose chunks are all stored (by chunk index), unless
- * the trace has left the library meanwhile: one transaction, so a deletion comes wholly before
- * or after.
- */
-export async function putSummaries(
-	db: DB,
-	traceId: number,
-	summaries: (ChunkSummary | null)[],
-): Promise<void> {
-	const tx = db.transaction(['traces', 'chunks'], 'readwrite');
-	if ((await tx.objectStore('traces').count(traceId)) > 0)
-		await tx.objectStore('chunks').put({ traceId, index: SUMMARIES, summaries });
-	await tx.done;
+	return db.getAll('chunks', ofTrace(traceId));
 }
 
 /** Where a chunk's columns are: one Blob, or (chunks stored before) a record each. */
@@ -180,7 +133,7 @@ export type ChunkColumns = Pick<ChunkRecord, 'data' | 'parts'>;
 /** The columns of a chunk, from its summary (which holds no column data until it is read). */
 export async function chunkColumns(db: DB, traceId: number, chunk: number): Promise<ChunkColumns> {
 	const r = await db.get('chunks', [traceId, chunk]);
-	if (!isChunk(r)) throw new Error(`trace ${traceId} has no chunk ${chunk}`);
+	if (!r) throw new Error(`trace ${traceId} has no chunk ${chunk}`);
 	return columnsOf(r);
 }
 
@@ -280,8 +233,6 @@ export async function dropChunksFrom(db: DB, traceId: number, fromChunk: number)
 	await tx
 		.objectStore('chunks')
 		.delete(IDBKeyRange.bound([traceId, fromChunk], [traceId, Infinity]));
-	// Summaries are kept of complete traces only: a resumed import stores them anew at its end.
-	await tx.objectStore('chunks').delete([traceId, SUMMARIES]);
 	await tx
 		.objectStore('columns')
 		.delete(IDBKeyRange.bound([traceId, fromChunk], [traceId, Infinity, []]));

@@ -12,7 +12,6 @@ import {
 	type ReadColumns,
 } from '../columns/layout.ts';
 import type { ChunkAdditions } from '../ingest/ingest.ts';
-import type { ChunkSummary } from '../columns/chunk-summary.ts';
 import { TraceTables } from '../ingest/trace-tables.ts';
 import { QueryEngine } from '../query/engine.ts';
 import type { ChunkInfo, ChunkSource } from '../query/column-cache.ts';
@@ -22,7 +21,6 @@ import type { SockscopeDB, TraceRecord } from '../store/db.ts';
 import type { TrackedTrace } from '../sockets/tracker.ts';
 import {
 	chunkColumns,
-	chunkRecords,
 	chunkSummaries,
 	columnsOf,
 	loadColumn,
@@ -219,11 +217,6 @@ export class LiveTrace implements ChunkSource {
 		return this.#chunks;
 	}
 
-	/** Each chunk's summary, by chunk index (null: it has none, and is scanned). */
-	summaries(): (ChunkSummary | null)[] {
-		return this.#chunks.map((c) => c.summary ?? null);
-	}
-
 	async column<K extends ColumnName>(chunk: number, name: K): Promise<ReadColumns[K]> {
 		const recent = this.#recent.get(chunk);
 		if (recent) return recent.columns[name];
@@ -281,7 +274,7 @@ export class LiveTrace implements ChunkSource {
 	 * chunk (most of its time). Not while an import writes: the read would hold up its writes.
 	 */
 	readStoredChunks(): Promise<void> {
-		this.#allStored ??= chunkRecords(this.#db, this.id).then(
+		this.#allStored ??= chunkSummaries(this.#db, this.id).then(
 			(summaries) => {
 				for (const s of summaries)
 					if (s.index < this.#chunks.length && !this.#stored[s.index])
