@@ -5,7 +5,15 @@ import { describe, expect, it, vi } from 'vitest';
 import { failureText, textIn } from '../../web/src/i18n/render.ts';
 import { CHUNK_ROWS, FIRST_CHUNK_ROWS } from '../../web/src/columns/layout.ts';
 import type { ChunkRecord } from '../../web/src/store/db.ts';
-import { getOwners, getSockets, getTrace, updateTrace } from '../../web/src/store/trace-store.ts';
+import {
+	chunkSummaries,
+	getOwners,
+	getSockets,
+	getTrace,
+	updateTrace,
+} from '../../web/src/store/trace-store.ts';
+import type { EndpointOwners } from '../../web/src/columns/event-owners.ts';
+import { TraceTables } from '../../web/src/ingest/trace-tables.ts';
 import { packOwners } from '../../web/src/store/owners-record.ts';
 import { indexBuffers, openTrace } from '../../web/src/decoder/etl-file.ts';
 import { blobSource, blockCache } from '../../web/src/decoder/source.ts';
@@ -126,14 +134,27 @@ describe('an import run', { timeout: SAMPLE_IMPORT_MS }, () => {
 			maxEventsPerSocket: EVENTS_KEPT_PER_SOCKET,
 		});
 		expect(own.sockets.length).toBeGreaterThan(0);
-		// Stored apart and read back as typed arrays, the owners are compared as stored.
-		const stored = await getSockets(await lib.db(), trace.id);
-		expect(stored?.owners).toBeDefined();
-		expect({ ...stored, owners: packOwners(stored!.owners!) }).toEqual({
-			...own,
-			owners: packOwners(own.owners!),
-		});
-		expect(await getOwners(await lib.db(), trace.id)).toEqual(stored!.owners);
+		// The owners are stored apart, each endpoint as the index of its pointer text among the
+		// trace's strings (the Endpoint column's values): every endpoint of the pass's is there.
+		const db = await lib.db();
+		const stored = await getSockets(db, trace.id);
+		expect(stored?.owners).toBeUndefined();
+		expect({ ...stored, owners: own.owners }).toEqual(own);
+		const tables = new TraceTables();
+		for (const c of (await chunkSummaries(db, trace.id)).sort((a, b) => a.index - b.index))
+			tables.apply(c.additions);
+		const endpoints = [...own.owners!.endpoints];
+		expect(endpoints.length).toBeGreaterThan(0);
+		expect(endpoints.filter(([text]) => tables.indexOf(text) === undefined)).toEqual([]);
+		const record = await db.get('sockets', [trace.id, 'owners']);
+		expect(record && 'owners' in record && record.owners).toEqual(
+			packOwners(own.owners!, (t) => tables.indexOf(t)),
+		);
+		const read = (await getOwners(db, trace.id))!;
+		const lists = (e: EndpointOwners | null) => e && [Array.from(e.first), Array.from(e.pid)];
+		for (const [text, e] of endpoints)
+			expect(lists(read.endpointAt(tables.indexOf(text)!, tables.strings)), text).toEqual(lists(e));
+		expect([read.tcpRows, read.tcpPids]).toEqual([own.owners!.tcpRows, own.owners!.tcpPids]);
 	});
 
 	it('answers queries while importing (partial), and whole once the view is told it has ended', async () => {

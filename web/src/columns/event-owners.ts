@@ -34,3 +34,25 @@ export interface EventOwners {
 	/** And their PIDs. */
 	readonly tcpPids: Uint32Array;
 }
+
+/**
+ * The owners table as the join reads it: an endpoint's sockets by the index of its pointer text
+ * among the trace's strings (the Endpoint column's values). A table read back from storage is
+ * kept by index: it is ready without building a map of every endpoint's text.
+ */
+export interface OwnerLookup {
+	endpointAt(stringIndex: number, strings: readonly string[]): EndpointOwners | null;
+	readonly tcpRows: Uint32Array;
+	readonly tcpPids: Uint32Array;
+}
+
+/** A table built by the tracker (endpoints by text), or one read by index, as the join reads it. */
+export function ownerLookup(owners: EventOwners | OwnerLookup): OwnerLookup {
+	if ('endpointAt' in owners) return owners;
+	const byText = owners.endpoints;
+	return {
+		endpointAt: (index, strings) => byText.get(strings[index]!) ?? null,
+		tcpRows: owners.tcpRows,
+		tcpPids: owners.tcpPids,
+	};
+}

@@ -30,6 +30,11 @@ export class TraceTables {
 		return i;
 	}
 
+	/** The index of a string the table holds, or undefined. */
+	indexOf(s: string): number | undefined {
+		return this.#stringIndex.get(s);
+	}
+
 	eventType(key: string, make: () => EventType): number {
 		let i = this.#typeIndex.get(key);
 		if (i === undefined) {

@@ -4,7 +4,7 @@
 // it: the column cache, selection, row views, aggregation; what they answer is in protocol.ts.
 import { msg } from '../i18n/render.ts';
 import type { ColumnName, ReadColumns } from '../columns/layout.ts';
-import type { EventOwners } from '../columns/event-owners.ts';
+import type { EventOwners, OwnerLookup } from '../columns/event-owners.ts';
 import type { EventIndex, RowPosition, Ticks } from '../decoder/units.ts';
 import { countHistogram, groupsOf, histogramCounts, seriesOf } from './aggregate.ts';
 import { ColumnCache, type ChunkSource, type ColumnsOf } from './column-cache.ts';
@@ -81,7 +81,7 @@ export class QueryEngine {
 	 * The sockets' owners table (null: none yet): from now on each row's owner is its socket's or
 	 * connection's where they know it.
 	 */
-	setOwners(owners: EventOwners | null): void {
+	setOwners(owners: EventOwners | OwnerLookup | null): void {
 		this.#owners = new OwnerJoin(owners);
 		this.#ownerCache.clear();
 		this.#ownersRevision++;

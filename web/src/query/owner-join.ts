@@ -12,8 +12,10 @@ import {
 	SOURCE_SOCKET,
 	SOURCE_TCPIP,
 	UNKNOWN_OWNER,
+	ownerLookup,
 	type EndpointOwners,
 	type EventOwners,
+	type OwnerLookup,
 	type OwnerSource,
 } from '../columns/event-owners.ts';
 
@@ -48,13 +50,13 @@ function lastAtOrBelow(list: ArrayLike<number>, x: number): number {
 }
 
 export class OwnerJoin {
-	readonly #owners: EventOwners | null;
+	readonly #owners: OwnerLookup | null;
 	/** Per string index: the endpoint's sockets, null when none (undefined: not looked up yet). */
 	readonly #byString: (EndpointOwners | null | undefined)[] = [];
 
 	/** `owners` null: no sockets known (yet): every row keeps its own record's process. */
-	constructor(owners: EventOwners | null) {
-		this.#owners = owners;
+	constructor(owners: EventOwners | OwnerLookup | null) {
+		this.#owners = owners && ownerLookup(owners);
 	}
 
 	get known(): boolean {
@@ -63,8 +65,7 @@ export class OwnerJoin {
 
 	#endpoint(index: number, strings: readonly string[]): EndpointOwners | null {
 		let e = this.#byString[index];
-		if (e === undefined)
-			e = this.#byString[index] = this.#owners!.endpoints.get(strings[index]!) ?? null;
+		if (e === undefined) e = this.#byString[index] = this.#owners!.endpointAt(index, strings);
 		return e;
 	}
 

@@ -14,7 +14,7 @@ import type { ColumnPart } from '../columns/layout.ts';
 import type { ChunkSummary } from '../columns/chunk-summary.ts';
 import type { ChunkAdditions, IngestDamage } from '../ingest/ingest.ts';
 import type { TrackedTrace } from '../sockets/tracker.ts';
-import type { PackedOwners } from './owners-record.ts';
+import type { StoredOwners } from './owners-record.ts';
 import type { Message } from '../lib/message.ts';
 
 export const DB_NAME = 'sockscope';
@@ -102,7 +102,7 @@ export interface BuffersRecord {
  * their owners with them, and have no record of owners.
  */
 export type SocketsRecord =
-	{ traceId: number; tracked: TrackedTrace } | { traceId: OwnersKey; owners: PackedOwners };
+	{ traceId: number; tracked: TrackedTrace } | { traceId: OwnersKey; owners: StoredOwners };
 
 export type OwnersKey = [number, 'owners'];
 

@@ -11,7 +11,7 @@ import {
 } from '../columns/layout.ts';
 import type { ChunkAdditions } from '../ingest/ingest.ts';
 import type { BufferTable } from '../decoder/buffer-records.ts';
-import type { EventOwners } from '../columns/event-owners.ts';
+import { ownerLookup, type OwnerLookup } from '../columns/event-owners.ts';
 import type { TrackedTrace } from '../sockets/tracker.ts';
 import type { ChunkRecord, OwnersKey, SockscopeDB, TraceRecord } from './db.ts';
 import { packOwners, unpackOwners } from './owners-record.ts';
@@ -243,7 +243,12 @@ export async function dropChunksFrom(db: DB, traceId: number, fromChunk: number)
  * Stores a trace's sockets, unless the trace has left the library meanwhile (deleted while they
  * were being rebuilt): one transaction, so a deletion comes wholly before or after.
  */
-export async function putSockets(db: DB, traceId: number, tracked: TrackedTrace): Promise<boolean> {
+export async function putSockets(
+	db: DB,
+	traceId: number,
+	tracked: TrackedTrace,
+	strings: { indexOf(text: string): number | undefined },
+): Promise<boolean> {
 	const tx = db.transaction(['traces', 'sockets'], 'readwrite');
 	const listed = (await tx.objectStore('traces').count(traceId)) > 0;
 	if (listed) {
@@ -252,7 +257,10 @@ export async function putSockets(db: DB, traceId: number, tracked: TrackedTrace)
 		await Promise.all([
 			store.put({ traceId, tracked: sockets }),
 			owners
-				? store.put({ traceId: ownersKey(traceId), owners: packOwners(owners) })
+				? store.put({
+						traceId: ownersKey(traceId),
+						owners: packOwners(owners, (t) => strings.indexOf(t)),
+					})
 				: store.delete(ownersKey(traceId)),
 		]);
 	}
@@ -262,26 +270,24 @@ export async function putSockets(db: DB, traceId: number, tracked: TrackedTrace)
 
 const ownersKey = (traceId: number): OwnersKey => [traceId, 'owners'];
 
-/** A trace's sockets, with their owners table. */
+/**
+ * A trace's sockets; without their owners table (getOwners reads it), unless they were stored
+ * with it inside, before it was stored apart.
+ */
 export async function getSockets(db: DB, traceId: number): Promise<TrackedTrace | undefined> {
-	const [record, owners] = await Promise.all([
-		db.get('sockets', traceId),
-		db.get('sockets', ownersKey(traceId)),
-	]);
-	if (!record || !('tracked' in record)) return undefined;
-	return owners && 'owners' in owners
-		? { ...record.tracked, owners: unpackOwners(owners.owners) }
-		: record.tracked;
+	const record = await db.get('sockets', traceId);
+	return record && 'tracked' in record ? record.tracked : undefined;
 }
 
 /**
  * Only the owners table of a trace's sockets (undefined when it has none): read apart from the
  * sockets, unless they were stored before it was (then with them).
  */
-export async function getOwners(db: DB, traceId: number): Promise<EventOwners | undefined> {
+export async function getOwners(db: DB, traceId: number): Promise<OwnerLookup | undefined> {
 	const owners = await db.get('sockets', ownersKey(traceId));
 	if (owners && 'owners' in owners) return unpackOwners(owners.owners);
-	return (await getSockets(db, traceId))?.owners;
+	const inside = (await getSockets(db, traceId))?.owners;
+	return inside && ownerLookup(inside);
 }
 
 export async function deleteTrace(db: DB, traceId: number): Promise<void> {

@@ -439,7 +439,7 @@ export class ImportRun implements ActiveImport {
 		if (this.#cancelled || this.#sideError) throw new IngestStopped();
 		const tracked = this.#sockets.finish();
 		const db = await this.#deps.catalog.db();
-		if (!(await putSockets(db, this.id, tracked))) throw new IngestStopped();
+		if (!(await putSockets(db, this.id, tracked, this.#live.tables))) throw new IngestStopped();
 		// The page's first requests once the import is done ask for them: not read back.
 		this.#live.keepTracked(tracked);
 	}

@@ -37,7 +37,7 @@ import type { ExportProgress } from './export-selection.ts';
 import { exportSocketTable, type SocketTableName } from './export-tables.ts';
 import { tableWriter, type TableFormat } from '../export/table-writer.ts';
 import { pivotTable } from '../export/pivot-table.ts';
-import type { EventOwners } from '../columns/event-owners.ts';
+import type { EventOwners, OwnerLookup } from '../columns/event-owners.ts';
 import type { LiveTrace } from './live-trace.ts';
 import type { OpenTraces } from './open-traces.ts';
 import { errorCode, errorMessage, failWith } from './guard.ts';
@@ -199,14 +199,15 @@ export class QueryService {
 	#joinOwners(
 		id: number,
 		live: LiveTrace,
-		read?: Promise<EventOwners | null | undefined>,
+		read?: Promise<EventOwners | OwnerLookup | null | undefined>,
 	): Promise<void> {
 		if (this.#catalog.importing(id)) return Promise.resolve();
 		let joined = this.#ownersJoined.get(live);
 		if (!joined) {
 			joined = (async () => {
 				const held = live.heldTracked();
-				const owners = held ? held.owners : await (read ?? this.#readOwners(id));
+				// Sockets read back from storage hold no owners: those are read apart.
+				const owners = held?.owners ?? (await (read ?? this.#readOwners(id)));
 				if (owners === null) this.#ownersJoined.delete(live);
 				else live.engine.setOwners(owners ?? null);
 			})();
@@ -217,7 +218,7 @@ export class QueryService {
 	}
 
 	/** The owners table of a complete trace (undefined when it has none); null while incomplete. */
-	async #readOwners(id: number): Promise<EventOwners | null | undefined> {
+	async #readOwners(id: number): Promise<OwnerLookup | null | undefined> {
 		const db = await this.#catalog.db();
 		if ((await getTrace(db, id))?.status !== 'complete') return null;
 		return getOwners(db, id);
