@@ -74,10 +74,35 @@ export interface ChunkRecord {
 	/**
 	 * Its rows' combinations of event type, process, status and the like, which answer counts
 	 * without reading the columns (columns/chunk-summary.ts); null when the chunk has too many.
-	 * Absent in chunks stored by an earlier version: queries scan those.
+	 * Chunks stored now hold none: a complete trace keeps every chunk's in one record
+	 * (SummariesRecord). Absent in both, as in chunks stored by an earlier version: queries scan.
 	 */
 	summary?: ChunkSummary | null;
 }
+
+/**
+ * Every chunk's summary of a complete trace, by chunk index, in one record of the chunks store
+ * (its `index` a string, outside the chunks' numbers). One record: a trace's hundreds of chunk
+ * records each holding its summary took three to six times as long to read as the same values
+ * in one, and a large trace's opening waited for them.
+ */
+export interface SummariesRecord {
+	traceId: number;
+	index: typeof SUMMARIES;
+	summaries: (ChunkSummary | null)[];
+	/**
+	 * Every chunk's record but for where its columns are (and its summary, above), by chunk index:
+	 * opening the trace reads this record alone. Reading the chunk records took three times as
+	 * long, for the Blob each holds. Absent (stored by an earlier version): they are read.
+	 */
+	chunks?: ChunkOpening[];
+}
+
+/** A chunk's record as opening its trace reads it: without its columns or its summary. */
+export type ChunkOpening = Omit<ChunkRecord, 'traceId' | 'data' | 'parts' | 'summary'>;
+
+/** The `index` of a trace's SummariesRecord. */
+export const SUMMARIES = 'summaries';
 
 /** One column of a chunk, as chunks were stored before their columns went into one Blob. */
 export interface ColumnRecord {
@@ -110,7 +135,7 @@ export interface SockscopeDB extends DBSchema {
 	traces: { key: number; value: TraceRecord };
 	sockets: { key: number | OwnersKey; value: SocketsRecord };
 	buffers: { key: number; value: BuffersRecord };
-	chunks: { key: [number, number]; value: ChunkRecord };
+	chunks: { key: [number, number | typeof SUMMARIES]; value: ChunkRecord | SummariesRecord };
 	columns: { key: [number, number, string]; value: ColumnRecord };
 }
 

@@ -13,7 +13,16 @@ import type { ChunkAdditions } from '../ingest/ingest.ts';
 import type { BufferTable } from '../decoder/buffer-records.ts';
 import { ownerLookup, type OwnerLookup } from '../columns/event-owners.ts';
 import type { TrackedTrace } from '../sockets/tracker.ts';
-import type { ChunkRecord, OwnersKey, SockscopeDB, TraceRecord } from './db.ts';
+import type { ChunkSummary } from '../columns/chunk-summary.ts';
+import {
+	SUMMARIES,
+	type ChunkOpening,
+	type ChunkRecord,
+	type OwnersKey,
+	type SockscopeDB,
+	type SummariesRecord,
+	type TraceRecord,
+} from './db.ts';
 import { packOwners, unpackOwners } from './owners-record.ts';
 
 type DB = IDBPDatabase<SockscopeDB>;
@@ -79,8 +88,8 @@ export interface StoredChunk {
 }
 
 /**
- * A chunk's record: its summary and its columns (one Blob), so that a stored chunk is always
- * whole. Made at once, before the next chunk is built: the pieces of narrowed columns are only
+ * A chunk's record: its columns (one Blob) and what loading them needs, so that a stored chunk is
+ * always whole (its summary is stored with the others once the trace is: putSummaries). Made at once, before the next chunk is built: the pieces of narrowed columns are only
  * valid until the next chunk's.
  */
 export function chunkRecord(traceId: number, chunk: Chunk, additions: ChunkAdditions): StoredChunk {
@@ -102,7 +111,6 @@ export function chunkRecord(traceId: number, chunk: Chunk, additions: ChunkAddit
 		additions,
 		data,
 		parts,
-		summary: chunk.summary ?? null,
 	};
 	return { record, bytes, zeros };
 }
@@ -123,8 +131,61 @@ export async function putChunks(db: DB, records: readonly ChunkRecord[]): Promis
 	await tx.done;
 }
 
-export async function chunkSummaries(db: DB, traceId: number): Promise<ChunkRecord[]> {
-	return db.getAll('chunks', ofTrace(traceId));
+/** A trace's numbered chunk records, without its SummariesRecord (whose index is a string). */
+const chunksOf = (id: number) => IDBKeyRange.bound([id, -Infinity], [id, Infinity]);
+
+const isChunk = (r: ChunkRecord | SummariesRecord | undefined): r is ChunkRecord =>
+	typeof r?.index === 'number';
+
+/** A trace's chunk records as stored (summaries apart): where each chunk's columns are. */
+export async function chunkRecords(db: DB, traceId: number): Promise<ChunkRecord[]> {
+	return (await db.getAll('chunks', chunksOf(traceId))).filter(isChunk);
+}
+
+/** A chunk as opening its trace reads it: with its summary, and where its columns are if read. */
+export interface OpenedChunk extends ChunkOpening {
+	summary?: ChunkSummary | null;
+	/** Absent: not read (the trace's SummariesRecord holds the rest); chunkColumns reads it. */
+	columns?: ChunkColumns;
+}
+
+/**
+ * A trace's chunks as opening it reads them: from its SummariesRecord alone where that holds
+ * them, else from the chunk records, each with its summary (its own, as an earlier version
+ * stored them, or the one the SummariesRecord holds).
+ */
+export async function chunkSummaries(db: DB, traceId: number): Promise<OpenedChunk[]> {
+	const kept = await db.get('chunks', [traceId, SUMMARIES]);
+	const summaries = kept && !isChunk(kept) ? kept.summaries : null;
+	if (summaries && kept && !isChunk(kept) && kept.chunks)
+		return kept.chunks.map((c) => ({ ...c, summary: summaries[c.index] }));
+	return (await chunkRecords(db, traceId)).map(({ data, parts, traceId: _, ...c }) => ({
+		...c,
+		summary: c.summary === undefined ? summaries?.[c.index] : c.summary,
+		columns: { data, parts },
+	}));
+}
+
+/**
+ * Stores every chunk's summary of a trace whose chunks are all stored (by chunk index), with the
+ * rest of each chunk's record but its columns (SummariesRecord), unless the trace has left the
+ * library meanwhile: one transaction, so a deletion comes wholly before or after.
+ */
+export async function putSummaries(
+	db: DB,
+	traceId: number,
+	summaries: (ChunkSummary | null)[],
+): Promise<void> {
+	const tx = db.transaction(['traces', 'chunks'], 'readwrite');
+	if ((await tx.objectStore('traces').count(traceId)) > 0) {
+		const store = tx.objectStore('chunks');
+		const chunks = (await store.getAll(chunksOf(traceId)))
+			.filter(isChunk)
+			.sort((a, b) => a.index - b.index)
+			.map(({ traceId: _, data: _d, parts: _p, summary: _s, ...c }): ChunkOpening => c);
+		await store.put({ traceId, index: SUMMARIES, summaries, chunks });
+	}
+	await tx.done;
 }
 
 /** Where a chunk's columns are: one Blob, or (chunks stored before) a record each. */
@@ -133,7 +194,7 @@ export type ChunkColumns = Pick<ChunkRecord, 'data' | 'parts'>;
 /** The columns of a chunk, from its summary (which holds no column data until it is read). */
 export async function chunkColumns(db: DB, traceId: number, chunk: number): Promise<ChunkColumns> {
 	const r = await db.get('chunks', [traceId, chunk]);
-	if (!r) throw new Error(`trace ${traceId} has no chunk ${chunk}`);
+	if (!isChunk(r)) throw new Error(`trace ${traceId} has no chunk ${chunk}`);
 	return columnsOf(r);
 }
 
@@ -233,6 +294,8 @@ export async function dropChunksFrom(db: DB, traceId: number, fromChunk: number)
 	await tx
 		.objectStore('chunks')
 		.delete(IDBKeyRange.bound([traceId, fromChunk], [traceId, Infinity]));
+	// Summaries are kept of complete traces only: a resumed import stores them anew at its end.
+	await tx.objectStore('chunks').delete([traceId, SUMMARIES]);
 	await tx
 		.objectStore('columns')
 		.delete(IDBKeyRange.bound([traceId, fromChunk], [traceId, Infinity, []]));

@@ -37,6 +37,7 @@ import {
 	NO_CHUNKS,
 	putBuffers,
 	putChunks,
+	putSummaries,
 	putSockets,
 	updateTrace,
 	type ChunkCounts,
@@ -236,6 +237,8 @@ export class ImportRun implements ActiveImport {
 			});
 		}
 		this.#report(this.#latestAtEnd(), true);
+		// Before the trace counts as complete: opened later, it reads every summary at once.
+		await putSummaries(db, this.id, this.#live.summaries());
 		this.#live.record = await updateTrace(db, this.id, {
 			status: 'complete',
 			damage: result.damage,

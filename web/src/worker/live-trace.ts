@@ -12,6 +12,7 @@ import {
 	type ReadColumns,
 } from '../columns/layout.ts';
 import type { ChunkAdditions } from '../ingest/ingest.ts';
+import type { ChunkSummary } from '../columns/chunk-summary.ts';
 import { TraceTables } from '../ingest/trace-tables.ts';
 import { QueryEngine } from '../query/engine.ts';
 import type { ChunkInfo, ChunkSource } from '../query/column-cache.ts';
@@ -21,6 +22,7 @@ import type { SockscopeDB, TraceRecord } from '../store/db.ts';
 import type { TrackedTrace } from '../sockets/tracker.ts';
 import {
 	chunkColumns,
+	chunkRecords,
 	chunkSummaries,
 	columnsOf,
 	loadColumn,
@@ -48,6 +50,11 @@ export class LiveTrace implements ChunkSource {
 	readonly #stored: (Promise<ChunkColumns> | undefined)[] = [];
 	/** Where every stored chunk's columns are, read in one request (see `readStoredChunks`). */
 	#allStored: Promise<void> | null = null;
+	/**
+	 * Opened without where its chunks' columns are (a complete trace's summaries record holds the
+	 * rest): the first chunk asked for is read alone, the others together when another is asked for.
+	 */
+	#unlocated = false;
 	readonly #db: IDBPDatabase<SockscopeDB>;
 	/** The last chunks committed by an import in this worker, served without a read back. */
 	readonly #recent = new Map<number, Chunk>();
@@ -98,7 +105,8 @@ export class LiveTrace implements ChunkSource {
 				summary: s.summary?.rows === s.rows ? s.summary : null,
 			});
 			t.#zeros.push(new Set(s.zeros));
-			t.#stored.push(Promise.resolve(columnsOf(s)));
+			t.#stored.push(s.columns && Promise.resolve(s.columns));
+			if (!s.columns) t.#unlocated = true;
 		}
 		return t;
 	}
@@ -217,6 +225,11 @@ export class LiveTrace implements ChunkSource {
 		return this.#chunks;
 	}
 
+	/** Each chunk's summary, by chunk index (null: it has none, and is scanned). */
+	summaries(): (ChunkSummary | null)[] {
+		return this.#chunks.map((c) => c.summary ?? null);
+	}
+
 	async column<K extends ColumnName>(chunk: number, name: K): Promise<ReadColumns[K]> {
 		const recent = this.#recent.get(chunk);
 		if (recent) return recent.columns[name];
@@ -255,7 +268,13 @@ export class LiveTrace implements ChunkSource {
 
 	/** Where a stored chunk's columns are (read with its summary once needed). */
 	async #where(chunk: number): Promise<ChunkColumns> {
-		if (!this.#stored[chunk] && this.#allStored) await this.#allStored;
+		if (!this.#stored[chunk]) {
+			if (this.#allStored) await this.#allStored;
+			// The first chunk asked for was read alone (the first rows wait for it: a read of every
+			// chunk beside it held up its read and its columns' too); the others are read together.
+			else if (this.#unlocated && this.#stored.some((w) => w !== undefined))
+				await this.readStoredChunks();
+		}
 		let where = this.#stored[chunk];
 		if (!where) {
 			const reading = chunkColumns(this.#db, this.id, chunk);
@@ -274,7 +293,7 @@ export class LiveTrace implements ChunkSource {
 	 * chunk (most of its time). Not while an import writes: the read would hold up its writes.
 	 */
 	readStoredChunks(): Promise<void> {
-		this.#allStored ??= chunkSummaries(this.#db, this.id).then(
+		this.#allStored ??= chunkRecords(this.#db, this.id).then(
 			(summaries) => {
 				for (const s of summaries)
 					if (s.index < this.#chunks.length && !this.#stored[s.index])
