@@ -54,4 +54,22 @@ describe('TraceTables additions', () => {
 			hostNames: [],
 		});
 	});
+
+	it('look up replayed strings as interned ones, and go on interning after them (a resumed import)', () => {
+		const t = new TraceTables();
+		const texts = ['0xffff8a5c00001000', '10.0.0.1', '0xffff8a5c00002000'];
+		const indexes = texts.map((x) => t.intern(x));
+		const replayed = new TraceTables();
+		replayed.apply(t.takeAdditions());
+		expect(texts.map((x) => replayed.indexOf(x))).toEqual(indexes);
+		expect(replayed.indexOf('unknown')).toBeUndefined();
+		const again = new TraceTables();
+		again.apply({ strings: texts, eventTypes: [] });
+		// Interned again: the index it has; a new string: the next one.
+		expect(again.intern('10.0.0.1')).toBe(indexes[1]);
+		expect(again.intern('')).toBe(0);
+		expect(again.intern('fe80::1')).toBe(texts.length + 1);
+		expect(again.indexOf('fe80::1')).toBe(texts.length + 1);
+		expect(again.strings).toEqual(['', ...texts, 'fe80::1']);
+	});
 });
