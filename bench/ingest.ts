@@ -307,6 +307,8 @@ async function main() {
 			peakGrowthMB: Math.round(peakRss - baselineRss),
 			peakJsHeapMB: Math.round(isolates.peak.heapMB),
 			peakBuffersMB: Math.round(isolates.peak.buffersMB),
+			/** Each isolate's JS heap and buffers at that peak. */
+			peakByIsolate: isolates.peakByIsolate,
 			peakAppMemoryMB: Math.round(isolates.peakTotalMB),
 			queries: Object.fromEntries(Object.entries(q).map(([k, v]) => [k, Math.round(v * 10) / 10])),
 			/** The cold count over the same columns read from IndexedDB alone (queries.storageReadMs). */
@@ -326,6 +328,11 @@ async function main() {
 		log(
 			`import ${result.importSeconds} s = ${result.ratio}× the browser's read of the file (best of ${LIMIT_READS} on a blank page: ${result.readSeconds} s, ${result.readMBPerSecond} MB/s), (${result.mbPerSecond} MB/s, ${result.eventsPerSecond.toLocaleString('en-US')} events/s), ` +
 				`first rows ${result.firstRowsMs} ms (a second import: ${result.againFirstRowsMs} ms), reopen ${result.reopenFirstRowsMs} ms, peak memory of the page and its workers ${result.peakAppMemoryMB} MB (JS heap ${result.peakJsHeapMB} MB, ArrayBuffer and WASM ${result.peakBuffersMB} MB), renderer RSS ${result.peakRendererRssMB} MB (${result.peakGrowthMB} MB over the ${result.baselineRendererRssMB} MB before the import)`,
+		);
+		log(
+			`at the peak, by isolate (JS heap + buffers, MB): ${Object.entries(result.peakByIsolate)
+				.map(([name, m]) => `${name} ${m.heapMB} + ${m.buffersMB}`)
+				.join(', ')}`,
 		);
 		log(
 			`queries over ${q.total?.toLocaleString('en-US')} events: ${JSON.stringify(result.queries)}`,

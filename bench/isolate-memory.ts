@@ -22,6 +22,12 @@ export class IsolateMemory {
 	#seq = 0;
 	peak: MemorySample = { heapMB: 0, buffersMB: 0 };
 	peakTotalMB = 0;
+	/** Each isolate's share of the sample at the peak, by its script's file name. */
+	peakByIsolate: Record<string, MemorySample> = {};
+	/** The last sample's share by isolate, and its total (MB). */
+	last: Record<string, MemorySample> = {};
+	lastTotal = 0;
+	readonly #names = new Map<string, string>();
 
 	private constructor(cdp: CDPSession) {
 		this.#cdp = cdp;
@@ -50,6 +56,7 @@ export class IsolateMemory {
 				flatten: false,
 			});
 			this.#sessions.set(t.targetId, sessionId);
+			this.#names.set(sessionId, isolateName(t.type, t.url));
 		}
 	}
 
@@ -71,18 +78,37 @@ export class IsolateMemory {
 	/** One sample over every isolate alive now; keeps the peak. */
 	async sample(): Promise<MemorySample> {
 		await this.#attach().catch(() => {});
-		const usages = await Promise.all([...this.#sessions.values()].map((s) => this.#usage(s)));
+		const sessions = [...this.#sessions.values()];
+		const usages = await Promise.all(sessions.map((s) => this.#usage(s)));
 		let heap = 0;
 		let buffers = 0;
-		for (const u of usages) {
-			heap += u?.usedSize ?? 0;
-			buffers += u?.backingStorageSize ?? 0;
-		}
+		const byIsolate: Record<string, MemorySample> = {};
+		usages.forEach((u, i) => {
+			if (u === null) return;
+			heap += u.usedSize;
+			buffers += u.backingStorageSize ?? 0;
+			let name = this.#names.get(sessions[i]!) ?? 'unknown';
+			for (let n = 2; name in byIsolate; n++) name = `${name.replace(/#\d+$/, '')}#${n}`;
+			byIsolate[name] = {
+				heapMB: Math.round(u.usedSize / 1048576),
+				buffersMB: Math.round((u.backingStorageSize ?? 0) / 1048576),
+			};
+		});
 		const s = { heapMB: heap / 1048576, buffersMB: buffers / 1048576 };
+		this.last = byIsolate;
+		this.lastTotal = s.heapMB + s.buffersMB;
 		if (s.heapMB + s.buffersMB > this.peakTotalMB) {
 			this.peakTotalMB = s.heapMB + s.buffersMB;
 			this.peak = s;
+			this.peakByIsolate = byIsolate;
 		}
 		return s;
 	}
+}
+
+/** 'page', or a worker's script name without its build hash ('decoder.worker'). */
+function isolateName(type: string, url: string): string {
+	if (type === 'page') return 'page';
+	const file = url.split('/').pop()?.split('?')[0] ?? url;
+	return file.replace(/-[\w-]{8}\.js$/, '').replace(/\.js$/, '') || 'worker';
 }
