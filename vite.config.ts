@@ -16,6 +16,20 @@ const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 
 // Shown in the storage panel. SOCKSCOPE_VERSION overrides it so the update e2e test can build a
 // second, different version of the same source.
 const version = process.env.SOCKSCOPE_VERSION ?? pkg.version;
+/**
+ * First in the page's and the workers' scripts: Chromium then compiles every function of
+ * them while it streams them in, off the main thread (V8's explicit compile hints), rather than
+ * each at its first call. A trace dropped or opened from the system as the page appears showed
+ * its first rows sooner in each of four alternated sets of 8 first visits (30 MB trace, medians
+ * 0.57-0.74 s rather than 0.68-0.95 s); a page left idle for a second first gains little. Other
+ * browsers read a comment.
+ */
+const compileEagerly = {
+	output: {
+		postBanner: (chunk: { isEntry: boolean; isDynamicEntry: boolean }) =>
+			chunk.isEntry || chunk.isDynamicEntry ? '//# allFunctionsCalledOnLoad' : '',
+	},
+};
 
 export default defineConfig({
 	root: fileURLToPath(new URL('./web', import.meta.url)),
@@ -94,13 +108,14 @@ export default defineConfig({
 			},
 		}),
 	],
-	worker: { format: 'es' },
+	worker: { format: 'es', rolldownOptions: compileEagerly },
 	build: {
 		outDir: fileURLToPath(new URL('./dist', import.meta.url)),
 		emptyOutDir: true,
 		// Vite inlines small `?url` assets as data: URLs (and copies them into each worker); the
 		// decoder must stay a real file so instantiateStreaming gets application/wasm.
 		assetsInlineLimit: (file) => (file.endsWith('.wasm') ? false : undefined),
+		rolldownOptions: compileEagerly,
 	},
 	server: { fs: { allow: [projectRoot] } },
 });
