@@ -89,8 +89,9 @@ export interface StoredChunk {
 
 /**
  * A chunk's record: its columns (one Blob) and what loading them needs, so that a stored chunk is
- * always whole (its summary is stored with the others once the trace is: putSummaries). Made at once, before the next chunk is built: the pieces of narrowed columns are only
- * valid until the next chunk's.
+ * always whole (its summary is stored with the others once the trace is: putSummaries). Made at
+ * once, before the next chunk is built: the pieces of narrowed columns are only valid until the
+ * next chunk's.
  */
 export function chunkRecord(traceId: number, chunk: Chunk, additions: ChunkAdditions): StoredChunk {
 	// A column of zeros (the socket columns of a chunk without Winsock events, say) is not
@@ -155,13 +156,12 @@ export interface OpenedChunk extends ChunkOpening {
  * stored them, or the one the SummariesRecord holds).
  */
 export async function chunkSummaries(db: DB, traceId: number): Promise<OpenedChunk[]> {
-	const kept = await db.get('chunks', [traceId, SUMMARIES]);
-	const summaries = kept && !isChunk(kept) ? kept.summaries : null;
-	if (summaries && kept && !isChunk(kept) && kept.chunks)
-		return kept.chunks.map((c) => ({ ...c, summary: summaries[c.index] }));
+	const found = await db.get('chunks', [traceId, SUMMARIES]);
+	const kept = found && !isChunk(found) ? found : null;
+	if (kept?.chunks) return kept.chunks.map((c) => ({ ...c, summary: kept.summaries[c.index] }));
 	return (await chunkRecords(db, traceId)).map(({ data, parts, traceId: _, ...c }) => ({
 		...c,
-		summary: c.summary === undefined ? summaries?.[c.index] : c.summary,
+		summary: c.summary === undefined ? kept?.summaries[c.index] : c.summary,
 		columns: { data, parts },
 	}));
 }
