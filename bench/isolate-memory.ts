@@ -24,9 +24,6 @@ export class IsolateMemory {
 	peakTotalMB = 0;
 	/** Each isolate's share of the sample at the peak, by its script's file name. */
 	peakByIsolate: Record<string, MemorySample> = {};
-	/** The last sample's share by isolate, and its total (MB). */
-	last: Record<string, MemorySample> = {};
-	lastTotal = 0;
 	readonly #names = new Map<string, string>();
 
 	private constructor(cdp: CDPSession) {
@@ -95,8 +92,6 @@ export class IsolateMemory {
 			};
 		});
 		const s = { heapMB: heap / 1048576, buffersMB: buffers / 1048576 };
-		this.last = byIsolate;
-		this.lastTotal = s.heapMB + s.buffersMB;
 		if (s.heapMB + s.buffersMB > this.peakTotalMB) {
 			this.peakTotalMB = s.heapMB + s.buffersMB;
 			this.peak = s;

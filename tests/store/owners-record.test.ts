@@ -82,7 +82,7 @@ async function withTrace() {
 
 describe('the stored owners table', () => {
 	it('packs by string index and unpacks to the same lists, without the endpoints no row names', () => {
-		const packed = packOwners(OWNERS, STRING_TABLE.indexOf);
+		const packed = packOwners(OWNERS, STRING_TABLE);
 		expect(Array.from(packed.endpointStrings)).toEqual([4, 2]);
 		expect(asJoined(unpackOwners(packed))).toEqual(EXPECTED);
 		const none: EventOwners = {
@@ -90,7 +90,7 @@ describe('the stored owners table', () => {
 			tcpRows: new Uint32Array(),
 			tcpPids: new Uint32Array(),
 		};
-		expect(asJoined(unpackOwners(packOwners(none, STRING_TABLE.indexOf)))).toEqual({
+		expect(asJoined(unpackOwners(packOwners(none, STRING_TABLE)))).toEqual({
 			endpoints: STRINGS.map(() => null),
 			tcpRows: [],
 			tcpPids: [],
@@ -111,7 +111,7 @@ describe('the stored owners table', () => {
 
 	it('is read as stored by earlier versions: endpoints by text, or inside the sockets', async () => {
 		const { db, id } = await withTrace();
-		const byText = packOwners(OWNERS, STRING_TABLE.indexOf);
+		const byText = packOwners(OWNERS, STRING_TABLE);
 		const { endpointStrings, ...rest } = byText;
 		const endpoints = Array.from(endpointStrings, (k) => STRINGS[k]!);
 		await db.put('sockets', { traceId: [id, 'owners'], owners: { ...rest, endpoints } });

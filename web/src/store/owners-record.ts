@@ -33,29 +33,32 @@ export interface PackedOwnersByText extends SocketLists {
 
 export type StoredOwners = PackedOwners | PackedOwnersByText;
 
+/** Where a trace's strings hold a text (TraceTables). */
+export interface StringIndex {
+	indexOf(text: string): number | undefined;
+}
+
 /**
- * `stringIndex`: where the trace's strings hold a text. An endpoint whose pointer text they do
- * not hold is left out: no row names it, so the join never asks for it.
+ * An endpoint whose pointer text the trace's strings do not hold is left out: no row names it,
+ * so the join never asks for it.
  */
-export function packOwners(
-	owners: EventOwners,
-	stringIndex: (text: string) => number | undefined,
-): PackedOwners {
+export function packOwners(owners: EventOwners, strings: StringIndex): PackedOwners {
 	const kept = [...owners.endpoints].flatMap(([text, e]) => {
-		const at = stringIndex(text);
+		const at = strings.indexOf(text);
 		return at === undefined ? [] : [[at, e] as const];
 	});
-	const endpointStrings = Uint32Array.from(kept, ([at]) => at);
 	return {
-		endpointStrings,
-		...socketLists(
-			kept.map(([, e]) => e),
-			owners,
-		),
+		endpointStrings: Uint32Array.from(kept, ([at]) => at),
+		...socketLists(kept.map(([, e]) => e)),
+		tcpRows: owners.tcpRows,
+		tcpPids: owners.tcpPids,
 	};
 }
 
-function socketLists(lists: readonly EndpointOwners[], owners: EventOwners): SocketLists {
+/** Each endpoint's sockets, one after another in two arrays. */
+function socketLists(
+	lists: readonly EndpointOwners[],
+): Pick<SocketLists, 'starts' | 'first' | 'pid'> {
 	const starts = new Uint32Array(lists.length + 1);
 	let n = 0;
 	for (const [k, e] of lists.entries()) {
@@ -69,7 +72,7 @@ function socketLists(lists: readonly EndpointOwners[], owners: EventOwners): Soc
 		first.set(Array.from(e.first), starts[k]!);
 		pid.set(Array.from(e.pid), starts[k]!);
 	}
-	return { starts, first, pid, tcpRows: owners.tcpRows, tcpPids: owners.tcpPids };
+	return { starts, first, pid };
 }
 
 /** The table again, as the join reads it; each endpoint's lists are views of the stored arrays. */

@@ -23,7 +23,7 @@ import {
 	type SummariesRecord,
 	type TraceRecord,
 } from './db.ts';
-import { packOwners, unpackOwners } from './owners-record.ts';
+import { packOwners, unpackOwners, type StringIndex } from './owners-record.ts';
 
 type DB = IDBPDatabase<SockscopeDB>;
 
@@ -310,7 +310,7 @@ export async function putSockets(
 	db: DB,
 	traceId: number,
 	tracked: TrackedTrace,
-	strings: { indexOf(text: string): number | undefined },
+	strings: StringIndex,
 ): Promise<boolean> {
 	const tx = db.transaction(['traces', 'sockets'], 'readwrite');
 	const listed = (await tx.objectStore('traces').count(traceId)) > 0;
@@ -322,7 +322,7 @@ export async function putSockets(
 			owners
 				? store.put({
 						traceId: ownersKey(traceId),
-						owners: packOwners(owners, (t) => strings.indexOf(t)),
+						owners: packOwners(owners, strings),
 					})
 				: store.delete(ownersKey(traceId)),
 		]);
