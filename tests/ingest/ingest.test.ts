@@ -2,7 +2,11 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { indexBuffers, type OpenTrace } from '../../web/src/decoder/etl-file.ts';
 import type { BufferFeed } from '../../web/src/decoder/buffer-feed.ts';
-import type { Chunk } from '../../web/src/columns/layout.ts';
+import { CHUNK_ROWS, FIRST_CHUNK_ROWS, type Chunk } from '../../web/src/columns/layout.ts';
+import { ColumnPool } from '../../web/src/columns/column-pool.ts';
+import { filetimeFromIso } from '../builders/bytes.ts';
+import { busyEvent } from '../builders/busy-event.ts';
+import { EtlWriter } from '../builders/etl-writer.ts';
 import { ingestTrace } from '../../web/src/ingest/ingest.ts';
 import { TraceTables } from '../../web/src/ingest/trace-tables.ts';
 import { open } from '../decoder/load.ts';
@@ -83,5 +87,46 @@ describe('importing while the index pass runs', () => {
 		expect(digest(found.chunks)).toEqual(digest(plain.chunks));
 		expect(found.tables.strings).toEqual(plain.tables.strings);
 		expect(found.result.records).toBe(EVENTS + 2);
+	});
+});
+
+/**
+ * Full chunks of Winsock events (every socket column set) among events of another provider
+ * (none set), in a pattern that does not repeat from one chunk to the next.
+ */
+function mixedTrace(events: number): Uint8Array {
+	const w = new EtlWriter({ cpus: 2, bufferSize: 65536 });
+	let t = filetimeFromIso('2026-03-14T09:26:53.5897932Z');
+	for (let n = 0; n < events; n++) {
+		t += 50n;
+		if (n % 3 === 0)
+			w.addEvent({ cpu: n % 2, time: t, pid: 7, tid: 8, provider: OTHER_PROVIDER, id: 1 });
+		else w.addAfd(busyEvent(n, n % 2, t, 50));
+	}
+	return w.finish().bytes;
+}
+const OTHER_PROVIDER = '{6c1b6d1c-9d3e-4f0a-8e61-5d2f3c4b5a69}';
+
+describe('importing into the columns of chunks given back', () => {
+	it('stores the same chunks as with every column new', async () => {
+		const trace = await open(mixedTrace(FIRST_CHUNK_ROWS + 3 * CHUNK_ROWS + 500));
+		const plain = digest((await plainImport(trace)).chunks);
+		const pool = new ColumnPool(1);
+		const pooled: ReturnType<typeof digest> = [];
+		let reused = 0;
+		const given = new Set<unknown>();
+		await ingestTrace(
+			trace,
+			async (c) => {
+				if (given.has(c.columns.endpoint)) reused++;
+				// Kept as a digest, then the columns go back for the next chunk to fill.
+				pooled.push(...digest([c]));
+				pool.give(c.columns);
+				given.add(c.columns.endpoint);
+			},
+			{ tables: new TraceTables(), columns: pool },
+		);
+		expect(reused).toBeGreaterThan(0);
+		expect(pooled).toEqual(plain);
 	});
 });

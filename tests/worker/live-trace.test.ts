@@ -3,7 +3,15 @@
 import { describe, expect, it } from 'vitest';
 import { getSockets } from '../../web/src/store/trace-store.ts';
 import type { TrackedTrace } from '../../web/src/sockets/tracker.ts';
-import { COLUMN_NAMES, type Chunk, type Columns } from '../../web/src/columns/layout.ts';
+import {
+	allocateColumn,
+	CHUNK_ROWS,
+	COLUMN_NAMES,
+	makeColumns,
+	type Chunk,
+	type Columns,
+} from '../../web/src/columns/layout.ts';
+import { ColumnPool } from '../../web/src/columns/column-pool.ts';
 import type { LiveTrace } from '../../web/src/worker/live-trace.ts';
 import { library, sampleFile } from './library-harness.ts';
 
@@ -83,5 +91,39 @@ describe('LiveTrace.added', () => {
 		live.added(await chunkLike(live, n + 4), noAdditions, []);
 		// Let go once stored: read from storage now, where this stand-in never was.
 		await expect(live.column(n, 'etype')).rejects.toThrow(`has no chunk ${n}`);
+	});
+});
+
+/** Chunk `index` of CHUNK_ROWS rows, every column new (as a chunk builder's). */
+function fullChunk(index: number): Chunk {
+	const columns = makeColumns(COLUMN_NAMES, (n) => allocateColumn(n, CHUNK_ROWS));
+	columns.bytes.fill(1);
+	return { index, rows: CHUNK_ROWS, columns, tMin: 0, tMax: 1 };
+}
+
+describe('LiveTrace.added, with the import’s column pool', () => {
+	it('gives back the columns of a chunk let go, except those handed out as they are', async () => {
+		const { live } = await imported();
+		const pool = new ColumnPool(8);
+		live.pool = pool;
+		const n = live.chunks().length;
+		const chunk = fullChunk(n);
+		live.added(chunk, noAdditions, []);
+		const read = await live.column(n, 'time');
+		expect(read).toBe(chunk.columns.time);
+		live.added(fullChunk(n + 1), noAdditions, []);
+		// Still among the last two: nothing given back yet.
+		expect(pool.take('bytes', CHUNK_ROWS)).not.toBe(chunk.columns.bytes);
+		live.added(fullChunk(n + 2), noAdditions, []);
+		const bytes = pool.take('bytes', CHUNK_ROWS);
+		expect(bytes).toBe(chunk.columns.bytes);
+		expect(bytes.every((v) => v === 0)).toBe(true);
+		expect(pool.take('status', CHUNK_ROWS)).toBe(chunk.columns.status);
+		// Read by a query, and kept by the cache as it is (a column of bytes is not narrowed).
+		expect(pool.take('time', CHUNK_ROWS)).not.toBe(chunk.columns.time);
+		expect(pool.take('cat', CHUNK_ROWS)).not.toBe(chunk.columns.cat);
+		// Once the import ends, nothing more is given back.
+		live.noMoreChunks();
+		expect(live.pool).toBeNull();
 	});
 });

@@ -10,7 +10,8 @@ import { ProviderTable, recordJson, type RecordJson } from '../decoder/record-js
 import { csvCell, headerLine, recordLine, type ExportFormat } from '../export/record-lines.ts';
 import { decodeRecord, recordDecoder } from '../decoder/single-record.ts';
 import { NO_PID, type Chunk } from '../columns/layout.ts';
-import { ingestTrace } from '../ingest/ingest.ts';
+import { ingestTrace, WRITES_IN_FLIGHT } from '../ingest/ingest.ts';
+import { ColumnPool } from '../columns/column-pool.ts';
 import { TraceTables } from '../ingest/trace-tables.ts';
 import { compileFilter } from '../query/filter-compile.ts';
 import { parseFilter } from '../query/filter-parser.ts';
@@ -260,6 +261,7 @@ export async function filteredRecords(
 	};
 	// The import hands chunks on without waiting for the last to be written: handled in order.
 	let done = Promise.resolve();
+	const columns = new ColumnPool(WRITES_IN_FLIGHT);
 	let base = 0;
 	const eachOfChunk = async (
 		chunk: Chunk,
@@ -305,7 +307,11 @@ export async function filteredRecords(
 				processNames: new Map(tables.processNames),
 				hostNames: new Map(tables.hostNames),
 			};
-			return (done = done.then(() => eachOfChunk(chunk, names)));
+			// Its columns are filled again by a later chunk once it is written.
+			return (done = done.then(async () => {
+				await eachOfChunk(chunk, names);
+				columns.give(chunk.columns);
+			}));
 		},
 		{
 			tables,
@@ -313,6 +319,7 @@ export async function filteredRecords(
 			observe: sockets.observe,
 			beforeCommit: sockets.learnNames,
 			onProgress: (p) => progress.update(p.bytesDone, p.bytesTotal),
+			columns,
 		},
 	);
 	return { damage: result.damage.map((d) => d.message), sockets };

@@ -16,7 +16,6 @@ import type { DecodedBuffer } from '../decoder/decoded-buffer.ts';
 import { providerName, type ProviderTable } from '../decoder/record-json.ts';
 import { decodeTraceLogging, extItems } from '../decoder/tracelogging.ts';
 import {
-	allocateColumn,
 	chunkCapacity,
 	COLUMN_NAMES,
 	FLAG_BYTES,
@@ -34,6 +33,7 @@ import {
 } from '../columns/layout.ts';
 import { CAT_ERRORS, CATEGORIES, categoryOf } from '../columns/categories.ts';
 import { summarizeChunk } from '../columns/chunk-summary.ts';
+import { ColumnPool } from '../columns/column-pool.ts';
 import { BytesTable } from '../lib/bytes-table.ts';
 import { pointerText, PointerTable } from '../lib/pointer-table.ts';
 import { eventTypeKey, type TraceTables } from './trace-tables.ts';
@@ -172,7 +172,7 @@ export class ChunkBuilder {
 		this.#categories = caches.categories;
 		this.#pids = caches.pids;
 		this.#capacity = chunkCapacity(index);
-		this.columns = makeColumns(COLUMN_NAMES, (name) => allocateColumn(name, this.#capacity));
+		this.columns = makeColumns(COLUMN_NAMES, (name) => caches.columns.take(name, this.#capacity));
 	}
 
 	get full(): boolean {
@@ -208,7 +208,7 @@ export class ChunkBuilder {
 		c.pid[r] = pid;
 		c.tid[r] = words[w + R_TID]!;
 		c.process[r] = pid;
-		// The socket columns stay 0 unless set: each builder's columns are new (zeroed).
+		// The socket columns stay 0 unless set: each builder's columns start zeroed (ColumnPool).
 		let etype: number;
 		if (bytes[o + RecordOut.layout] === PayloadLayout.schema) {
 			// Almost every event of a Winsock trace: its type by schema, kind and opcode, in a table.
@@ -491,10 +491,13 @@ export interface BuilderCaches {
 	readonly categories: number[];
 	/** PID per EPROCESS string index (UNKNOWN: not looked up yet). */
 	readonly pids: { table: Float64Array };
+	/** Where builders take their columns: the arrays of chunks done with, when given back. */
+	readonly columns: ColumnPool;
 }
 
-export function newBuilderCaches(): BuilderCaches {
+export function newBuilderCaches(columns = new ColumnPool()): BuilderCaches {
 	return {
+		columns,
 		types: [],
 		// Zero-filled, so its pages cost nothing until used (filled with -1, it cost an import 15 ms).
 		schemaTypes: new Int32Array(EVENT_SCHEMAS.length * 16 * 256),

@@ -9,6 +9,7 @@ import { ProviderTable } from '../decoder/record-json.ts';
 import { chunkStartingAt, type Chunk, type EventType } from '../columns/layout.ts';
 import { ChunkBuilder, newBuilderCaches, type BuilderCaches } from './chunk-builder.ts';
 import { TraceTables } from './trace-tables.ts';
+import type { ColumnPool } from '../columns/column-pool.ts';
 import type { Message } from '../lib/message.ts';
 
 export interface ChunkAdditions {
@@ -70,6 +71,11 @@ export interface IngestOptions {
 	 * holds chunks back, to write several at once, writes them now.
 	 */
 	readonly drain?: () => void;
+	/**
+	 * Where chunk builders take their columns: a committed chunk's columns are the caller's, who
+	 * may give them back there once nothing reads them.
+	 */
+	readonly columns?: ColumnPool;
 }
 
 /** How long the decode may run before it lets other work in (messages, queries, cancel). */
@@ -138,7 +144,7 @@ export async function ingestTrace(
 		skip = skipRows;
 		checks = new TraceChecks(trace);
 		chunkIndex = chunkStartingAt(skip);
-		caches = newBuilderCaches();
+		caches = newBuilderCaches(options.columns);
 		builder = new ChunkBuilder(chunkIndex, tables, start, providers, caches);
 		row = 0;
 		bytesDone = 0;

@@ -17,8 +17,10 @@ import {
 import { reopenTrace, type OpenTrace } from '../decoder/etl-file.ts';
 import { feedIndex, type BufferFeed } from '../decoder/buffer-feed.ts';
 import type { Chunk } from '../columns/layout.ts';
+import { ColumnPool } from '../columns/column-pool.ts';
 import {
 	ingestTrace,
+	WRITES_IN_FLIGHT,
 	IngestStopped,
 	type ChunkAdditions,
 	type IngestProgress,
@@ -131,6 +133,11 @@ export class ImportRun implements ActiveImport {
 	#counting: Promise<void> = Promise.resolve();
 	/** The chunks decoded, written several to a transaction. */
 	#batches: ChunkBatches;
+	/**
+	 * The chunks' columns, given back by the live trace once its queries no longer read them: as
+	 * many sets as chunks written at once.
+	 */
+	readonly #columns = new ColumnPool(WRITES_IN_FLIGHT);
 	#countedAt = -Infinity;
 	#lastReport = 0;
 	/** The decoding has reported (until then, the index pass's progress is shown). */
@@ -205,6 +212,7 @@ export class ImportRun implements ActiveImport {
 		const db = await this.#deps.catalog.db();
 		this.#live = await this.#deps.traces.live(this.id);
 		this.#live.record = this.#record;
+		this.#live.pool = this.#columns;
 		// The page shows the trace at once, building its view while the first rows are decoded
 		// (its first query waits for them).
 		this.#onProgress({
@@ -333,6 +341,7 @@ export class ImportRun implements ActiveImport {
 			observe: (b, i, row) => this.#sockets.observe(b, i, row),
 			beforeCommit: (t) => this.#sockets.learnNames(t),
 			drain: () => this.#batches.flush(),
+			columns: this.#columns,
 		});
 	}
 
@@ -395,6 +404,7 @@ export class ImportRun implements ActiveImport {
 		this.#storedBefore = 0;
 		this.#live = await this.#deps.traces.live(this.id);
 		this.#live.record = record;
+		this.#live.pool = this.#columns;
 		this.#live.useRecords(this.#readBack!);
 		this.#sockets = importTracker(this.#trace);
 		// The new first chunk goes alone again.

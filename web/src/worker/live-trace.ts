@@ -13,6 +13,7 @@ import {
 } from '../columns/layout.ts';
 import type { ChunkAdditions } from '../ingest/ingest.ts';
 import type { ChunkSummary } from '../columns/chunk-summary.ts';
+import type { ColumnPool } from '../columns/column-pool.ts';
 import { TraceTables } from '../ingest/trace-tables.ts';
 import { QueryEngine } from '../query/engine.ts';
 import type { ChunkInfo, ChunkSource } from '../query/column-cache.ts';
@@ -58,6 +59,13 @@ export class LiveTrace implements ChunkSource {
 	readonly #db: IDBPDatabase<SockscopeDB>;
 	/** The last chunks committed by an import in this worker, served without a read back. */
 	readonly #recent = new Map<number, Chunk>();
+	/**
+	 * Per recent chunk, the columns handed out as they are (to a query, to the cache): those stay
+	 * the reader's; the others go back to `pool` when the chunk leaves the recent ones.
+	 */
+	readonly #lent = new Map<number, Set<ColumnName>>();
+	/** Where the import in this worker takes its chunks' columns (none: they are left to the GC). */
+	pool: ColumnPool | null = null;
 	/** Chunks added before they were stored (their write still runs). */
 	readonly #unstored = new Set<number>();
 	#records: Promise<RecordBytes> | null = null;
@@ -162,6 +170,8 @@ export class LiveTrace implements ChunkSource {
 		this.#zeros.push(new Set(zeros));
 		this.#stored.push(undefined);
 		this.#recent.set(chunk.index, chunk);
+		const lent = new Set<ColumnName>();
+		this.#lent.set(chunk.index, lent);
 		if (stored) {
 			this.#unstored.add(chunk.index);
 			const done = () => void this.#unstored.delete(chunk.index);
@@ -172,12 +182,21 @@ export class LiveTrace implements ChunkSource {
 		// The timeline's columns stay at hand (it is redrawn over every chunk while importing), and
 		// those most filters read (event types, status flags): 7 bytes per event or less, narrowed
 		// as they are stored.
-		for (const name of ['tick', 'cat', 'etype', 'flags'] as const)
-			this.engine.prime(chunk.index, name, narrowColumn(name, chunk.columns[name]));
+		for (const name of ['tick', 'cat', 'etype', 'flags'] as const) {
+			const narrowed = narrowColumn(name, chunk.columns[name]);
+			if (narrowed === chunk.columns[name]) lent.add(name);
+			this.engine.prime(chunk.index, name, narrowed);
+		}
 		// The last two, and any not stored yet.
-		for (const index of this.#recent.keys()) {
+		for (const [index, { columns }] of this.#recent) {
 			if (this.#recent.size <= 2) break;
-			if (!this.#unstored.has(index)) this.#recent.delete(index);
+			if (this.#unstored.has(index)) continue;
+			this.#recent.delete(index);
+			const kept = this.#lent.get(index)!;
+			this.#lent.delete(index);
+			this.pool?.give(
+				Object.fromEntries(Object.entries(columns).filter(([n]) => !kept.has(n as ColumnName))),
+			);
 		}
 	}
 
@@ -218,6 +237,8 @@ export class LiveTrace implements ChunkSource {
 	/** The import adding chunks has ended (or started over in another LiveTrace). */
 	noMoreChunks(): void {
 		this.#noMoreWaiting();
+		// The import's columns are left to the collector from now on, and the pool's sets with them.
+		this.pool = null;
 		this.engine.limitCache(null);
 	}
 
@@ -232,7 +253,10 @@ export class LiveTrace implements ChunkSource {
 
 	async column<K extends ColumnName>(chunk: number, name: K): Promise<ReadColumns[K]> {
 		const recent = this.#recent.get(chunk);
-		if (recent) return recent.columns[name];
+		if (recent) {
+			this.#lent.get(chunk)!.add(name);
+			return recent.columns[name];
+		}
 		const info = this.#chunks[chunk];
 		if (info && this.#zeros[chunk]!.has(name)) return zeroColumn(name, info.rows);
 		if (name === 'time' && info && !ticksSaturate(info)) {
