@@ -4,6 +4,7 @@ import {
 	rangeOfSelection,
 	stackHistogram,
 	STACK_ORDER,
+	importingSpan,
 	traceSpan,
 	zoomedOut,
 } from '../../../web/src/views/timeline/timeline-data.ts';
@@ -47,5 +48,28 @@ describe('timeline data', () => {
 		// One event, or none stored yet while importing (the library then lists 0 to 0).
 		expect(traceSpan({ tMin: 7, tMax: 7 })).toEqual({ from: 7, to: 8 });
 		expect(traceSpan({ tMin: 0, tMax: 0 })).toEqual({ from: 0, to: 1 });
+	});
+});
+
+describe('the span of a trace being imported', () => {
+	it('ends at the next round width that holds its last event', () => {
+		expect(importingSpan({ tMin: 100, tMax: 100 })).toEqual({ from: 100, to: 101 });
+		expect(importingSpan({ tMin: 100, tMax: 1333 })).toEqual({ from: 100, to: 2100 });
+		expect(importingSpan({ tMin: 100, tMax: 2099 })).toEqual({ from: 100, to: 2100 });
+		expect(importingSpan({ tMin: 100, tMax: 2100 })).toEqual({ from: 100, to: 5100 });
+		expect(importingSpan({ tMin: 0, tMax: 5e7 })).toEqual({ from: 0, to: 1e8 });
+		expect(importingSpan({ tMin: 0, tMax: 999_999_999 })).toEqual({ from: 0, to: 1e9 });
+	});
+
+	it('changes a few times only while the import goes on, and always holds the events', () => {
+		const spans = new Set<number>();
+		for (let tMax = 0; tMax < 3e10; tMax = tMax * 1.01 + 1) {
+			const s = importingSpan({ tMin: 0, tMax });
+			expect(s.to).toBeGreaterThan(tMax);
+			expect(s.to).toBeLessThanOrEqual(2.5 * (tMax + 1));
+			spans.add(s.to);
+		}
+		// Three per power of ten.
+		expect(spans.size).toBeLessThanOrEqual(3 * 11 + 1);
 	});
 });

@@ -33,7 +33,7 @@ import {
 } from '../marking/colour-rules.ts';
 import { loadMarks, markAfter, readsMarks, saveMarks, toggleMark } from '../marking/event-marks.ts';
 import { eventsOf } from '../sockets/socket-list.ts';
-import { traceSpan, zoomedOut } from '../timeline/timeline-data.ts';
+import { importingSpan, traceSpan, zoomedOut } from '../timeline/timeline-data.ts';
 import { visibleColumns, type CellContext } from '../events/columns.ts';
 import { previousTimesAt, type TimeReference } from '../events/row-format.ts';
 import { EventQuery, MAX_COPY_ROWS } from '../events/event-query.svelte.ts';
@@ -107,7 +107,9 @@ export class TraceViewState {
 	payload = $state.raw<ReadonlyMap<number, PayloadValues>>(new Map());
 
 	// Derived with functions: the fields they read are set by the constructor, after these.
-	span = $derived.by<TimeRange>(() => traceSpan(this.#props.trace));
+	span = $derived.by<TimeRange>(() =>
+		this.imported ? traceSpan(this.#props.trace) : importingSpan(this.#props.trace),
+	);
 	ctx = $derived.by<CellContext>(() => ({
 		processNames: this.panels.processNames,
 		hostNames: this.panels.hostNames,
