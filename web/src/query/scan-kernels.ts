@@ -269,7 +269,17 @@ function lookupRowsIn(
 	from: number,
 	to: number,
 ): number {
-	let m = 0;
+	return lookupRowsAt(a, hit, sel, 0, from, to);
+}
+/** lookupRowsIn writing from `sel[m]` on: the new count. */
+function lookupRowsAt(
+	a: IntColumn,
+	hit: Uint8Array,
+	sel: Uint16Array,
+	m: number,
+	from: number,
+	to: number,
+): number {
 	for (let i = from; i < to; i++) {
 		sel[m] = i;
 		m += hit[a[i]!]!;
@@ -284,13 +294,10 @@ function lookupBytesIn(
 	from: number,
 	to: number,
 ): number {
-	let m = 0;
-	let i = from;
 	// Up to a word boundary, then word by word, then the rows past the last whole word.
-	for (; i < to && (i & 3) !== 0; i++) {
-		sel[m] = i;
-		m += hit[a[i]!]!;
-	}
+	const start = Math.min(to, (from + 3) & ~3);
+	let m = lookupRowsAt(a, hit, sel, 0, from, start);
+	let i = start;
 	for (const end = to & ~3; i < end; i += 4) {
 		const w = words[i >> 2]!;
 		sel[m] = i;
@@ -302,11 +309,7 @@ function lookupBytesIn(
 		sel[m] = i + 3;
 		m += hit[w >>> 24]!;
 	}
-	for (; i < to; i++) {
-		sel[m] = i;
-		m += hit[a[i]!]!;
-	}
-	return m;
+	return lookupRowsAt(a, hit, sel, m, i, to);
 }
 function lookupNot(a: IntColumn, hit: Uint8Array, sel: Uint16Array, n: number): number {
 	let m = 0;
