@@ -18,6 +18,63 @@ export function filetimeToIso(ft: bigint): string | null {
 	return [iso.slice(0, 19), '.', fraction, 'Z'].join('');
 }
 
+const TICKS_PER_SECOND = 10_000_000;
+
+/**
+ * FILETIMEs at tick offsets from one origin, as text: the same as `String(origin + ticks)` and
+ * filetimeToIso, worked out in doubles rather than bigint, and the ISO text of a second made
+ * once for the marks that fall in it. A large trace's end makes hundreds of thousands of marks
+ * (every socket's first and last event…); through bigint they were most of the time and the
+ * memory its sockets' summaries took to make.
+ */
+export class TickClock {
+	readonly origin: bigint;
+	readonly #seconds: number;
+	readonly #fraction: number;
+	#second = NaN;
+	#prefix: string | null = null;
+
+	constructor(origin: bigint) {
+		this.origin = origin;
+		this.#seconds = Number(origin / 10000000n);
+		this.#fraction = Number(origin % 10000000n);
+	}
+
+	/** origin + ticks as a decimal string. */
+	filetime(ticks: number): string {
+		const at = this.#split(ticks);
+		return at ? [at[0], String(at[1]).padStart(7, '0')].join('') : String(this.#exact(ticks));
+	}
+
+	/** filetimeToIso(origin + ticks). */
+	iso(ticks: number): string | null {
+		const at = this.#split(ticks);
+		if (!at) return filetimeToIso(this.#exact(ticks));
+		const [second, fraction] = at;
+		if (second !== this.#second) {
+			this.#second = second;
+			const iso = filetimeToIso(BigInt(second) * 10000000n);
+			this.#prefix = iso && iso.slice(0, 19);
+		}
+		return this.#prefix && [this.#prefix, '.', String(fraction).padStart(7, '0'), 'Z'].join('');
+	}
+
+	/** The whole seconds and the ticks past them, where doubles hold both exactly (else null). */
+	#split(ticks: number): [number, number] | null {
+		const t = this.#fraction + ticks;
+		// Past 2^53 ticks, or in the first second after 1601 or before it (whose text has no
+		// seconds part, or a sign): worked out in bigint.
+		if (!Number.isSafeInteger(t) || this.origin < 0n) return null;
+		const carry = Math.floor(t / TICKS_PER_SECOND);
+		const second = this.#seconds + carry;
+		return second >= 1 ? [second, t - carry * TICKS_PER_SECOND] : null;
+	}
+
+	#exact(ticks: number): bigint {
+		return this.origin + BigInt(ticks);
+	}
+}
+
 export function filetimeFromIso(iso: string): bigint {
 	const m = /^(.*T\d\d:\d\d:\d\d)(?:\.(\d{1,7}))?Z$/.exec(iso);
 	if (!m) throw new Error(`not an ISO UTC time: ${iso}`);

@@ -9,7 +9,7 @@
 // family sets them.
 import { EVENT_MAPS } from '../generated/schemas.ts';
 import { explainStatus } from '../decoder/status.ts';
-import { filetimeToIso } from '../decoder/time.ts';
+import type { TickClock } from '../decoder/time.ts';
 import type { EventIndex, Ticks } from '../decoder/units.ts';
 import { IndexList } from './index-list.ts';
 import type { RateWindow } from './rate-window.ts';
@@ -377,9 +377,20 @@ export class LiveSocket {
 		t.dropReasons.set(reason, r);
 	}
 
-	/** The socket as reported at `endTicks`, with times relative to `origin`. */
-	summary(origin: bigint, processes: ProcessTable): SocketSummary {
-		const mark = (m: Mark | null): TimeMark | null => (m ? timeMark(origin, m) : null);
+	/** The socket as reported at `endTicks`, its times told by `clock` (the trace's origin). */
+	summary(clock: TickClock, processes: ProcessTable): SocketSummary {
+		const firstEvent = timeMark(clock, this.first);
+		const lastEvent = timeMark(clock, { ticks: this.lastTicks, index: this.lastIndex });
+		// A socket usually opens at its first event and closes at its last: one mark serves both
+		// (tens of thousands of summaries are held at once when an import ends).
+		const mark = (m: Mark | null): TimeMark | null =>
+			!m
+				? null
+				: sameMark(m, firstEvent)
+					? firstEvent
+					: sameMark(m, lastEvent)
+						? lastEvent
+						: timeMark(clock, m);
 		const t = this.tallies;
 		const send = pick(t, (x) => [x.bytesSent, x.sends, x.sendsPosted, x.sendFailures]);
 		const recv = pick(t, (x) => [x.bytesReceived, x.receives, x.receivesPosted, x.receiveFailures]);
@@ -437,8 +448,8 @@ export class LiveSocket {
 				bytesReceived: p.bytesReceived,
 				datagramsSent: p.datagramsSent,
 				datagramsReceived: p.datagramsReceived,
-				first: timeMark(origin, p.first),
-				last: timeMark(origin, p.last),
+				first: timeMark(clock, p.first),
+				last: timeMark(clock, p.last),
 			}));
 		const dropReasons: DropReason[] = [...(drop.dropReasons ?? [])]
 			.sort((a, b) => a[0] - b[0])
@@ -473,8 +484,8 @@ export class LiveSocket {
 			opened: mark(this.opened),
 			closed: mark(closedMark),
 			closeRequested: mark(this.closeRequested),
-			firstEvent: timeMark(origin, this.first),
-			lastEvent: timeMark(origin, { ticks: this.lastTicks, index: this.lastIndex }),
+			firstEvent,
+			lastEvent,
 			state,
 			endedBy,
 			connect,
@@ -563,12 +574,13 @@ export class LiveSocket {
 	}
 }
 
-export function timeMark(origin: bigint, m: Mark): TimeMark {
-	const filetime = origin + BigInt(m.ticks);
+const sameMark = (m: Mark, t: TimeMark): boolean => m.index === t.index && m.ticks === t.ticks;
+
+export function timeMark(clock: TickClock, m: Mark): TimeMark {
 	return {
 		ticks: m.ticks,
-		filetime: filetime.toString(),
-		iso: filetimeToIso(filetime),
+		filetime: clock.filetime(m.ticks),
+		iso: clock.iso(m.ticks),
 		index: m.index,
 	};
 }

@@ -49,6 +49,7 @@
 //   connect, option) on a socket after its closesocket; completions of earlier requests are not.
 import type { DnsReport } from '../dns/dns-report.ts';
 import type { EventIndex, Filetime, Milliseconds, Ticks } from '../decoder/units.ts';
+import { TickClock } from '../decoder/time.ts';
 import {
 	ENTER_EXIT_PHASES,
 	TRANSPORT_ABORT_REASONS,
@@ -186,6 +187,7 @@ export function withSockets(
 export class SocketTracker {
 	readonly processes = new ProcessTable();
 	readonly #origin: Filetime;
+	readonly #clock: TickClock;
 	readonly #maxEvents: number;
 	readonly #t: Thresholds;
 	readonly #tinyWindow: number;
@@ -204,6 +206,7 @@ export class SocketTracker {
 
 	constructor(options: TrackerOptions) {
 		this.#origin = options.origin;
+		this.#clock = new TickClock(options.origin);
 		this.#maxEvents = options.maxEventsPerSocket ?? Infinity;
 		const t: { -readonly [K in keyof Thresholds]: number } = { ...DEFAULT_THRESHOLDS };
 		for (const k of Object.keys(t) as (keyof Thresholds)[]) t[k] = options[k] ?? t[k];
@@ -802,7 +805,7 @@ export class SocketTracker {
 	 * that writes each out holds one summary, not all of them.
 	 */
 	*summaries(): Generator<SocketSummary> {
-		for (const s of this.#all) yield s.summary(this.#origin, this.processes);
+		for (const s of this.#all) yield s.summary(this.#clock, this.processes);
 	}
 
 	/** The sockets as they stand: ended ones, and live ones as open at the end of the trace. */
@@ -821,7 +824,7 @@ export class SocketTracker {
 		this.#indicated.clear();
 		const all: (LiveSocket | undefined)[] = this.#all.splice(0);
 		for (let i = 0; i < all.length; i++) {
-			yield all[i]!.summary(this.#origin, this.processes);
+			yield all[i]!.summary(this.#clock, this.processes);
 			// A socket accepted later may still name it as its listener: that keeps it, not this.
 			all[i] = undefined;
 		}
