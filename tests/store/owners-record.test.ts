@@ -99,7 +99,7 @@ describe('the stored owners table', () => {
 
 	it('is kept apart from the sockets, read alone, and deleted with the trace', async () => {
 		const { db, id } = await withTrace();
-		expect(await putSockets(db, id, tracked(OWNERS), STRING_TABLE)).toBe(true);
+		expect(await putSockets(db, id, tracked(OWNERS), packOwners(OWNERS, STRING_TABLE))).toBe(true);
 		const record = await db.get('sockets', id);
 		expect(record && 'tracked' in record && record.tracked.owners).toBeUndefined();
 		expect(asJoined((await getOwners(db, id))!)).toEqual(EXPECTED);
@@ -125,8 +125,8 @@ describe('the stored owners table', () => {
 
 	it('is dropped when sockets without owners are stored again', async () => {
 		const { db, id } = await withTrace();
-		await putSockets(db, id, tracked(OWNERS), STRING_TABLE);
-		await putSockets(db, id, tracked(), STRING_TABLE);
+		await putSockets(db, id, tracked(), packOwners(OWNERS, STRING_TABLE));
+		await putSockets(db, id, tracked(), null);
 		expect(await db.count('sockets')).toBe(1);
 		expect(await getOwners(db, id)).toBeUndefined();
 	});

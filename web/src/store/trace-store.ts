@@ -23,7 +23,7 @@ import {
 	type SummariesRecord,
 	type TraceRecord,
 } from './db.ts';
-import { packOwners, unpackOwners, type StringIndex } from './owners-record.ts';
+import { unpackOwners, type PackedOwners } from './owners-record.ts';
 
 type DB = IDBPDatabase<SockscopeDB>;
 
@@ -303,27 +303,26 @@ export async function dropChunksFrom(db: DB, traceId: number, fromChunk: number)
 }
 
 /**
- * Stores a trace's sockets, unless the trace has left the library meanwhile (deleted while they
- * were being rebuilt): one transaction, so a deletion comes wholly before or after.
+ * Stores a trace's sockets and their owners table (packOwners; null: none), unless the trace has
+ * left the library meanwhile (deleted while they were being rebuilt): one transaction, so a
+ * deletion comes wholly before or after.
  */
 export async function putSockets(
 	db: DB,
 	traceId: number,
-	tracked: TrackedTrace,
-	strings: StringIndex,
+	sockets: Omit<TrackedTrace, 'owners'>,
+	owners: PackedOwners | null,
 ): Promise<boolean> {
 	const tx = db.transaction(['traces', 'sockets'], 'readwrite');
 	const listed = (await tx.objectStore('traces').count(traceId)) > 0;
 	if (listed) {
-		const { owners, ...sockets } = tracked;
 		const store = tx.objectStore('sockets');
+		// Never inside the sockets as well, should the object handed over still carry them.
+		const { owners: _inside, ...tracked } = sockets as TrackedTrace;
 		await Promise.all([
-			store.put({ traceId, tracked: sockets }),
+			store.put({ traceId, tracked }),
 			owners
-				? store.put({
-						traceId: ownersKey(traceId),
-						owners: packOwners(owners, strings),
-					})
+				? store.put({ traceId: ownersKey(traceId), owners })
 				: store.delete(ownersKey(traceId)),
 		]);
 	}

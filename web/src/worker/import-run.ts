@@ -31,6 +31,7 @@ import { english, msg } from '../i18n/render.ts';
 import { fail, ok, type FailureCode, type Result } from '../lib/result.ts';
 import { importTracker, type ImportTracker } from '../sockets/import-tracker.ts';
 import type { TraceRecord } from '../store/db.ts';
+import { packOwners, unpackOwners } from '../store/owners-record.ts';
 import {
 	chunkRecord,
 	countChunk,
@@ -450,11 +451,14 @@ export class ImportRun implements ActiveImport {
 	 */
 	async #storeSockets(): Promise<void> {
 		if (this.#cancelled || this.#sideError) throw new IngestStopped();
-		const tracked = this.#sockets.finish();
+		const { owners, ...sockets } = this.#sockets.finish();
+		const packed = owners ? packOwners(owners, this.#live.tables) : null;
 		const db = await this.#deps.catalog.db();
-		if (!(await putSockets(db, this.id, tracked, this.#live.tables))) throw new IngestStopped();
-		// The page's first requests once the import is done ask for them: not read back.
-		this.#live.keepTracked(tracked);
+		if (!(await putSockets(db, this.id, sockets, packed))) throw new IngestStopped();
+		// The page's first requests once the import is done ask for them: not read back. The
+		// owners are joined as stored (typed arrays), not as the tracker's map of every endpoint.
+		this.#live.keepTracked(sockets);
+		this.#live.keepOwners(packed && unpackOwners(packed));
 	}
 
 	/** The copy usually ends first; waits for it, still reporting and cancellable. */

@@ -13,6 +13,7 @@ import {
 } from '../columns/layout.ts';
 import type { ChunkAdditions } from '../ingest/ingest.ts';
 import type { ChunkSummary } from '../columns/chunk-summary.ts';
+import type { OwnerLookup } from '../columns/event-owners.ts';
 import type { ColumnPool } from '../columns/column-pool.ts';
 import { TraceTables } from '../ingest/trace-tables.ts';
 import { QueryEngine } from '../query/engine.ts';
@@ -78,6 +79,8 @@ export class LiveTrace implements ChunkSource {
 	 * trace's take seconds to read), yet let go when memory is wanted (they are read again then).
 	 */
 	#tracked: WeakRef<TrackedTrace> | null = null;
+	/** Undefined: not known here (read from storage). */
+	#owners: OwnerLookup | null | undefined = undefined;
 	#reading: Promise<TrackedTrace | undefined> | null = null;
 
 	private constructor(
@@ -227,6 +230,16 @@ export class LiveTrace implements ChunkSource {
 	/** The sockets just stored (by the import in this worker, or read back). */
 	keepTracked(t: TrackedTrace): void {
 		this.#tracked = new WeakRef(t);
+	}
+
+	/** The owners table the import in this worker just stored (null: the trace has none). */
+	heldOwners(): OwnerLookup | null | undefined {
+		return this.#owners;
+	}
+
+	/** Keeps the owners table just stored, for the query engine to join without reading it back. */
+	keepOwners(owners: OwnerLookup | null): void {
+		this.#owners = owners;
 	}
 
 	/** Settles once the trace has a chunk, or once `noMoreChunks` says none will be added. */

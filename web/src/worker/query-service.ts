@@ -205,9 +205,10 @@ export class QueryService {
 		let joined = this.#ownersJoined.get(live);
 		if (!joined) {
 			joined = (async () => {
-				const held = live.heldTracked();
-				// Sockets read back from storage hold no owners: those are read apart.
-				const owners = held?.owners ?? (await (read ?? this.#readOwners(id)));
+				// Those the import in this worker stored, else read apart from the sockets (which
+				// hold none once read back, unless stored before the owners were stored apart).
+				const held = live.heldOwners();
+				const owners = held !== undefined ? held : await (read ?? this.#readOwners(id));
 				if (owners === null) this.#ownersJoined.delete(live);
 				else live.engine.setOwners(owners ?? null);
 			})();
