@@ -21,11 +21,18 @@ export class PointerTable {
 
 	/**
 	 * The value kept for the pointer stored little-endian at words[at] (low half) and
-	 * words[at + 1], or -1: the halves are read here, not passed (a half of 2^30 or more passed to
-	 * a call is boxed where small integers are 31 bits wide, as in browsers).
+	 * words[at + 1], or -1. The halves are read and looked up here, never passed to a call: a
+	 * half of 2^30 or more (most kernel pointers) passed as an argument is boxed, two allocations
+	 * per lookup, where small integers are 31 bits wide (as in browsers).
 	 */
 	getAt(words: Uint32Array, at: number): number {
-		return this.get(words[at + 1]!, words[at]!);
+		const lo = words[at]! | 0;
+		const hi = words[at + 1]! | 0;
+		const mask = this.#value.length - 1;
+		for (let k = slot(hi, lo, mask); ; k = (k + 1) & mask) {
+			const v = this.#value[k]!;
+			if (v === EMPTY || (this.#hi[k] === hi && this.#lo[k] === lo)) return v;
+		}
 	}
 
 	/** Keeps `value` (≥ 0) for (hi, lo), which must not be there yet. */

@@ -42,13 +42,15 @@ class PointerCache {
 	#table = new PointerTable();
 	#texts: string[] = [];
 
-	text(hi: number, lo: number): string {
-		const k = this.#table.get(hi, lo);
+	/** The text of the pointer at words[at] (low half first): looked up without passing halves. */
+	textAt(words: Uint32Array, at: number): string {
+		const k = this.#table.getAt(words, at);
 		if (k >= 0) return this.#texts[k]!;
 		if (this.#texts.length >= 65536) {
 			this.#table = new PointerTable();
 			this.#texts = [];
 		}
+		const [lo, hi] = [words[at]!, words[at + 1]!];
 		const s = pointerText(hi, lo);
 		this.#table.set(hi, lo, this.#texts.push(s) - 1);
 		return s;
@@ -122,7 +124,7 @@ export class BufferAfdView implements AfdEventView {
 		if (j < 0) return undefined;
 		const b = this.#buf!;
 		if (b.fieldU8(j, FieldOut.type) !== FieldType.Pointer) return undefined;
-		return this.#pointers.text(b.fieldU32(j, FieldOut.value + 4), b.fieldU32(j, FieldOut.value));
+		return this.#pointers.textAt(b.fieldWords, (j * FieldOut.SIZE + FieldOut.value) >> 2);
 	}
 
 	text(field: number): string | undefined {
