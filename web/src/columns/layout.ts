@@ -176,6 +176,9 @@ export interface ColumnPart {
 	stored?: 'u8' | 'u16';
 }
 
+/** Where each stored column starts: a multiple of this many bytes (any type is aligned there). */
+export const COLUMN_ALIGN = 8;
+
 /**
  * A chunk's columns as stored: one after another in one buffer (8-byte aligned), each in the
  * narrowest unsigned type that holds all its values (fewer bytes to write and to read back);
@@ -274,7 +277,7 @@ export function columnPieces(
 		const narrow =
 			type !== 'u8' && max < 0x100 ? 'u8' : type === 'u32' && max < 0x10000 ? 'u16' : null;
 		const length = a.length * (narrow ? CTORS[narrow] : CTORS[type]).BYTES_PER_ELEMENT;
-		const offset = (end + 7) & ~7;
+		const offset = (end + COLUMN_ALIGN - 1) & ~(COLUMN_ALIGN - 1);
 		if (offset > end) pieces.push(PADDING.subarray(0, offset - end));
 		// A column kept in its own type goes as it is; a narrowed one is written into the scratch
 		// buffer, at its offset in the stored bytes (so the scratch needs no more than those).
@@ -316,6 +319,26 @@ export function columnFromBuffer<K extends ColumnName>(
 	stored?: 'u8' | 'u16',
 ): ReadColumns[K] {
 	return new CTORS[stored ?? COLUMNS[name]](buffer) as ReadColumns[K];
+}
+
+/**
+ * A column that is `length` bytes at `offset` of a larger read: a view of that read where the
+ * place is aligned for the column's type, else a copy of its bytes.
+ */
+export function columnAt<K extends ColumnName>(
+	name: K,
+	buffer: ArrayBuffer,
+	offset: number,
+	length: number,
+	stored?: 'u8' | 'u16',
+): ReadColumns[K] {
+	const Ctor = CTORS[stored ?? COLUMNS[name]];
+	const size = Ctor.BYTES_PER_ELEMENT;
+	return (
+		offset % size === 0
+			? new Ctor(buffer, offset, length / size)
+			: new Ctor(buffer.slice(offset, offset + length))
+	) as ReadColumns[K];
 }
 
 /** A column of zeros as queries read it (one byte per integer row). */

@@ -1,7 +1,9 @@
 // Trace library operations over IndexedDB: the catalog, chunk commits, loading and deleting.
 import type { IDBPDatabase } from 'idb';
 import {
+	COLUMN_ALIGN,
 	STORE_ORDER,
+	columnAt,
 	columnFromBuffer,
 	columnPieces,
 	ticksSaturate,
@@ -223,8 +225,9 @@ export async function loadColumn<K extends ColumnName>(
 const READ_THROUGH = 256 << 10;
 
 /**
- * Several columns of a chunk: those stored close together come in one read (`READ_THROUGH`),
- * each then copied out on its own (a column kept in the query cache holds only its own bytes).
+ * Several columns of a chunk: those stored close together come in one read (`READ_THROUGH`).
+ * Columns stored side by side are views of their read; those a gap was read through with are
+ * copied out of it, so that a column kept in the query cache holds no bytes it does not count.
  */
 export async function loadColumns<K extends ColumnName>(
 	db: DB,
@@ -264,13 +267,19 @@ export async function loadColumns<K extends ColumnName>(
 								? `trace ${traceId}: column ${names[members[0]!]} of chunk ${chunk} is cut short`
 								: `trace ${traceId}: the columns of chunk ${chunk} are cut short`,
 						);
+					// Side by side: apart by no more than the padding that aligns each column.
+					const gapless =
+						end - start - members.reduce((n, m) => n + parts[m]!.length, 0) <=
+						(COLUMN_ALIGN - 1) * members.length;
 					for (const m of members) {
 						const p = parts[m]!;
-						const own =
-							members.length === 1
-								? bytes
-								: bytes.slice(p.offset - start, p.offset - start + p.length);
-						out[m] = columnFromBuffer(names[m]!, own, p.stored);
+						out[m] = gapless
+							? columnAt(names[m]!, bytes, p.offset - start, p.length, p.stored)
+							: columnFromBuffer(
+									names[m]!,
+									bytes.slice(p.offset - start, p.offset - start + p.length),
+									p.stored,
+								);
 					}
 				}),
 		);
