@@ -86,4 +86,36 @@ describe('LruCache with a loop that says what it reads', () => {
 		pass(cache, 130, 'scan');
 		for (let p = 0; p < 3; p++) expect(pass(cache, 130, 'scan')).toBeGreaterThanOrEqual(80);
 	});
+	it('tells of every entry let go to keep within its bound, and of no other', () => {
+		const letGo: string[] = [];
+		const cache = new LruCache<number>(100, (key) => letGo.push(key));
+		pass(cache, 10);
+		// Held anew under the same key: replaced, not let go.
+		cache.set('3', 33, 10);
+		expect(letGo).toEqual([]);
+		// A pass over three times what it holds lets go of all it could not keep.
+		pass(cache, 30, 'p');
+		const held = [...Array(10).keys()]
+			.map(String)
+			.concat([...Array(30).keys()].map((k) => `p${k}`))
+			.filter((k) => cache.peek(k) !== undefined);
+		expect(letGo.length + held.length).toBe(40);
+		expect(new Set([...letGo, ...held]).size).toBe(40);
+	});
+
+	it('replaces a value in its place, counted as the same bytes, and peeks without a read', () => {
+		const cache = new LruCache<number>(30);
+		cache.set('a', 1, 10);
+		cache.set('b', 2, 10);
+		cache.set('c', 3, 10);
+		cache.replace('a', 11);
+		cache.replace('gone', 5);
+		expect(cache.peek('a')).toBe(11);
+		expect(cache.peek('gone')).toBeUndefined();
+		expect(cache.bytes).toBe(30);
+		// Neither peek nor replace made 'a' recently used: it goes first.
+		cache.set('d', 4, 10);
+		expect(cache.peek('a')).toBeUndefined();
+		expect(cache.peek('b')).toBe(2);
+	});
 });

@@ -40,11 +40,16 @@ export class ColumnCache {
 	readonly #reads = new Map<string, Promise<ReadColumns[ColumnName]>>();
 
 	readonly #bound: number;
+	/**
+	 * Columns held that are views of one read with others (loadColumns): the read's memory is
+	 * freed only once none of them is held, so when one goes, the others get bytes of their own.
+	 */
+	readonly #sharing = new Map<ArrayBufferLike, Set<string>>();
 
 	constructor(source: ChunkSource, cacheBytes: number) {
 		this.#source = source;
 		this.#bound = cacheBytes;
-		this.#cache = new LruCache(cacheBytes);
+		this.#cache = new LruCache(cacheBytes, (key, value) => this.#evicted(key, value));
 	}
 
 	get bytes(): number {
@@ -98,7 +103,13 @@ export class ColumnCache {
 		read: Promise<ReadColumns[K]>,
 	): Promise<ReadColumns[K]> {
 		const loading = read.then((a) => {
+			this.#unshare(key);
 			this.#cache.set(key, a, a.byteLength);
+			// More than its own bytes and their alignment: a view of a read shared with others.
+			if (a.buffer.byteLength > a.byteLength + 8 && this.#cache.peek(key) === a) {
+				const sharing = this.#sharing.get(a.buffer) ?? new Set<string>();
+				this.#sharing.set(a.buffer, sharing.add(key));
+			}
 			return a;
 		});
 		const settled = () => void this.#reads.delete(key);
@@ -133,8 +144,29 @@ export class ColumnCache {
 		}
 	}
 
+	/** A column let go: those held that shared its read with it are copied out of that read. */
+	#evicted(key: string, value: ReadColumns[ColumnName]): void {
+		const sharing = this.#sharing.get(value.buffer);
+		if (!sharing) return;
+		this.#sharing.delete(value.buffer);
+		for (const other of sharing) {
+			const held = other === key ? undefined : this.#cache.peek(other);
+			if (held?.buffer === value.buffer) this.#cache.replace(other, held.slice());
+		}
+	}
+
+	/** A column about to be held anew: no longer counted among those sharing its old read. */
+	#unshare(key: string): void {
+		const old = this.#cache.peek(key);
+		const sharing = old && this.#sharing.get(old.buffer);
+		if (!sharing) return;
+		sharing.delete(key);
+		if (sharing.size === 0) this.#sharing.delete(old.buffer);
+	}
+
 	/** Caches a column an import has just written. */
 	prime<K extends ColumnName>(chunk: number, name: K, column: ReadColumns[K]): void {
+		this.#unshare(`${chunk}:${name}`);
 		this.#cache.set(`${chunk}:${name}`, column, column.byteLength);
 	}
 }

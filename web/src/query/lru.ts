@@ -20,7 +20,11 @@ export class LruCache<V> {
 	/** What the current loop will read. */
 	#protected: ReadonlySet<string> | null = null;
 
-	constructor(public limitBytes: number) {}
+	/** `onEvict`: told of each entry let go to keep within the bound (not of those replaced). */
+	constructor(
+		public limitBytes: number,
+		private readonly onEvict?: (key: string, value: V) => void,
+	) {}
 
 	/** Sets the bound, evicting beyond it now. */
 	limit(bytes: number): void {
@@ -31,6 +35,17 @@ export class LruCache<V> {
 	/** The keys the current loop will read (null: none said): kept before any other. */
 	protect(keys: ReadonlySet<string> | null): void {
 		this.#protected = keys;
+	}
+
+	/** The value held for the key, without counting as a read. */
+	peek(key: string): V | undefined {
+		return (this.#kept.get(key) ?? this.#probation.get(key))?.value;
+	}
+
+	/** Holds `value` for a key held now, in its place and counted as the same bytes. */
+	replace(key: string, value: V): void {
+		const e = this.#kept.get(key) ?? this.#probation.get(key);
+		if (e) e.value = value;
 	}
 
 	/** Whether the key is held, without counting as a read. */
@@ -78,6 +93,7 @@ export class LruCache<V> {
 				if (this.#probationBytes <= room || this.#probation.size <= 1) break;
 				this.#probation.delete(k);
 				this.#probationBytes -= old.bytes;
+				this.onEvict?.(k, old.value);
 			}
 		}
 		this.#evict();
@@ -123,24 +139,28 @@ export class LruCache<V> {
 		while (this.bytes > this.limitBytes && this.#protected && this.#kept.size > 1) {
 			const k = this.#unprotectedKept();
 			if (k === undefined) break;
-			this.#keptBytes -= this.#kept.get(k)!.bytes;
+			const e = this.#kept.get(k)!;
+			this.#keptBytes -= e.bytes;
 			this.#kept.delete(k);
+			this.onEvict?.(k, e.value);
 		}
 		for (const [k, e] of this.#kept) {
 			if (this.bytes <= this.limitBytes || this.#kept.size <= 1) break;
 			this.#kept.delete(k);
 			this.#keptBytes -= e.bytes;
+			this.onEvict?.(k, e.value);
 		}
 		for (const [k, e] of this.#probation) {
 			if (this.bytes <= this.limitBytes || this.#probation.size <= 1) break;
 			this.#probation.delete(k);
 			this.#probationBytes -= e.bytes;
+			this.onEvict?.(k, e.value);
 		}
 	}
 }
 
 interface Entry<V> {
-	readonly value: V;
+	value: V;
 	readonly bytes: number;
 	/** Reads while on probation. */
 	reads: number;

@@ -1,0 +1,81 @@
+// Columns read together come back as views of one read (loadColumns): the cache must never hold
+// more memory than it counts, so when one of them goes, those left get bytes of their own.
+import { describe, expect, it } from 'vitest';
+import type { ColumnName, ReadColumns } from '../../web/src/columns/layout.ts';
+import { ColumnCache, type ChunkInfo, type ChunkSource } from '../../web/src/query/column-cache.ts';
+
+const ROWS = 1024;
+const NAMES = ['etype', 'flags', 'bytes'] as const;
+type Name = (typeof NAMES)[number];
+/** Where each column sits in its chunk's read: byte columns, then the 32-bit one. */
+const AT: Record<Name, number> = { etype: 0, flags: ROWS, bytes: 2 * ROWS };
+
+const value = (chunk: number, name: Name, i: number) => (chunk * 7 + i + AT[name]) % 251;
+
+function fill(a: Uint8Array | Uint32Array, chunk: number, name: Name) {
+	for (let i = 0; i < ROWS; i++) a[i] = value(chunk, name, i);
+	return a;
+}
+
+/** Reads alone give a column its own bytes; reads together, views of one read, as storage does. */
+class SharedReads implements ChunkSource {
+	reads = 0;
+
+	chunks(): readonly ChunkInfo[] {
+		return Array.from({ length: 4 }, (_, index) => ({ index, rows: ROWS, tMin: 0, tMax: 1 }));
+	}
+
+	async column<K extends ColumnName>(chunk: number, name: K): Promise<ReadColumns[K]> {
+		this.reads++;
+		const n = name as Name;
+		return fill(
+			n === 'bytes' ? new Uint32Array(ROWS) : new Uint8Array(ROWS),
+			chunk,
+			n,
+		) as ReadColumns[K];
+	}
+
+	async columns<K extends ColumnName>(
+		chunk: number,
+		names: readonly K[],
+	): Promise<ReadColumns[K][]> {
+		this.reads++;
+		const read = new ArrayBuffer(6 * ROWS);
+		return names.map((name) => {
+			const n = name as Name;
+			const view =
+				n === 'bytes' ? new Uint32Array(read, AT[n], ROWS) : new Uint8Array(read, AT[n], ROWS);
+			return fill(view, chunk, n) as ReadColumns[K];
+		});
+	}
+}
+
+describe('ColumnCache', () => {
+	it('gives the columns left of a shared read bytes of their own once one of them goes', async () => {
+		const source = new SharedReads();
+		// Room for a chunk and five sixths of another (6 KiB a chunk).
+		const cache = new ColumnCache(source, 11 * ROWS);
+		const first = await cache.columns(0, NAMES);
+		expect(new Set(first.map((a) => a.buffer)).size).toBe(1);
+		// A second chunk's read pushes some of the first's out.
+		await cache.columns(1, NAMES);
+		expect(cache.bytes).toBeLessThanOrEqual(11 * ROWS);
+		let held = 0;
+		// Those held first: reading one that went again may push out another.
+		for (const name of [...NAMES].reverse()) {
+			const reads = source.reads;
+			const a = await cache.column(0, name);
+			expect(Array.from(a), name).toEqual(
+				Array.from({ length: ROWS }, (_, i) => value(0, name, i)),
+			);
+			if (source.reads !== reads) continue;
+			// Held since the first read: no longer a view of it.
+			held++;
+			expect(a.buffer, name).not.toBe(first[0]!.buffer);
+			expect(a.buffer.byteLength, name).toBe(a.byteLength);
+		}
+		// Some of the first chunk's columns stayed, some went (the test can fail).
+		expect(held).toBeGreaterThan(0);
+		expect(held).toBeLessThan(NAMES.length);
+	});
+});
