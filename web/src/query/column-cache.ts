@@ -42,7 +42,8 @@ export class ColumnCache {
 	readonly #bound: number;
 	/**
 	 * Columns held that are views of one read with others (loadColumns): the read's memory is
-	 * freed only once none of them is held, so when one goes, the others get bytes of their own.
+	 * freed only once none of them is held, so when one goes, the others go with it, but for
+	 * those the current loop will read, which get bytes of their own.
 	 */
 	readonly #sharing = new Map<ArrayBufferLike, Set<string>>();
 
@@ -144,14 +145,19 @@ export class ColumnCache {
 		}
 	}
 
-	/** A column let go: those held that shared its read with it are copied out of that read. */
+	/**
+	 * A column let go: those that shared its read go too, unless the current loop will read them
+	 * (then they are copied out of the read).
+	 */
 	#evicted(key: string, value: ReadColumns[ColumnName]): void {
 		const sharing = this.#sharing.get(value.buffer);
 		if (!sharing) return;
 		this.#sharing.delete(value.buffer);
 		for (const other of sharing) {
 			const held = other === key ? undefined : this.#cache.peek(other);
-			if (held?.buffer === value.buffer) this.#cache.replace(other, held.slice());
+			if (held?.buffer !== value.buffer) continue;
+			if (this.#cache.isProtected(other)) this.#cache.replace(other, held.slice());
+			else this.#cache.drop(other);
 		}
 	}
 

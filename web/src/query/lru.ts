@@ -42,6 +42,16 @@ export class LruCache<V> {
 		return (this.#kept.get(key) ?? this.#probation.get(key))?.value;
 	}
 
+	/** Whether the current loop said it will read the key (`protect`). */
+	isProtected(key: string): boolean {
+		return this.#protected?.has(key) ?? false;
+	}
+
+	/** Lets go of a key now, as if it had never been held (not told to `onEvict`). */
+	drop(key: string): void {
+		this.#remove(key);
+	}
+
 	/** Holds `value` for a key held now, in its place and counted as the same bytes. */
 	replace(key: string, value: V): void {
 		const e = this.#kept.get(key) ?? this.#probation.get(key);
