@@ -86,4 +86,18 @@ describe('ColumnCache', () => {
 	it('gives those a loop will read bytes of their own instead', async () => {
 		expect(await pushedOut(['flags', 'bytes'])).toEqual(['bytes', 'flags']);
 	});
+	it('counts a column among those sharing its read before holding it pushes one of them out', async () => {
+		const source = new SharedReads();
+		// Room for 5 KiB: holding the last of the three (4 KiB) pushes the first out.
+		const cache = new ColumnCache(source, 5 * ROWS);
+		const read = await cache.columns(0, NAMES);
+		expect(cache.bytes).toBeLessThanOrEqual(5 * ROWS);
+		for (const name of [...NAMES].reverse()) {
+			const reads = source.reads;
+			const a = await cache.column(0, name);
+			if (source.reads !== reads) continue;
+			// Held since that read: not a view of it, holding bytes the cache does not count.
+			expect(a.buffer, name).not.toBe(read[0]!.buffer);
+		}
+	});
 });

@@ -1,6 +1,6 @@
 // A trace's columns as the engine reads them: each read once however many loops want it at the
 // same time, kept in a byte-bounded cache, and read ahead of the loop that will need them.
-import type { ColumnName, ReadColumns } from '../columns/layout.ts';
+import { COLUMN_ALIGN, type ColumnName, type ReadColumns } from '../columns/layout.ts';
 import type { Ticks } from '../decoder/units.ts';
 import type { ChunkSummary } from '../columns/chunk-summary.ts';
 import { LruCache } from './lru.ts';
@@ -105,12 +105,16 @@ export class ColumnCache {
 	): Promise<ReadColumns[K]> {
 		const loading = read.then((a) => {
 			this.#unshare(key);
-			this.#cache.set(key, a, a.byteLength);
 			// More than its own bytes and their alignment: a view of a read shared with others.
-			if (a.buffer.byteLength > a.byteLength + 8 && this.#cache.peek(key) === a) {
+			// Counted among them before it is held: holding it may push one of them out.
+			const shared = a.buffer.byteLength > a.byteLength + COLUMN_ALIGN;
+			if (shared) {
 				const sharing = this.#sharing.get(a.buffer) ?? new Set<string>();
 				this.#sharing.set(a.buffer, sharing.add(key));
 			}
+			this.#cache.set(key, a, a.byteLength);
+			// Let go at once, or copied out: no longer among those sharing the read.
+			if (shared && this.#cache.peek(key) !== a) this.#unshareFrom(a.buffer, key);
 			return a;
 		});
 		const settled = () => void this.#reads.delete(key);
@@ -164,10 +168,14 @@ export class ColumnCache {
 	/** A column about to be held anew: no longer counted among those sharing its old read. */
 	#unshare(key: string): void {
 		const old = this.#cache.peek(key);
-		const sharing = old && this.#sharing.get(old.buffer);
+		if (old) this.#unshareFrom(old.buffer, key);
+	}
+
+	#unshareFrom(buffer: ArrayBufferLike, key: string): void {
+		const sharing = this.#sharing.get(buffer);
 		if (!sharing) return;
 		sharing.delete(key);
-		if (sharing.size === 0) this.#sharing.delete(old.buffer);
+		if (sharing.size === 0) this.#sharing.delete(buffer);
 	}
 
 	/** Caches a column an import has just written. */
