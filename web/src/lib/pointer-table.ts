@@ -10,15 +10,6 @@ export class PointerTable {
 	#value = new Int32Array(1024).fill(EMPTY);
 	#size = 0;
 
-	/** The value kept for (hi, lo), or -1. */
-	get(hi: number, lo: number): number {
-		const mask = this.#value.length - 1;
-		for (let k = slot(hi, lo, mask); ; k = (k + 1) & mask) {
-			const v = this.#value[k]!;
-			if (v === EMPTY || (this.#hi[k] === (hi | 0) && this.#lo[k] === (lo | 0))) return v;
-		}
-	}
-
 	/**
 	 * The value kept for the pointer stored little-endian at words[at] (low half) and
 	 * words[at + 1], or -1. The halves are read and looked up here, never passed to a call: a

@@ -260,18 +260,9 @@ function lookupInRange(
 		const words = new Uint32Array(a.buffer, a.byteOffset, a.length >> 2);
 		return [(sel, from, to) => lookupBytesIn(a, words, hit, sel, from, to), WORDWISE];
 	}
-	return [(sel, from, to) => lookupRowsIn(a, hit, sel, from, to), ROWWISE];
+	return [(sel, from, to) => lookupRowsAt(a, hit, sel, 0, from, to), ROWWISE];
 }
-function lookupRowsIn(
-	a: IntColumn,
-	hit: Uint8Array,
-	sel: Uint16Array,
-	from: number,
-	to: number,
-): number {
-	return lookupRowsAt(a, hit, sel, 0, from, to);
-}
-/** lookupRowsIn writing from `sel[m]` on: the new count. */
+/** lookupIn over the rows [from, to), writing from `sel[m]` on: the new count. */
 function lookupRowsAt(
 	a: IntColumn,
 	hit: Uint8Array,
