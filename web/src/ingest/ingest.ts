@@ -59,6 +59,22 @@ export interface IngestOptions {
 	readonly found?: { readonly feed: BufferFeed; readonly restart: () => Promise<TraceTables> };
 	/** Sees every record in time order, skipped ones included (socket reconstruction). */
 	readonly observe?: (b: DecodedBuffer, i: number, index: number) => void;
+	/**
+	 * An observer on another core (sockets/follow-link.ts): shown every slice as it is decoded,
+	 * before its records; asked at each checkpoint (it holds the decoding back while it lags too
+	 * far); caught up with before the last chunks are committed, so that they carry every name it
+	 * learned.
+	 */
+	readonly follower?: {
+		slice(b: DecodedBuffer): void;
+		checkpoint(): Promise<void>;
+		caughtUp(): Promise<void>;
+	};
+	/**
+	 * Names learned after the last chunk was committed (the follower's last ones, when no rows
+	 * were left to commit): for the caller to store with that chunk.
+	 */
+	readonly lateAdditions?: (additions: ChunkAdditions) => Promise<void>;
 	/** Called before each chunk's additions are taken (to add names learned meanwhile). */
 	readonly beforeCommit?: (tables: TraceTables) => void;
 	/**
@@ -167,14 +183,21 @@ export async function ingestTrace(
 		bytesDone += b.entry.available;
 		checks.buffer(b);
 	};
-	const onSlice = (b: DecodedBuffer) => checks.slice(b);
+	const follower = options.follower;
+	const onSlice = (b: DecodedBuffer) => {
+		checks.slice(b);
+		follower?.slice(b);
+	};
 	// Records arrive synchronously; full chunks are committed at the next checkpoint, before the
 	// merge decodes another buffer. A few writes run beside the decoding; waiting for the oldest
 	// keeps memory bounded and surfaces a failed write (storage full) promptly.
 	let sliceStart = Date.now();
 	const writing: Promise<void>[] = [];
+	let commits = 0;
 	const flush = async () => {
+		if (follower) await follower.checkpoint();
 		for (let chunk = pending.shift(); chunk; chunk = pending.shift()) {
+			commits++;
 			options.beforeCommit?.(tables);
 			const write = commit(chunk, tables.takeAdditions());
 			// Awaited below, in order; until then a failure must not count as unhandled.
@@ -207,10 +230,18 @@ export async function ingestTrace(
 			begin(await options.found.restart(), 0);
 			await mergeRecords(trace, index.buffers, onRecord, onBuffer, flush, onSlice);
 		}
+		if (follower) await follower.caughtUp();
+		const committed = commits;
 		await flush();
 		if (builder.rows > 0) {
 			options.beforeCommit?.(tables);
 			writing.push(commit(builder.finish(), tables.takeAdditions()));
+		} else if (follower && commits === committed && options.lateAdditions) {
+			options.beforeCommit?.(tables);
+			const late = tables.takeAdditions();
+			if (late.processNames.length > 0 || (late.hostNames?.length ?? 0) > 0)
+				// After the writes before it: the last chunk is stored by then.
+				writing.push(Promise.allSettled(writing).then(() => options.lateAdditions!(late)));
 		}
 		options.drain?.();
 		for (let w = writing.shift(); w; w = writing.shift()) await w;

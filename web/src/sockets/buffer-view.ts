@@ -72,20 +72,26 @@ export class BufferAfdView implements AfdEventView {
 	#addresses = new BytesTable();
 	#addressText: (string | undefined)[] = [];
 
-	/** Points the view at record i of a buffer (whose layout must be an AFD schema). */
+	/**
+	 * Points the view at record i of a buffer (whose layout must be an AFD schema). The tables are
+	 * read through their typed views, not a call per value: this runs for every event.
+	 */
 	set(buf: DecodedBuffer, i: number, index: number, ticks: number): void {
 		this.#buf = buf;
 		this.index = index;
 		this.ticks = ticks;
-		this.id = buf.u16(i, RecordOut.id);
-		this.version = buf.u8(i, RecordOut.version);
-		const pid = buf.u32(i, RecordOut.pid);
-		const tid = buf.u32(i, RecordOut.tid);
+		const o = i * RecordOut.SIZE;
+		const halves = buf.recordHalves;
+		const words = buf.recordWords;
+		this.id = halves[(o + RecordOut.id) >> 1]!;
+		this.version = buf.recordBytes[o + RecordOut.version]!;
+		const pid = words[(o + RecordOut.pid) >> 2]!;
+		const tid = words[(o + RecordOut.tid) >> 2]!;
 		this.headerPid = pid === NO_ID ? null : pid;
 		this.tid = tid === NO_ID ? null : tid;
-		this.#start = buf.u32(i, RecordOut.fieldStart);
-		this.#count = buf.u16(i, RecordOut.fieldCount);
-		this.#positions = positionsOf(buf.u16(i, RecordOut.schemaIndex));
+		this.#start = words[(o + RecordOut.fieldStart) >> 2]!;
+		this.#count = halves[(o + RecordOut.fieldCount) >> 1]!;
+		this.#positions = positionsOf(halves[(o + RecordOut.schemaIndex) >> 1]!);
 	}
 
 	/** The FieldOut row of a field, or -1 when the record lacks it. */
@@ -93,15 +99,16 @@ export class BufferAfdView implements AfdEventView {
 		const k = this.#positions[field]!;
 		if (k < 0 || k >= this.#count) return -1;
 		const j = this.#start + k;
-		return this.#buf!.fieldU8(j, FieldOut.missing) ? -1 : j;
+		return this.#buf!.fieldBytes[j * FieldOut.SIZE + FieldOut.missing] ? -1 : j;
 	}
 
 	num(field: number): number | undefined {
 		const j = this.#row(field);
 		if (j < 0) return undefined;
 		const b = this.#buf!;
-		const lo = b.fieldU32(j, FieldOut.value);
-		switch (b.fieldU8(j, FieldOut.type)) {
+		const w = (j * FieldOut.SIZE + FieldOut.value) >> 2;
+		const lo = b.fieldWords[w]!;
+		switch (b.fieldBytes[j * FieldOut.SIZE + FieldOut.type]) {
 			case FieldType.Int32:
 				return lo | 0;
 			case FieldType.Boolean:
@@ -115,7 +122,7 @@ export class BufferAfdView implements AfdEventView {
 			case FieldType.Binary:
 				return undefined;
 			default:
-				return b.fieldU32(j, FieldOut.value + 4) * TWO32 + lo;
+				return b.fieldWords[w + 1]! * TWO32 + lo;
 		}
 	}
 
@@ -123,7 +130,7 @@ export class BufferAfdView implements AfdEventView {
 		const j = this.#row(field);
 		if (j < 0) return undefined;
 		const b = this.#buf!;
-		if (b.fieldU8(j, FieldOut.type) !== FieldType.Pointer) return undefined;
+		if (b.fieldBytes[j * FieldOut.SIZE + FieldOut.type] !== FieldType.Pointer) return undefined;
 		return this.#pointers.textAt(b.fieldWords, (j * FieldOut.SIZE + FieldOut.value) >> 2);
 	}
 
@@ -194,9 +201,10 @@ export class BufferFeeder {
 
 	/** Record i of a buffer, the index-th record of the trace. */
 	feed(buf: DecodedBuffer, i: number, index: number): void {
-		const kind = buf.u8(i, RecordOut.kind);
-		if (buf.u8(i, RecordOut.layout) === PayloadLayout.schema) {
-			const schemaIndex = buf.u16(i, RecordOut.schemaIndex);
+		const o = i * RecordOut.SIZE;
+		const kind = buf.recordBytes[o + RecordOut.kind]!;
+		if (buf.recordBytes[o + RecordOut.layout] === PayloadLayout.schema) {
+			const schemaIndex = buf.recordHalves[(o + RecordOut.schemaIndex) >> 1]!;
 			if (EVENT_SCHEMAS[schemaIndex]?.provider !== AFD_CODE) {
 				// DNS-Client, TCPIP, NameResolution: names and TCP outcomes, joined after tracking
 				// (names also for the `host:` filter when only process events are followed).

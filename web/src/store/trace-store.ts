@@ -134,6 +134,30 @@ export async function putChunks(db: DB, records: readonly ChunkRecord[]): Promis
 	await tx.done;
 }
 
+/**
+ * Adds names learned after a chunk was stored (its trace's last) to the additions it carries:
+ * opening the trace again replays them with the chunk's.
+ */
+export async function addChunkNames(
+	db: DB,
+	traceId: number,
+	index: number,
+	names: Pick<ChunkAdditions, 'processNames' | 'hostNames'>,
+): Promise<void> {
+	const tx = db.transaction('chunks', 'readwrite');
+	const r = await tx.store.get([traceId, index]);
+	if (isChunk(r)) {
+		const a = r.additions;
+		r.additions = {
+			...a,
+			processNames: [...a.processNames, ...names.processNames],
+			hostNames: [...(a.hostNames ?? []), ...(names.hostNames ?? [])],
+		};
+		await tx.store.put(r);
+	}
+	await tx.done;
+}
+
 /** A trace's numbered chunk records, without its SummariesRecord (whose index is a string). */
 const chunksOf = (id: number) => IDBKeyRange.bound([id, -Infinity], [id, Infinity]);
 

@@ -29,10 +29,11 @@ import {
 import { TraceTables } from '../ingest/trace-tables.ts';
 import { english, msg } from '../i18n/render.ts';
 import { fail, ok, type FailureCode, type Result } from '../lib/result.ts';
-import { importTracker, type ImportTracker } from '../sockets/import-tracker.ts';
+import { FollowLink, localFollower, type SocketFollower } from '../sockets/follow-link.ts';
 import type { TraceRecord } from '../store/db.ts';
 import { packOwners, unpackOwners } from '../store/owners-record.ts';
 import {
+	addChunkNames,
 	chunkRecord,
 	countChunk,
 	countsOf,
@@ -124,9 +125,10 @@ export class ImportRun implements ActiveImport {
 	#live!: LiveTrace;
 	/**
 	 * The sockets, followed from the records the decoding hands the chunk builder: the file is
-	 * decoded once (a second pass in a worker of its own cost more than following them here).
+	 * decoded once, and the records followed on another core where the page can start a worker
+	 * for it (follow-link.ts).
 	 */
-	#sockets: ImportTracker;
+	#sockets: SocketFollower;
 	/** Events stored by an earlier, interrupted import, which this one goes on from. */
 	#storedBefore: number;
 	/** What the trace counts of the chunks stored, in order; written every so often. */
@@ -171,7 +173,7 @@ export class ImportRun implements ActiveImport {
 		this.#skipRows = start.skipRows;
 		this.#storedBefore = start.skipRows;
 		this.#counted = countsOf(start.record);
-		this.#sockets = importTracker(start.trace);
+		this.#sockets = this.#follower();
 		this.#batches = this.#newBatches();
 		let end!: () => void;
 		this.ended = new Promise<void>((resolve) => (end = resolve));
@@ -340,10 +342,33 @@ export class ImportRun implements ActiveImport {
 			shouldStop: () => this.#cancelled || this.#sideError !== null,
 			othersWaiting: this.#deps.othersWaiting,
 			observe: (b, i, row) => this.#sockets.observe(b, i, row),
+			follower: {
+				slice: (b) => this.#sockets.slice(b),
+				checkpoint: () => this.#sockets.checkpoint(),
+				caughtUp: () => this.#sockets.caughtUp(),
+			},
+			lateAdditions: (names) => this.#lateNames(names),
 			beforeCommit: (t) => this.#sockets.learnNames(t),
 			drain: () => this.#batches.flush(),
 			columns: this.#columns,
 		});
+	}
+
+	/** Who follows the sockets: a worker of their own when the page can start one. */
+	#follower(): SocketFollower {
+		const trace = this.#trace;
+		const channel = this.#deps.side.follow?.();
+		return channel
+			? new FollowLink(channel, trace.facts.startFiletime, (from) => trace.decoder.providers(from))
+			: localFollower(trace);
+	}
+
+	/** Names the sockets taught after the last chunk was stored: kept with it. */
+	async #lateNames(names: ChunkAdditions): Promise<void> {
+		const last = this.#counted.chunks - 1;
+		if (last < 0) return;
+		await addChunkNames(await this.#deps.catalog.db(), this.id, last, names);
+		this.#live.addedNames(names);
 	}
 
 	#newBatches(): ChunkBatches {
@@ -407,7 +432,8 @@ export class ImportRun implements ActiveImport {
 		this.#live.record = record;
 		this.#live.pool = this.#columns;
 		this.#live.useRecords(this.#readBack!);
-		this.#sockets = importTracker(this.#trace);
+		this.#sockets.stop();
+		this.#sockets = this.#follower();
 		// The new first chunk goes alone again.
 		this.#batches = this.#newBatches();
 		this.#policy.restarted();
@@ -451,7 +477,7 @@ export class ImportRun implements ActiveImport {
 	 */
 	async #storeSockets(): Promise<void> {
 		if (this.#cancelled || this.#sideError) throw new IngestStopped();
-		const { owners, ...sockets } = this.#sockets.finish();
+		const { owners, ...sockets } = await this.#sockets.finish();
 		const packed = owners ? packOwners(owners, this.#live.tables) : null;
 		const db = await this.#deps.catalog.db();
 		if (!(await putSockets(db, this.id, sockets, packed))) throw new IngestStopped();
@@ -503,6 +529,7 @@ export class ImportRun implements ActiveImport {
 
 	/** Stops what still runs, lets this worker's writes settle, and lets go of the copy. */
 	async #release(): Promise<void> {
+		this.#sockets.stop();
 		this.#feed?.release();
 		this.#pass.abort();
 		this.#copy?.cancel();

@@ -149,6 +149,12 @@ export class LiveTrace implements ChunkSource {
 		};
 	}
 
+	/** Names an import learned after its last chunk was committed (stored with that chunk). */
+	addedNames(additions: ChunkAdditions): void {
+		this.tables.apply(additions);
+		this.#revision++;
+	}
+
 	/**
 	 * A chunk an import in this worker has just committed (`zeros`: its columns not stored), or is
 	 * storing (`stored` settles once it is): served from memory until it is stored.

@@ -1,10 +1,20 @@
 // The work an import hands to a worker of its own, beside the decoding: copying the file into
 // the library. Given to each import, so tests can stand it in. In the browser the page starts
 // that worker (side-workers.ts) and this worker talks to it through the ports it hands over.
-// (The sockets are followed by the decoding itself: the file is decoded once.)
+// The sockets are followed in a worker of their own too, from the slices the decoding sends it
+// (the file is decoded once).
 import type { ByteSource } from '../decoder/source.ts';
 import { copyRequest, openTraceFileSync } from '../store/trace-files.ts';
-import { laterJob, portChannel, startJob, type Job, type JobPorts } from '../lib/job.ts';
+import {
+	laterJob,
+	portChannel,
+	startJob,
+	STOP_WORKER,
+	type Job,
+	type JobPorts,
+} from '../lib/job.ts';
+import type { FollowChannel } from '../sockets/follow-link.ts';
+import type { FromFollower, ToFollower } from '../sockets/follow-messages.ts';
 import type { SideWorker } from './side-workers.ts';
 
 export interface SideJobs {
@@ -12,6 +22,8 @@ export interface SideJobs {
 	copy(file: File, id: number): Job<null>;
 	/** The library's copy of trace `id` for synchronous reads, or null when it cannot be opened. */
 	openCopy(id: number): Promise<(ByteSource & { close(): void }) | null>;
+	/** A channel to a worker that follows the sockets; absent: they are followed in this one. */
+	follow?(): FollowChannel | undefined;
 }
 
 /** How this worker gets a side worker from the page (a Comlink proxy of startSideWorker). */
@@ -32,9 +44,57 @@ function sideJob<R>(kind: SideWorker, what: string, request: unknown): Job<R> {
 	return laterJob(ports.then((p) => startJob<R>(portChannel(p), what, request)));
 }
 
+/** The channel to a sockets worker, whose ports come from the page a moment later. */
+function followChannel(ports: Promise<JobPorts>): FollowChannel {
+	let got: JobPorts | null = null;
+	let closed = false;
+	let queued: [ToFollower, Transferable[]][] = [];
+	let onMessage: (m: FromFollower) => void = () => {};
+	let onError: (message: string) => void = () => {};
+	const close = (p: JobPorts) => {
+		p.control.postMessage(STOP_WORKER);
+		p.job.close();
+		p.control.close();
+	};
+	ports.then(
+		(p) => {
+			if (closed) return close(p);
+			got = p;
+			p.job.onmessage = (e: MessageEvent<FromFollower>) => onMessage(e.data);
+			// i18n: data (the import's failure says it)
+			p.control.onmessage = (e: MessageEvent<string>) => onError(e.data || 'worker error');
+			for (const [m, transfer] of queued) p.job.postMessage(m, transfer);
+			queued = [];
+		},
+		(e: Error) => onError(e.message),
+	);
+	return {
+		post(m, transfer) {
+			if (got) got.job.postMessage(m, transfer);
+			else if (!closed) queued.push([m, transfer]);
+		},
+		listen(message, error) {
+			onMessage = message;
+			onError = error;
+		},
+		close() {
+			if (closed) return;
+			closed = true;
+			queued = [];
+			if (got) close(got);
+		},
+	};
+}
+
+function startFollower(): FollowChannel | undefined {
+	const start = starter;
+	return start ? followChannel(Promise.resolve(start('sockets'))) : undefined;
+}
+
 // The jobs' names (i18n: data) only ever stand in the text of a browser's or a bug's error.
 export const browserSideJobs: SideJobs = {
 	// i18n: data
 	copy: (file, id) => sideJob('copy', 'copying the file into the library', copyRequest(file, id)),
 	openCopy: openTraceFileSync,
+	follow: startFollower,
 };

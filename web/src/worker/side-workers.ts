@@ -5,7 +5,7 @@
 import { transfer } from 'comlink';
 import { STOP_WORKER, type JobPorts } from '../lib/job.ts';
 
-export type SideWorker = 'copy';
+export type SideWorker = 'copy' | 'sockets';
 
 // Written out per kind: the `new Worker(new URL(…))` shape is what Vite bundles.
 function create(kind: SideWorker): Worker {
@@ -14,6 +14,11 @@ function create(kind: SideWorker): Worker {
 			return new Worker(new URL('../store/copy.worker.ts', import.meta.url), {
 				type: 'module',
 				name: 'trace-copy',
+			});
+		case 'sockets':
+			return new Worker(new URL('../sockets/sockets.worker.ts', import.meta.url), {
+				type: 'module',
+				name: 'trace-sockets',
 			});
 	}
 }

@@ -1,0 +1,119 @@
+// Following the sockets on another core (sockets/follow-link.ts → follow-replay.ts, over a real
+// MessageChannel with its transfers) gives what following them beside the chunk builder gives:
+// the same sockets, owners and names, however the records are cut into messages.
+import { readFileSync } from 'node:fs';
+import { MessageChannel } from 'node:worker_threads';
+import { describe, expect, it } from 'vitest';
+import type { OpenTrace } from '../../web/src/decoder/etl-file.ts';
+import { ingestTrace } from '../../web/src/ingest/ingest.ts';
+import { TraceTables } from '../../web/src/ingest/trace-tables.ts';
+import {
+	FollowLink,
+	localFollower,
+	type FollowChannel,
+	type FollowLimits,
+	type SocketFollower,
+} from '../../web/src/sockets/follow-link.ts';
+import type { FromFollower } from '../../web/src/sockets/follow-messages.ts';
+import { serveFollower, type FollowerPort } from '../../web/src/sockets/follow-replay.ts';
+import { ownerScript } from '../builders/windows-owners.ts';
+import { open } from '../decoder/load.ts';
+
+const sample = () =>
+	new Uint8Array(readFileSync(new URL('../../public/sample.etl', import.meta.url)));
+
+/** A link to a replay served on the other end of a MessageChannel, as the worker serves it. */
+function linked(
+	trace: OpenTrace,
+	limits?: FollowLimits,
+): { link: FollowLink; messages: () => number } {
+	const { port1, port2 } = new MessageChannel();
+	let messages = 0;
+	serveFollower(port2 as unknown as FollowerPort, () => port2.close());
+	const channel: FollowChannel = {
+		post(m, transfer) {
+			messages++;
+			port1.postMessage(m, transfer as ArrayBuffer[]);
+		},
+		listen(onMessage) {
+			port1.on('message', (m: FromFollower) => onMessage(m));
+		},
+		close: () => port1.close(),
+	};
+	const guidsOf = (from: number) => trace.decoder.providers(from);
+	const link = new FollowLink(channel, trace.facts.startFiletime, guidsOf, limits);
+	return { link, messages: () => messages };
+}
+
+async function follow(trace: OpenTrace, follower: SocketFollower) {
+	const tables = new TraceTables();
+	const names: { processNames: [number, string][]; hostNames: [string, string[]][] } = {
+		processNames: [],
+		hostNames: [],
+	};
+	await ingestTrace(
+		trace,
+		async (_chunk, additions) => {
+			names.processNames.push(...additions.processNames);
+			names.hostNames.push(...(additions.hostNames ?? []));
+		},
+		{
+			tables,
+			observe: (b, i, row) => follower.observe(b, i, row),
+			follower,
+			beforeCommit: (t) => follower.learnNames(t),
+		},
+	);
+	const tracked = await follower.finish();
+	return { tracked: JSON.parse(JSON.stringify(tracked)) as unknown, names };
+}
+
+describe('following the sockets in a worker of their own', () => {
+	for (const [name, bytes] of [
+		['the bundled sample', sample],
+		['Windows-like owners', () => ownerScript().bytes],
+	] as const) {
+		it(`finds what following them in place finds: ${name}`, async () => {
+			const alone = await open(bytes());
+			const here = await follow(alone, localFollower(alone));
+			const found = here.tracked as { sockets: unknown[]; processes: unknown[] };
+			expect(found.sockets.length).toBeGreaterThan(0);
+			expect(found.processes.length).toBeGreaterThan(0);
+			expect(here.names.processNames.length).toBeGreaterThan(0);
+			const trace = await open(bytes());
+			const away = await follow(trace, linked(trace).link);
+			expect(away.tracked).toEqual(here.tracked);
+			expect(away.names).toEqual(here.names);
+		});
+	}
+
+	it('finds the same when the records go a few at a time, the decoding waiting on the worker', async () => {
+		const alone = await open(sample());
+		const here = await follow(alone, localFollower(alone));
+		const trace = await open(sample());
+		const tiny = { lagRows: 40, sendRows: 16, sendBytes: 4096, namesRows: 64 };
+		const { link, messages } = linked(trace, tiny);
+		const away = await follow(trace, link);
+		// One message per slice at least (the merge's checkpoints come as slices are decoded).
+		expect(messages()).toBeGreaterThan(5);
+		expect(away.tracked).toEqual(here.tracked);
+		// Names may come with another chunk than in place, but the same ones, in the same order.
+		expect(away.names).toEqual(here.names);
+	});
+
+	it("fails the import's next wait with the worker's own words", async () => {
+		let hear: (m: FromFollower) => void = () => {};
+		const channel: FollowChannel = {
+			post: () => {},
+			listen: (onMessage) => void (hear = onMessage),
+			close: () => {},
+		};
+		const link = new FollowLink(channel, '0', () => []);
+		const waiting = link.caughtUp();
+		hear({ kind: 'error', message: 'records of slice 7 came before the slice' });
+		// Nothing was sent, so it is caught up: the failure meets the next wait, and finish.
+		await waiting;
+		await expect(link.finish()).rejects.toThrow('records of slice 7 came before the slice');
+		await expect(link.checkpoint()).rejects.toThrow('slice 7');
+	});
+});
