@@ -354,10 +354,15 @@ export class ImportRun implements ActiveImport {
 		});
 	}
 
-	/** Who follows the sockets: a worker of their own when the page can start one. */
+	/**
+	 * Who follows the sockets: a worker of their own when the page can start one, once the first
+	 * rows are stored (its start would compete with them for a core). A resumed import starts it
+	 * at once: the rows stored before are followed again first, and the decoding waits on them.
+	 */
 	#follower(): SocketFollower {
 		const trace = this.#trace;
-		const channel = this.#deps.side.follow?.();
+		const after = this.#skipRows > 0 ? Promise.resolve() : this.#stored;
+		const channel = this.#deps.side.follow?.(after);
 		return channel
 			? new FollowLink(channel, trace.facts.startFiletime, (from) => trace.decoder.providers(from))
 			: localFollower(trace);

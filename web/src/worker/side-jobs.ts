@@ -22,8 +22,11 @@ export interface SideJobs {
 	copy(file: File, id: number): Job<null>;
 	/** The library's copy of trace `id` for synchronous reads, or null when it cannot be opened. */
 	openCopy(id: number): Promise<(ByteSource & { close(): void }) | null>;
-	/** A channel to a worker that follows the sockets; absent: they are followed in this one. */
-	follow?(): FollowChannel | undefined;
+	/**
+	 * A channel to a worker that follows the sockets, started once `after` settles (what is sent
+	 * meanwhile waits for it); absent: they are followed in this one.
+	 */
+	follow?(after: Promise<void>): FollowChannel | undefined;
 }
 
 /** How this worker gets a side worker from the page (a Comlink proxy of startSideWorker). */
@@ -86,9 +89,9 @@ function followChannel(ports: Promise<JobPorts>): FollowChannel {
 	};
 }
 
-function startFollower(): FollowChannel | undefined {
+function startFollower(after: Promise<void>): FollowChannel | undefined {
 	const start = starter;
-	return start ? followChannel(Promise.resolve(start('sockets'))) : undefined;
+	return start ? followChannel(after.then(() => start('sockets'))) : undefined;
 }
 
 // The jobs' names (i18n: data) only ever stand in the text of a browser's or a bug's error.
