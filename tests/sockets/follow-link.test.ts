@@ -22,23 +22,40 @@ import { open } from '../decoder/load.ts';
 const sample = () =>
 	new Uint8Array(readFileSync(new URL('../../public/sample.etl', import.meta.url)));
 
-/** A link to a replay served on the other end of a MessageChannel, as the worker serves it. */
+/**
+ * A link to a replay served on the other end of a MessageChannel, as the worker serves it.
+ * `putOff`: the worker starts only when the link wakes it (as the import puts its start off until
+ * the first rows are stored): what is sent meanwhile waits.
+ */
 function linked(
 	trace: OpenTrace,
 	limits?: FollowLimits,
+	putOff = false,
 ): { link: FollowLink; messages: () => number } {
 	const { port1, port2 } = new MessageChannel();
 	let messages = 0;
-	serveFollower(port2 as unknown as FollowerPort, () => port2.close());
+	let queued: [unknown, ArrayBuffer[]][] | null = putOff ? [] : null;
+	const post = (m: unknown, transfer: ArrayBuffer[]) => {
+		messages++;
+		port1.postMessage(m, transfer);
+	};
+	const wake = () => {
+		if (!queued) return;
+		serveFollower(port2 as unknown as FollowerPort, () => port2.close());
+		for (const [m, transfer] of queued) post(m, transfer);
+		queued = null;
+	};
+	if (!putOff) serveFollower(port2 as unknown as FollowerPort, () => port2.close());
 	const channel: FollowChannel = {
 		post(m, transfer) {
-			messages++;
-			port1.postMessage(m, transfer as ArrayBuffer[]);
+			if (queued) queued.push([m, transfer as ArrayBuffer[]]);
+			else post(m, transfer as ArrayBuffer[]);
 		},
 		listen(onMessage) {
 			port1.on('message', (m: FromFollower) => onMessage(m));
 		},
 		close: () => port1.close(),
+		wake,
 	};
 	const guidsOf = (from: number) => trace.decoder.providers(from);
 	const link = new FollowLink(channel, trace.facts.startFiletime, guidsOf, limits);
@@ -98,6 +115,15 @@ describe('following the sockets in a worker of their own', () => {
 		expect(messages()).toBeGreaterThan(5);
 		expect(away.tracked).toEqual(here.tracked);
 		// Names may come with another chunk than in place, but the same ones, in the same order.
+		expect(away.names).toEqual(here.names);
+	});
+
+	it('wakes a worker whose start was put off when it must wait on it (a trace of one chunk)', async () => {
+		const alone = await open(sample());
+		const here = await follow(alone, localFollower(alone));
+		const trace = await open(sample());
+		const away = await follow(trace, linked(trace, undefined, true).link);
+		expect(away.tracked).toEqual(here.tracked);
 		expect(away.names).toEqual(here.names);
 	});
 

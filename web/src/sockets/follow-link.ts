@@ -35,6 +35,11 @@ export interface FollowChannel {
 	listen(onMessage: (m: FromFollower) => void, onError: (message: string) => void): void;
 	/** Ends the worker and lets go of the channel. */
 	close(): void;
+	/**
+	 * Starts the worker now if its start was put off (until the first rows are stored): called
+	 * before the link waits on it, since those rows may wait on the link.
+	 */
+	wake?(): void;
 }
 
 /** Following in this thread. */
@@ -171,6 +176,7 @@ export class FollowLink implements SocketFollower {
 	async finish(): Promise<TrackedTrace> {
 		this.#send(true);
 		if (!this.#failure) this.#channel.post({ kind: 'finish' }, []);
+		this.#channel.wake?.();
 		return this.#result;
 	}
 
@@ -244,6 +250,7 @@ export class FollowLink implements SocketFollower {
 	}
 
 	#hearNext(): Promise<void> {
+		this.#channel.wake?.();
 		return new Promise((resolve) => this.#heard.push(resolve));
 	}
 

@@ -47,8 +47,11 @@ function sideJob<R>(kind: SideWorker, what: string, request: unknown): Job<R> {
 	return laterJob(ports.then((p) => startJob<R>(portChannel(p), what, request)));
 }
 
-/** The channel to a sockets worker, whose ports come from the page a moment later. */
-function followChannel(ports: Promise<JobPorts>): FollowChannel {
+/**
+ * The channel to a sockets worker, whose ports come from the page a moment later; `wake` asks
+ * for them now when their start was put off.
+ */
+function followChannel(ports: Promise<JobPorts>, wake: () => void): FollowChannel {
 	let got: JobPorts | null = null;
 	let closed = false;
 	let queued: [ToFollower, Transferable[]][] = [];
@@ -86,12 +89,20 @@ function followChannel(ports: Promise<JobPorts>): FollowChannel {
 			queued = [];
 			if (got) close(got);
 		},
+		wake,
 	};
 }
 
 function startFollower(after: Promise<void>): FollowChannel | undefined {
 	const start = starter;
-	return start ? followChannel(after.then(() => start('sockets'))) : undefined;
+	if (!start) return undefined;
+	let begin!: () => void;
+	const begun = new Promise<void>((resolve) => (begin = resolve));
+	void after.then(begin);
+	return followChannel(
+		begun.then(() => start('sockets')),
+		() => begin(),
+	);
 }
 
 // The jobs' names (i18n: data) only ever stand in the text of a browser's or a bug's error.
