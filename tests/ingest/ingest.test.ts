@@ -8,6 +8,7 @@ import { filetimeFromIso } from '../builders/bytes.ts';
 import { busyEvent } from '../builders/busy-event.ts';
 import { EtlWriter } from '../builders/etl-writer.ts';
 import { ingestTrace } from '../../web/src/ingest/ingest.ts';
+import { WMI_BUFFER_HEADER } from '../../web/src/generated/layouts.ts';
 import { TraceTables } from '../../web/src/ingest/trace-tables.ts';
 import { open } from '../decoder/load.ts';
 import { cpuTrace, lazyFeed } from '../decoder/merge-traces.ts';
@@ -128,5 +129,94 @@ describe('importing into the columns of chunks given back', () => {
 		);
 		expect(reused).toBeGreaterThan(0);
 		expect(pooled).toEqual(plain);
+	});
+});
+
+describe('an import followed on another core', () => {
+	/**
+	 * A one-CPU trace of `events` Winsock events; `emptyLast`: its last buffer holds no record (a
+	 * CPU's buffer flushed empty at the session's stop), so that the decoding reaches a checkpoint
+	 * after the last record.
+	 */
+	function busyTrace(events: number, emptyLast = false): Uint8Array {
+		const w = new EtlWriter({ cpus: 1 });
+		let t = filetimeFromIso('2026-03-14T09:26:53.5897932Z');
+		for (let n = 0; n < events; n++) w.addAfd(busyEvent(n, 0, (t += 100n), 8));
+		if (emptyLast) {
+			// The writer's own steps, by hand: the records placed, the last buffer written, an
+			// empty one left open for the stop.
+			const writer = w as unknown as {
+				release(before: bigint): void;
+				writeBuffer(b: unknown, last: boolean): void;
+				open: Map<number, unknown>;
+				nextSeq: number;
+			};
+			writer.release(t + 1n);
+			writer.writeBuffer(writer.open.get(0), false);
+			writer.open.set(0, {
+				seq: writer.nextSeq++,
+				cpu: 0,
+				records: [],
+				used: WMI_BUFFER_HEADER.size,
+				flushRaw: 0n,
+				atStop: false,
+				eventsLost: false,
+			});
+		}
+		return w.finish().bytes;
+	}
+
+	/**
+	 * Imports with a follower that learns a process name only once caught up with (as a worker
+	 * lagging behind learns the last ones): where that name is stored.
+	 */
+	async function lateName(bytes: Uint8Array) {
+		let caughtUp = false;
+		const committed: { rows: number; names: [number, string][] }[] = [];
+		const late: [number, string][][] = [];
+		const trace = await open(bytes);
+		await ingestTrace(
+			trace,
+			async (chunk, additions) =>
+				void committed.push({ rows: chunk.rows, names: additions.processNames }),
+			{
+				follower: {
+					slice: () => {},
+					checkpoint: async () => {},
+					caughtUp: async () => void (caughtUp = true),
+				},
+				beforeCommit: (t) => {
+					if (caughtUp && !t.processNames.has(4242)) t.processNames.set(4242, 'late.exe');
+				},
+				lateAdditions: async (a) => void late.push(a.processNames),
+			},
+		);
+		return { committed, late };
+	}
+
+	it('stores a name learned after the last chunk with that chunk, when no rows were left', async () => {
+		// The header's record and the events: exactly a first chunk.
+		const { committed: probe } = await lateName(busyTrace(100, true));
+		const extra = probe.reduce((n, c) => n + c.rows, 0) - 100;
+		const { committed, late } = await lateName(busyTrace(FIRST_CHUNK_ROWS - extra, true));
+		expect(committed.map((c) => c.rows)).toEqual([FIRST_CHUNK_ROWS]);
+		expect(committed[0]!.names).toEqual([]);
+		expect(late).toEqual([[[4242, 'late.exe']]]);
+	});
+
+	it('commits a last chunk the last record fills once caught up with, with the name', async () => {
+		const { committed: probe } = await lateName(busyTrace(100));
+		const extra = probe.reduce((n, c) => n + c.rows, 0) - 100;
+		const { committed, late } = await lateName(busyTrace(FIRST_CHUNK_ROWS - extra));
+		expect(committed.map((c) => c.rows)).toEqual([FIRST_CHUNK_ROWS]);
+		expect(committed[0]!.names).toEqual([[4242, 'late.exe']]);
+		expect(late).toEqual([]);
+	});
+
+	it('gives it to the last chunk when rows were left to commit', async () => {
+		const { committed, late } = await lateName(busyTrace(FIRST_CHUNK_ROWS + 10));
+		expect(committed.length).toBe(2);
+		expect(committed.at(-1)!.names).toEqual([[4242, 'late.exe']]);
+		expect(late).toEqual([]);
 	});
 });
