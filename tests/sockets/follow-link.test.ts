@@ -85,14 +85,19 @@ async function follow(trace: OpenTrace, follower: SocketFollower) {
 	return { tracked: JSON.parse(JSON.stringify(tracked)) as unknown, names };
 }
 
+/** What following in place finds, the reference for each case. */
+async function inPlace(bytes: Uint8Array) {
+	const trace = await open(bytes);
+	return follow(trace, localFollower(trace));
+}
+
 describe('following the sockets in a worker of their own', () => {
 	for (const [name, bytes] of [
 		['the bundled sample', sample],
 		['Windows-like owners', () => ownerScript().bytes],
 	] as const) {
 		it(`finds what following them in place finds: ${name}`, async () => {
-			const alone = await open(bytes());
-			const here = await follow(alone, localFollower(alone));
+			const here = await inPlace(bytes());
 			const found = here.tracked as { sockets: unknown[]; processes: unknown[] };
 			expect(found.sockets.length).toBeGreaterThan(0);
 			expect(found.processes.length).toBeGreaterThan(0);
@@ -105,8 +110,7 @@ describe('following the sockets in a worker of their own', () => {
 	}
 
 	it('finds the same when the records go a few at a time, the decoding waiting on the worker', async () => {
-		const alone = await open(sample());
-		const here = await follow(alone, localFollower(alone));
+		const here = await inPlace(sample());
 		const trace = await open(sample());
 		const tiny = { lagRows: 40, sendRows: 16, sendBytes: 4096, namesRows: 64 };
 		const { link, messages } = linked(trace, tiny);
@@ -119,8 +123,7 @@ describe('following the sockets in a worker of their own', () => {
 	});
 
 	it('wakes a worker whose start was put off when it must wait on it (a trace of one chunk)', async () => {
-		const alone = await open(sample());
-		const here = await follow(alone, localFollower(alone));
+		const here = await inPlace(sample());
 		const trace = await open(sample());
 		const away = await follow(trace, linked(trace, undefined, true).link);
 		expect(away.tracked).toEqual(here.tracked);

@@ -29,11 +29,15 @@ export interface Job<R> {
 	cancel(): void;
 }
 
-/** Where a job's messages go: the ports of a worker the page started for this one. */
-export interface JobChannel {
-	send(request: unknown): void;
+/**
+ * Where a job's messages go: the ports of a worker the page started for this one. `A`: what the
+ * worker answers (a job's progress and result, or a protocol of its own).
+ */
+export interface JobChannel<A = JobMessage<unknown>> {
+	/** `transfer`: memory handed over with the request rather than copied. */
+	send(request: unknown, transfer?: Transferable[]): void;
 	/** `onMessage` hears the worker's answers; `onError`, its failing without one. */
-	listen(onMessage: (m: JobMessage<unknown>) => void, onError: (message: string) => void): void;
+	listen(onMessage: (m: A) => void, onError: (message: string) => void): void;
 	/** Stops the worker (cancelled or failed: it will not answer). */
 	stop(): void;
 	/** Lets go of the channel once the worker has answered (it ends itself: serveJob). */
@@ -50,15 +54,15 @@ export interface JobPorts {
 
 export const STOP_WORKER = 'stop';
 
-export function portChannel(ports: JobPorts): JobChannel {
+export function portChannel<A = JobMessage<unknown>>(ports: JobPorts): JobChannel<A> {
 	const close = () => {
 		ports.job.close();
 		ports.control.close();
 	};
 	return {
-		send: (request) => ports.job.postMessage(request),
+		send: (request, transfer = []) => ports.job.postMessage(request, transfer),
 		listen(onMessage, onError) {
-			ports.job.onmessage = (e: MessageEvent<JobMessage<unknown>>) => onMessage(e.data);
+			ports.job.onmessage = (e: MessageEvent<A>) => onMessage(e.data);
 			ports.control.onmessage = (e: MessageEvent<string>) => onError(e.data || 'worker error');
 		},
 		stop() {

@@ -56,13 +56,14 @@ export function localFollower(trace: OpenTrace): SocketFollower {
 	};
 }
 
-/**
- * `lagRows`: records handed out but not yet followed, at most, before the decoding waits (about 50 MB of
- * slices at 400 bytes a record): enough that neither side waits for the other in the steady
- * state. Counted in records, not slices: the merge's current slices (one per CPU) are sent but
- * not all followed, and must not hold the decoding back.
- */
+/** How far the link lets the decoding run ahead of the worker, and how much it sends at once. */
 export interface FollowLimits {
+	/**
+	 * Records handed out but not yet followed, at most, before the decoding waits (about 50 MB of
+	 * slices at 400 bytes a record): enough that neither side waits for the other in the steady
+	 * state. Counted in records, not slices: the merge's current slices (one per CPU) are sent but
+	 * not all followed, and must not hold the decoding back.
+	 */
 	readonly lagRows: number;
 	/**
 	 * Records and slice bytes gathered before they are sent (each message costs the decoding tens

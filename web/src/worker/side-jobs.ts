@@ -9,8 +9,8 @@ import {
 	laterJob,
 	portChannel,
 	startJob,
-	STOP_WORKER,
 	type Job,
+	type JobChannel,
 	type JobPorts,
 } from '../lib/job.ts';
 import type { FollowChannel } from '../sockets/follow-link.ts';
@@ -52,31 +52,28 @@ function sideJob<R>(kind: SideWorker, what: string, request: unknown): Job<R> {
  * for them now when their start was put off.
  */
 function followChannel(ports: Promise<JobPorts>, wake: () => void): FollowChannel {
-	let got: JobPorts | null = null;
+	let got: JobChannel<FromFollower> | null = null;
 	let closed = false;
 	let queued: [ToFollower, Transferable[]][] = [];
 	let onMessage: (m: FromFollower) => void = () => {};
 	let onError: (message: string) => void = () => {};
-	const close = (p: JobPorts) => {
-		p.control.postMessage(STOP_WORKER);
-		p.job.close();
-		p.control.close();
-	};
 	ports.then(
 		(p) => {
-			if (closed) return close(p);
-			got = p;
-			p.job.onmessage = (e: MessageEvent<FromFollower>) => onMessage(e.data);
-			// i18n: data (the import's failure says it)
-			p.control.onmessage = (e: MessageEvent<string>) => onError(e.data || 'worker error');
-			for (const [m, transfer] of queued) p.job.postMessage(m, transfer);
+			const channel = portChannel<FromFollower>(p);
+			if (closed) return channel.stop();
+			got = channel;
+			channel.listen(
+				(m) => onMessage(m),
+				(message) => onError(message),
+			);
+			for (const [m, transfer] of queued) channel.send(m, transfer);
 			queued = [];
 		},
 		(e: Error) => onError(e.message),
 	);
 	return {
 		post(m, transfer) {
-			if (got) got.job.postMessage(m, transfer);
+			if (got) got.send(m, transfer);
 			else if (!closed) queued.push([m, transfer]);
 		},
 		listen(message, error) {
@@ -87,7 +84,7 @@ function followChannel(ports: Promise<JobPorts>, wake: () => void): FollowChanne
 			if (closed) return;
 			closed = true;
 			queued = [];
-			if (got) close(got);
+			got?.stop();
 		},
 		wake,
 	};
