@@ -14,10 +14,16 @@ import {
 	type FollowLimits,
 	type SocketFollower,
 } from '../../web/src/sockets/follow-link.ts';
-import type { FromFollower } from '../../web/src/sockets/follow-messages.ts';
-import { serveFollower, type FollowerPort } from '../../web/src/sockets/follow-replay.ts';
+import type { FromFollower, SocketsHome } from '../../web/src/sockets/follow-messages.ts';
+import {
+	serveFollower,
+	type FollowerPort,
+	type StoreSockets,
+} from '../../web/src/sockets/follow-replay.ts';
 import { ownerScript } from '../builders/windows-owners.ts';
 import { open } from '../decoder/load.ts';
+
+const HOME: SocketsHome = { db: 'library', traceId: 7 };
 
 const sample = () =>
 	new Uint8Array(readFileSync(new URL('../../public/sample.etl', import.meta.url)));
@@ -25,12 +31,14 @@ const sample = () =>
 /**
  * A link to a replay served on the other end of a MessageChannel, as the worker serves it.
  * `putOff`: the worker starts only when the link wakes it (as the import puts its start off until
- * the first rows are stored): what is sent meanwhile waits.
+ * the first rows are stored): what is sent meanwhile waits. `store`: how the worker stores the
+ * sockets (absent: it hands them back).
  */
 function linked(
 	trace: OpenTrace,
 	limits?: FollowLimits,
 	putOff = false,
+	store?: StoreSockets,
 ): { link: FollowLink; messages: () => number } {
 	const { port1, port2 } = new MessageChannel();
 	let messages = 0;
@@ -41,11 +49,11 @@ function linked(
 	};
 	const wake = () => {
 		if (!queued) return;
-		serveFollower(port2 as unknown as FollowerPort, () => port2.close());
+		serveFollower(port2 as unknown as FollowerPort, () => port2.close(), store);
 		for (const [m, transfer] of queued) post(m, transfer);
 		queued = null;
 	};
-	if (!putOff) serveFollower(port2 as unknown as FollowerPort, () => port2.close());
+	if (!putOff) serveFollower(port2 as unknown as FollowerPort, () => port2.close(), store);
 	const channel: FollowChannel = {
 		post(m, transfer) {
 			if (queued) queued.push([m, transfer as ArrayBuffer[]]);
@@ -81,8 +89,14 @@ async function follow(trace: OpenTrace, follower: SocketFollower) {
 			beforeCommit: (t) => follower.learnNames(t),
 		},
 	);
-	const tracked = await follower.finish();
-	return { tracked: JSON.parse(JSON.stringify(tracked)) as unknown, names };
+	const { owners, sockets, listed } = await follower.finish(HOME);
+	const tracked = { ...sockets, owners };
+	return {
+		tracked: JSON.parse(JSON.stringify(tracked)) as unknown,
+		names,
+		stored: !sockets,
+		listed,
+	};
 }
 
 /** What following in place finds, the reference for each case. */
@@ -130,6 +144,30 @@ describe('following the sockets in a worker of their own', () => {
 		expect(away.names).toEqual(here.names);
 	});
 
+	it('stores the sockets in the worker when it can, handing back only the owners', async () => {
+		const here = await inPlace(sample());
+		const trace = await open(sample());
+		const stored: [SocketsHome, unknown][] = [];
+		const store: StoreSockets = async (home, sockets) => {
+			stored.push([home, JSON.parse(JSON.stringify(sockets))]);
+			return true;
+		};
+		const away = await follow(trace, linked(trace, undefined, false, store).link);
+		expect(away.stored).toBe(true);
+		expect(away.listed).toBe(true);
+		expect(stored.length).toBe(1);
+		const { owners, ...sockets } = here.tracked as { owners: unknown };
+		expect(stored[0]).toEqual([HOME, sockets]);
+		expect((away.tracked as { owners: unknown }).owners).toEqual(owners);
+		expect(away.names).toEqual(here.names);
+	});
+
+	it('says so when the trace left the library before its sockets could be stored', async () => {
+		const trace = await open(sample());
+		const away = await follow(trace, linked(trace, undefined, false, async () => false).link);
+		expect(away.listed).toBe(false);
+	});
+
 	it("fails the import's next wait with the worker's own words", async () => {
 		let hear: (m: FromFollower) => void = () => {};
 		const channel: FollowChannel = {
@@ -142,7 +180,7 @@ describe('following the sockets in a worker of their own', () => {
 		hear({ kind: 'error', message: 'records of slice 7 came before the slice' });
 		// Nothing was sent, so it is caught up: the failure meets the next wait, and finish.
 		await waiting;
-		await expect(link.finish()).rejects.toThrow('records of slice 7 came before the slice');
+		await expect(link.finish(HOME)).rejects.toThrow('records of slice 7 came before the slice');
 		await expect(link.checkpoint()).rejects.toThrow('slice 7');
 	});
 });

@@ -19,6 +19,7 @@ import {
 	getOwners,
 	getSockets,
 	putSockets,
+	putTracked,
 } from '../../web/src/store/trace-store.ts';
 
 const OWNERS: EventOwners = {
@@ -129,5 +130,22 @@ describe('the stored owners table', () => {
 		await putSockets(db, id, tracked(), null);
 		expect(await db.count('sockets')).toBe(1);
 		expect(await getOwners(db, id)).toBeUndefined();
+	});
+
+	it('is stored alone beside sockets the sockets worker stored, in two writes', async () => {
+		const { db, id } = await withTrace();
+		expect(await putTracked(db, id, tracked(OWNERS))).toBe(true);
+		expect(await putSockets(db, id, null, packOwners(OWNERS, STRING_TABLE))).toBe(true);
+		expect((await getSockets(db, id))!.afdEvents).toBe(2);
+		expect((await getSockets(db, id))!.owners).toBeUndefined();
+		expect(asJoined((await getOwners(db, id))!)).toEqual(EXPECTED);
+	});
+
+	it('is not stored, nor are the sockets, once the trace has left the library', async () => {
+		const { db, id } = await withTrace();
+		await deleteTrace(db, id);
+		expect(await putTracked(db, id, tracked())).toBe(false);
+		expect(await putSockets(db, id, null, packOwners(OWNERS, STRING_TABLE))).toBe(false);
+		expect(await db.count('sockets')).toBe(0);
 	});
 });

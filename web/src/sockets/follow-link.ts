@@ -6,10 +6,9 @@
 import type { DecodedBuffer } from '../decoder/decoded-buffer.ts';
 import type { OpenTrace } from '../decoder/etl-file.ts';
 import type { TraceTables } from '../ingest/trace-tables.ts';
-import type { FromFollower, ToFollower } from './follow-messages.ts';
+import type { Followed, FromFollower, SocketsHome, ToFollower } from './follow-messages.ts';
 import { addNames, importTracker, type NewNames } from './import-tracker.ts';
 import { packSlice, wireBytes, type WireSlice } from './slice-wire.ts';
-import type { TrackedTrace } from './tracker.ts';
 
 export interface SocketFollower {
 	/** Every slice the merge decodes, before its records are handed out. */
@@ -22,8 +21,12 @@ export interface SocketFollower {
 	caughtUp(): Promise<void>;
 	/** For IngestOptions.beforeCommit: adds the process and host names learned so far. */
 	learnNames(tables: TraceTables): void;
-	/** The sockets once every record has been followed. */
-	finish(): Promise<TrackedTrace>;
+	/**
+	 * The sockets once every record has been followed. A worker stores them itself in `home`
+	 * (they are not copied back, then copied again into storage); in this thread they are handed
+	 * back for the caller to store.
+	 */
+	finish(home: SocketsHome): Promise<Followed>;
 	/** Stops following (the import stopped, or starts over). */
 	stop(): void;
 }
@@ -51,7 +54,10 @@ export function localFollower(trace: OpenTrace): SocketFollower {
 		checkpoint: () => Promise.resolve(),
 		caughtUp: () => Promise.resolve(),
 		learnNames: t.learnNames,
-		finish: () => Promise.resolve(t.finish()),
+		finish: () => {
+			const { owners = null, ...sockets } = t.finish();
+			return Promise.resolve({ owners, sockets, listed: true });
+		},
 		stop: () => {},
 	};
 }
@@ -109,8 +115,8 @@ export class FollowLink implements SocketFollower {
 	#names: NewNames[] = [];
 	#heard: (() => void)[] = [];
 	#failure: Error | null = null;
-	#result: Promise<TrackedTrace>;
-	#settle!: { resolve: (t: TrackedTrace) => void; reject: (e: Error) => void };
+	#result: Promise<Followed>;
+	#settle!: { resolve: (t: Followed) => void; reject: (e: Error) => void };
 
 	readonly #limits: FollowLimits;
 
@@ -174,9 +180,9 @@ export class FollowLink implements SocketFollower {
 		for (const names of this.#names.splice(0)) addNames(tables, names);
 	}
 
-	async finish(): Promise<TrackedTrace> {
+	async finish(home: SocketsHome): Promise<Followed> {
 		this.#send(true);
-		if (!this.#failure) this.#channel.post({ kind: 'finish' }, []);
+		if (!this.#failure) this.#channel.post({ kind: 'finish', home }, []);
 		this.#channel.wake?.();
 		return this.#result;
 	}

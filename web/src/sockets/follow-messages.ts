@@ -1,5 +1,6 @@
 // What the decoder worker and the sockets worker say to each other while an import follows the
 // sockets on a core of its own (follow-link.ts on one side, follow-replay.ts on the other).
+import type { EventOwners } from '../columns/event-owners.ts';
 import type { NewNames } from './import-tracker.ts';
 import type { TrackedTrace } from './tracker.ts';
 import type { WireSlice } from './slice-wire.ts';
@@ -20,7 +21,25 @@ export type ToFollower =
 			readonly guids: string[];
 			readonly names: boolean;
 	  }
-	| { readonly kind: 'finish' };
+	/** `home`: where the worker stores the sockets itself (null: it hands them over). */
+	| { readonly kind: 'finish'; readonly home: SocketsHome | null };
+
+/** Where an import's sockets are stored: the library's database, by name, and their trace. */
+export interface SocketsHome {
+	readonly db: string;
+	readonly traceId: number;
+}
+
+/**
+ * What following ends with: the owners table (the decoder worker packs it against the trace's
+ * strings), and the sockets, unless the worker stored them itself (null). `listed`: false when
+ * the trace had left the library before they could be stored.
+ */
+export interface Followed {
+	readonly owners: EventOwners | null;
+	readonly sockets: Omit<TrackedTrace, 'owners'> | null;
+	readonly listed: boolean;
+}
 
 export type FromFollower =
 	/**
@@ -28,5 +47,5 @@ export type FromFollower =
 	 * with the names learned since the last report.
 	 */
 	| ({ readonly kind: 'progress'; readonly rows: number; readonly spare: ArrayBuffer[] } & NewNames)
-	| { readonly kind: 'done'; readonly result: TrackedTrace }
+	| { readonly kind: 'done'; readonly result: Followed }
 	| { readonly kind: 'error'; readonly message: string };

@@ -2,9 +2,20 @@
 // it is sent, made DecodedBuffers again, and the records of the runs fed to the tracker in the
 // order the decoding handed them out, as if it had followed them itself.
 import type { DecodedBuffer } from '../decoder/decoded-buffer.ts';
-import type { FromFollower, ToFollower } from './follow-messages.ts';
+import type { Followed, FromFollower, SocketsHome, ToFollower } from './follow-messages.ts';
 import { followRecords, type NewNames } from './import-tracker.ts';
 import { unpackSlice } from './slice-wire.ts';
+import type { TrackedTrace } from './tracker.ts';
+
+/**
+ * Stores an import's sockets where `home` says (in the sockets worker: the decoder worker then
+ * never holds them, nor copies them again into storage); false when the trace has left the
+ * library.
+ */
+export type StoreSockets = (
+	home: SocketsHome,
+	sockets: Omit<TrackedTrace, 'owners'>,
+) => Promise<boolean>;
 
 const NO_NAMES: NewNames = { processNames: [], hostNames: [] };
 
@@ -58,9 +69,15 @@ export class FollowReplay {
 		return { kind: 'progress', rows: this.#rows, spare, ...learned };
 	}
 
-	finish(): Extract<FromFollower, { kind: 'done' }> {
+	/**
+	 * The sockets, stored by `store` when the link names their home: the owners table goes back to
+	 * the link either way (the decoder worker packs it against the trace's strings).
+	 */
+	async finish(home: SocketsHome | null, store?: StoreSockets): Promise<Followed> {
 		this.#held.clear();
-		return { kind: 'done', result: this.#follow.finish() };
+		const { owners = null, ...sockets } = this.#follow.finish();
+		if (!home || !store) return { owners, sockets, listed: true };
+		return { owners, sockets: null, listed: await store(home, sockets) };
 	}
 }
 
@@ -70,10 +87,17 @@ export interface FollowerPort {
 	postMessage(m: FromFollower, transfer: Transferable[]): void;
 }
 
-/** Answers the link's messages on `port`; `end` is called once the answer is final. */
-export function serveFollower(port: FollowerPort, end: () => void): void {
+/**
+ * Answers the link's messages on `port`; `end` is called once the answer is final. `store`: how
+ * this worker stores the sockets when the link names their home (absent: they go back).
+ */
+export function serveFollower(port: FollowerPort, end: () => void, store?: StoreSockets): void {
 	let replay: FollowReplay | null = null;
 	const post = (m: FromFollower, transfer: Transferable[] = []) => port.postMessage(m, transfer);
+	const fail = (err: unknown) => {
+		post({ kind: 'error', message: err instanceof Error ? err.message : String(err) });
+		end();
+	};
 	port.onmessage = (e) => {
 		const m = e.data;
 		try {
@@ -84,13 +108,13 @@ export function serveFollower(port: FollowerPort, end: () => void): void {
 				replay.records(m);
 				const progress = replay.progress(m.names);
 				post(progress, progress.spare);
-			} else {
-				post(replay.finish());
-				end();
-			}
+			} else
+				replay.finish(m.home, store).then((result) => {
+					post({ kind: 'done', result });
+					end();
+				}, fail);
 		} catch (err) {
-			post({ kind: 'error', message: err instanceof Error ? err.message : String(err) });
-			end();
+			fail(err);
 		}
 	};
 }

@@ -1,5 +1,5 @@
 // Trace library operations over IndexedDB: the catalog, chunk commits, loading and deleting.
-import type { IDBPDatabase } from 'idb';
+import type { IDBPDatabase, IDBPObjectStore } from 'idb';
 import {
 	COLUMN_ALIGN,
 	STORE_ORDER,
@@ -338,29 +338,53 @@ export async function dropChunksFrom(db: DB, traceId: number, fromChunk: number)
 /**
  * Stores a trace's sockets and their owners table (packOwners; null: none), unless the trace has
  * left the library meanwhile (deleted while they were being rebuilt): one transaction, so a
- * deletion comes wholly before or after.
+ * deletion comes wholly before or after. `sockets` null: stored already (putTracked, by the
+ * sockets worker), only the owners are written.
  */
 export async function putSockets(
 	db: DB,
 	traceId: number,
-	sockets: Omit<TrackedTrace, 'owners'>,
+	sockets: Omit<TrackedTrace, 'owners'> | null,
 	owners: PackedOwners | null,
+): Promise<boolean> {
+	return whileListed(db, traceId, (store) => [
+		...(sockets ? [putTrackedIn(store, traceId, sockets)] : []),
+		owners ? store.put({ traceId: ownersKey(traceId), owners }) : store.delete(ownersKey(traceId)),
+	]);
+}
+
+/** Stores a trace's sockets without their owners (the sockets worker's part of putSockets). */
+export async function putTracked(
+	db: DB,
+	traceId: number,
+	sockets: Omit<TrackedTrace, 'owners'>,
+): Promise<boolean> {
+	return whileListed(db, traceId, (store) => [putTrackedIn(store, traceId, sockets)]);
+}
+
+type SocketsStore = IDBPObjectStore<SockscopeDB, ['traces', 'sockets'], 'sockets', 'readwrite'>;
+
+/** Runs the writes in one transaction with the check that the trace is still listed. */
+async function whileListed(
+	db: DB,
+	traceId: number,
+	writes: (store: SocketsStore) => Promise<unknown>[],
 ): Promise<boolean> {
 	const tx = db.transaction(['traces', 'sockets'], 'readwrite');
 	const listed = (await tx.objectStore('traces').count(traceId)) > 0;
-	if (listed) {
-		const store = tx.objectStore('sockets');
-		// Never inside the sockets as well, should the object handed over still carry them.
-		const { owners: _inside, ...tracked } = sockets as TrackedTrace;
-		await Promise.all([
-			store.put({ traceId, tracked }),
-			owners
-				? store.put({ traceId: ownersKey(traceId), owners })
-				: store.delete(ownersKey(traceId)),
-		]);
-	}
+	if (listed) await Promise.all(writes(tx.objectStore('sockets')));
 	await tx.done;
 	return listed;
+}
+
+function putTrackedIn(
+	store: SocketsStore,
+	traceId: number,
+	sockets: Omit<TrackedTrace, 'owners'>,
+): Promise<unknown> {
+	// Never inside the sockets as well, should the object handed over still carry them.
+	const { owners: _inside, ...tracked } = sockets as TrackedTrace;
+	return store.put({ traceId, tracked });
 }
 
 const ownersKey = (traceId: number): OwnersKey => [traceId, 'owners'];

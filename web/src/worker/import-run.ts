@@ -482,13 +482,18 @@ export class ImportRun implements ActiveImport {
 	 */
 	async #storeSockets(): Promise<void> {
 		if (this.#cancelled || this.#sideError) throw new IngestStopped();
-		const { owners, ...sockets } = await this.#sockets.finish();
-		const packed = owners ? packOwners(owners, this.#live.tables) : null;
 		const db = await this.#deps.catalog.db();
-		if (!(await putSockets(db, this.id, sockets, packed))) throw new IngestStopped();
-		// The page's first requests once the import is done ask for them: not read back. The
-		// owners are joined as stored (typed arrays), not as the tracker's map of every endpoint.
-		this.#live.keepTracked(sockets);
+		// A sockets worker stores them itself; followed here, they come back to be stored.
+		const { owners, sockets, listed } = await this.#sockets.finish({
+			db: db.name,
+			traceId: this.id,
+		});
+		const packed = owners ? packOwners(owners, this.#live.tables) : null;
+		if (!listed || !(await putSockets(db, this.id, sockets, packed))) throw new IngestStopped();
+		// The page's first requests once the import is done ask for them: not read back when they
+		// are at hand. The owners are joined as stored (typed arrays), not as the tracker's map of
+		// every endpoint.
+		if (sockets) this.#live.keepTracked(sockets);
 		this.#live.keepOwners(packed && unpackOwners(packed));
 	}
 

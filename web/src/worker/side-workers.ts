@@ -16,7 +16,7 @@ function create(kind: SideWorker): Worker {
 				name: 'trace-copy',
 			});
 		case 'sockets':
-			return new Worker(new URL('../sockets/sockets.worker.ts', import.meta.url), {
+			return new Worker(new URL('./sockets.worker.ts', import.meta.url), {
 				type: 'module',
 				name: 'trace-sockets',
 			});
