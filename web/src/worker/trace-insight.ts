@@ -91,10 +91,14 @@ export class TraceInsight {
 	 * the trace's tables, so the filter's `process:name` finds them.
 	 */
 	async processNames(importing: boolean): Promise<ReadonlyMap<number, string>> {
-		const whole = await this.#wholeTrace();
 		const tables = this.#live.tables;
 		// An import learns the names as it decodes, and its chunks carry them: the process events
 		// are read again only for a trace whose import did not (tests/worker/export.test.ts).
+		// While it runs, those learned so far: before its first names came, every request that
+		// asked (the table's colouring rules, at each refresh) read the process events of every
+		// row stored so far again from the file, and the import, letting requests in, waited on it.
+		if (importing) return new Map(tables.processNames);
+		const whole = await this.#wholeTrace();
 		if (!whole.names && tables.processNames.size > 0) whole.names = new Map(tables.processNames);
 		if (!whole.names) {
 			whole.names = await learnProcessNames(
