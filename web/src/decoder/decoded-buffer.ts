@@ -6,6 +6,7 @@ import { BufferOut, FieldOut, RecordOut, Status, WMI_BUFFER_HEADER } from '../ge
 import { expansionBudget } from './buffer-checks.ts';
 import type { BufferEntry, OpenTrace } from './etl-file.ts';
 import type { DamageInfo } from './messages.ts';
+import { syncReader } from './source.ts';
 import type { WasmDecoder } from './wasm.ts';
 
 const R = RecordOut.SIZE;
@@ -132,8 +133,7 @@ export async function decodeBuffer(
 	const { decoder, source } = trace;
 	// Read straight into WASM memory when the source can (no allocation, one copy fewer); the
 	// read, the walk and the copies below then run without a pause, as with read() + load().
-	// Looked up once: a switchable source binds it anew at each look.
-	const readInto = source.readInto;
+	const readInto = syncReader(source, entry.offset, entry.available);
 	const area = readInto ? decoder.inputArea(entry.available) : null;
 	let bytes: Uint8Array | null = null;
 	let length: number;
@@ -423,7 +423,7 @@ async function prepareOpen(
 				[range[0], Math.min(range[1], entry.available)],
 			]
 		: [[0, entry.available]];
-	const readInto = source.readInto;
+	const readInto = syncReader(source, entry.offset, entry.available);
 	const read = readInto
 		? null
 		: await Promise.all(parts.map(([a, b]) => source.read(entry.offset + a, b - a)));

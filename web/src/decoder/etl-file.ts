@@ -20,7 +20,7 @@ import {
 } from './buffer-checks.ts';
 import { describeFileStart, fileStartText } from './file-start.ts';
 import { damageText, describeDamage, key, type DamageInfo } from './messages.ts';
-import { SequentialReader, type ByteSource } from './source.ts';
+import { SequentialReader, syncReader, type ByteSource } from './source.ts';
 import { readStruct, readUtf16z } from './struct.ts';
 import { filetimeToIso } from './time.ts';
 import type { TraceFacts } from './types.ts';
@@ -281,8 +281,7 @@ export async function indexBuffers(
 			options.onProgress?.(offset);
 		}
 		let length: number;
-		// Looked up once per header: a switchable source binds it anew at each look.
-		const readInto = source.readInto;
+		const readInto = syncReader(source, offset, HEADER_SIZE);
 		if (readInto) length = readInto(offset, decoder.inputArea(HEADER_SIZE)!);
 		else {
 			scan ??= new SequentialReader(source, 8 << 20, 3, 1 << 20);

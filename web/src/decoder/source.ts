@@ -11,6 +11,23 @@ export interface ByteSource {
 	 * of the source). The decoder then reads each buffer straight into its WASM memory.
 	 */
 	readInto?(offset: number, target: Uint8Array): number;
+	/**
+	 * Optional, with readInto: whether it can serve the bytes at [offset, offset + length) now
+	 * (a copy being written holds only what has been written); absent: it always can. Those it
+	 * does not hold are read with read().
+	 */
+	holds?(offset: number, length: number): boolean;
+}
+
+/** The source's readInto if it can serve [offset, offset + length) now, else undefined. */
+export function syncReader(
+	source: ByteSource,
+	offset: number,
+	length: number,
+): ByteSource['readInto'] {
+	// Looked up once: a switchable source binds it anew at each look.
+	const readInto = source.readInto;
+	return readInto && source.holds?.(offset, length) !== false ? readInto : undefined;
 }
 
 export function blobSource(blob: Blob): ByteSource {
@@ -173,6 +190,29 @@ export class SequentialReader {
 	}
 }
 
+/**
+ * A copy of a file being written, for the bytes it holds (its first `written()`), and the file
+ * itself for the rest: synchronous reads of the copy cost the decoding far less than reads of a
+ * browser File, so they start as soon as the copy has the bytes, not once it is whole.
+ */
+export function growingSource(
+	copy: ByteSource & Required<Pick<ByteSource, 'readInto'>>,
+	rest: ByteSource,
+	written: () => number,
+): ByteSource {
+	const holds = (offset: number, length: number) =>
+		offset + length <= written() || written() >= rest.size;
+	return {
+		size: rest.size,
+		read: (offset, length) =>
+			holds(offset, Math.min(length, rest.size - offset))
+				? copy.read(offset, length)
+				: rest.read(offset, length),
+		readInto: (offset, target) => copy.readInto(offset, target),
+		holds,
+	};
+}
+
 /** `source`, with its first `length` bytes read through `head` (the same bytes, at hand already). */
 export function withHead(source: ByteSource, head: ByteSource, length: number): ByteSource {
 	return {
@@ -183,6 +223,8 @@ export function withHead(source: ByteSource, head: ByteSource, length: number): 
 
 /** A source whose bytes can come from another source from some point on (the same bytes). */
 export interface SwitchableSource extends ByteSource {
+	/** The source it was made with. */
+	readonly initial: ByteSource;
 	use(source: ByteSource): void;
 	/** Back to the source it was made with. */
 	reset(): void;
@@ -191,6 +233,7 @@ export interface SwitchableSource extends ByteSource {
 export function switchableSource(initial: ByteSource): SwitchableSource {
 	let inner = initial;
 	return {
+		initial,
 		get size() {
 			return inner.size;
 		},
@@ -198,6 +241,9 @@ export function switchableSource(initial: ByteSource): SwitchableSource {
 		// Looked up on each use (decodeBuffer asks for it per buffer), so a switch takes effect.
 		get readInto() {
 			return inner.readInto?.bind(inner);
+		},
+		get holds() {
+			return inner.holds?.bind(inner);
 		},
 		use(source) {
 			if (source.size !== initial.size)

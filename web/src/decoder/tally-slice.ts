@@ -16,6 +16,7 @@ import type { BufferEntry, OpenTrace } from './etl-file.ts';
 import type { BufferSink } from './merge.ts';
 import type { DamageInfo } from './messages.ts';
 import type { WasmDecoder } from './wasm.ts';
+import { syncReader } from './source.ts';
 
 export interface TalliedSlice {
 	/** Records walked. */
@@ -83,8 +84,7 @@ async function tallyWhole(
 	onKept: BufferSink,
 ): Promise<TalliedSlice> {
 	const { decoder, source } = trace;
-	// Looked up once: a switchable source binds it anew at each look.
-	const readInto = source.readInto;
+	const readInto = syncReader(source, entry.offset, entry.available);
 	const area = readInto ? decoder.inputArea(entry.available) : null;
 	let length: number;
 	if (readInto && area) length = readInto(entry.offset, area);

@@ -3,6 +3,7 @@
 // buffer: reading it in large slices allocated a fresh block each time, and a worker that makes
 // no other garbage does not collect them soon enough (hundreds of MB held for a 1 GB file).
 import { serveJob } from '../lib/job.ts';
+import { syncHandle } from './sync-handle.ts';
 
 export interface CopyRequest {
 	readonly file: File;
@@ -47,7 +48,8 @@ serveJob<CopyRequest, null>(async ({ file, name, directory }, progress) => {
 	const root = await navigator.storage.getDirectory();
 	const dir = await root.getDirectoryHandle(directory, { create: true });
 	const target = await dir.getFileHandle(name, { create: true });
-	const handle = await target.createSyncAccessHandle();
+	// Shared: the import reads what is written so far while the rest is copied.
+	const handle = await syncHandle(target, 'readwrite-unsafe');
 	try {
 		handle.truncate(0);
 		let reported = 0;

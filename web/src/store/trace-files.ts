@@ -3,6 +3,7 @@
 // the copy is written by its own worker (copy.worker.ts) while the import decodes the original.
 import type { CopyRequest } from './copy.worker.ts';
 import type { ByteSource } from '../decoder/source.ts';
+import { syncHandle, type CopyMode } from './sync-handle.ts';
 
 const DIR = 'traces';
 
@@ -47,23 +48,25 @@ export async function removeOrphans(known: ReadonlySet<number>): Promise<void> {
 	}
 }
 
+/** A copy opened for synchronous reads. */
+export type CopySource = ByteSource & Required<Pick<ByteSource, 'readInto'>> & { close(): void };
+
 /**
  * The library's copy of trace `id` opened for fast synchronous reads (in a worker; the file is
  * locked until closed). Null when it cannot be opened.
  */
 export async function openTraceFileSync(
 	id: number,
-): Promise<(ByteSource & { close(): void }) | null> {
+	mode: CopyMode = 'read-only',
+	whole?: number,
+): Promise<CopySource | null> {
 	try {
 		const entry = await (await directory()).getFileHandle(fileName(id));
 		// Shared by readers where the browser knows the mode (the decoder and the sockets both
 		// read it); elsewhere the first reader holds it and the other reads the dropped file.
-		const handle = await (
-			entry as unknown as {
-				createSyncAccessHandle(o: { mode: string }): Promise<FileSystemSyncAccessHandle>;
-			}
-		).createSyncAccessHandle({ mode: 'read-only' });
-		const size = handle.getSize();
+		const handle = await syncHandle(entry, mode);
+		// A copy being written: the size it will have (what it holds so far is the caller's to know).
+		const size = whole ?? handle.getSize();
 		const readInto = (offset: number, target: Uint8Array) =>
 			handle.read(target.subarray(0, Math.max(0, Math.min(target.length, size - offset))), {
 				at: offset,

@@ -10,6 +10,7 @@
 import { BufferRecords, bufferTable } from '../decoder/buffer-records.ts';
 import {
 	blobSource,
+	growingSource,
 	switchableSource,
 	withHead,
 	type SwitchableSource,
@@ -31,6 +32,7 @@ import { english, msg } from '../i18n/render.ts';
 import { fail, ok, type FailureCode, type Result } from '../lib/result.ts';
 import { FollowLink, localFollower, type SocketFollower } from '../sockets/follow-link.ts';
 import type { TraceRecord } from '../store/db.ts';
+import type { CopySource } from '../store/trace-files.ts';
 import { packOwners, unpackOwners } from '../store/owners-record.ts';
 import {
 	addChunkNames,
@@ -66,6 +68,8 @@ import type { LiveTrace } from './live-trace.ts';
 import type { SideJobs } from './side-jobs.ts';
 
 const PROGRESS_EVERY_MS = 100;
+/** How often an import looks whether its copy has begun, to read it while it is written. */
+const COPY_LOOK_MS = 50;
 /** How often an import writes what its trace counts of the chunks stored so far. */
 const COUNT_EVERY_MS = 500;
 
@@ -160,7 +164,7 @@ export class ImportRun implements ActiveImport {
 	/** Whether the library's copy of the file is whole (once the copy has ended). */
 	#copied: Promise<boolean> = Promise.resolve(false);
 	#readBack: Promise<BufferRecords> | null = null;
-	#local: Promise<{ close(): void } | null> = Promise.resolve(null);
+	#local: Promise<CopySource | null> = Promise.resolve(null);
 
 	private constructor(deps: ImportDeps, start: ImportStart, file: File, onProgress: OnProgress) {
 		this.#deps = deps;
@@ -318,19 +322,53 @@ export class ImportRun implements ActiveImport {
 					},
 				)
 			: Promise.resolve(this.#record.copied);
-		// Once the copy is whole, the decoding reads it too (synchronously, locally) instead of the
-		// dropped File; the File again once the import ends and the copy is let go.
 		const dropped = this.#trace.source;
 		const switchable = 'use' in dropped ? (dropped as SwitchableSource) : null;
-		this.#local = this.#copied.then(async (whole) => {
-			const local = whole && switchable ? await side.openCopy(id) : null;
-			if (local) {
-				switchable!.use(local);
-				this.#indexSource!.use(local);
-			}
-			return local;
-		});
+		this.#local = switchable ? this.#readCopy(copy, switchable) : Promise.resolve(null);
 		this.#local.catch(() => {});
+	}
+
+	/**
+	 * The decoding and the index pass read the copy instead of the dropped File: synchronously,
+	 * locally, which costs far less than a File's reads cost the browser's own threads. While it
+	 * is written, what it holds already (opened beside its writer once it has written some);
+	 * where the browser cannot share it with its writer, all of it once whole.
+	 */
+	async #readCopy(
+		copy: Job<null> | null,
+		switchable: SwitchableSource,
+	): Promise<CopySource | null> {
+		const { side } = this.#deps;
+		const id = this.id;
+		const size = this.#file.size;
+		let ended = false;
+		let whole = false;
+		void this.#copied.then((w) => {
+			ended = true;
+			whole = w;
+		});
+		// A copy kept by an earlier import is whole already.
+		const growing = await new Promise<CopySource | null>((resolve) => {
+			const look = () => {
+				if (ended || !copy) resolve(null);
+				else if ((copy.progress() ?? 0) > 0) resolve(side.openCopy(id, size));
+				else setTimeout(look, COPY_LOOK_MS);
+			};
+			look();
+		});
+		const index = this.#indexSource!;
+		if (growing && copy) {
+			const written = () => (whole ? size : (copy.progress() ?? 0));
+			switchable.use(growingSource(growing, switchable.initial, written));
+			index.use(growingSource(growing, index.initial, written));
+			return growing;
+		}
+		const local = (await this.#copied) ? await side.openCopy(id) : null;
+		if (local) {
+			switchable.use(local);
+			index.use(local);
+		}
+		return local;
 	}
 
 	#decode(): Promise<IngestResult> {

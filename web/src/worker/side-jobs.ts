@@ -3,8 +3,7 @@
 // that worker (side-workers.ts) and this worker talks to it through the ports it hands over.
 // The sockets are followed in a worker of their own too, from the slices the decoding sends it
 // (the file is decoded once).
-import type { ByteSource } from '../decoder/source.ts';
-import { copyRequest, openTraceFileSync } from '../store/trace-files.ts';
+import { copyRequest, openTraceFileSync, type CopySource } from '../store/trace-files.ts';
 import {
 	laterJob,
 	portChannel,
@@ -20,8 +19,11 @@ import type { SideWorker } from './side-workers.ts';
 export interface SideJobs {
 	/** Copies `file` into the library as the copy of trace `id`. */
 	copy(file: File, id: number): Job<null>;
-	/** The library's copy of trace `id` for synchronous reads, or null when it cannot be opened. */
-	openCopy(id: number): Promise<(ByteSource & { close(): void }) | null>;
+	/**
+	 * The library's copy of trace `id` for synchronous reads, or null when it cannot be opened;
+	 * `whole`: its size once written, for a copy still being written (opened beside its writer).
+	 */
+	openCopy(id: number, whole?: number): Promise<CopySource | null>;
 	/**
 	 * A channel to a worker that follows the sockets, started once `after` settles (what is sent
 	 * meanwhile waits for it); absent: they are followed in this one.
@@ -106,6 +108,7 @@ function startFollower(after: Promise<void>): FollowChannel | undefined {
 export const browserSideJobs: SideJobs = {
 	// i18n: data
 	copy: (file, id) => sideJob('copy', 'copying the file into the library', copyRequest(file, id)),
-	openCopy: openTraceFileSync,
+	openCopy: (id, whole) =>
+		openTraceFileSync(id, whole === undefined ? 'read-only' : 'readwrite-unsafe', whole),
 	follow: startFollower,
 };
