@@ -20,6 +20,16 @@ export function decoderModule(): WebAssembly.Module {
 	return module;
 }
 
+let scan: WebAssembly.Module | null = null;
+
+/** The filter scans' WASM (build/release/scan.wasm). */
+export function scanModule(): WebAssembly.Module {
+	scan ??= new WebAssembly.Module(
+		readFileSync(join(import.meta.dirname, '../../build/release/scan.wasm')),
+	);
+	return scan;
+}
+
 export function realFixture(name: string): Uint8Array {
 	return new Uint8Array(readFileSync(join(realFixturesDir, `${name}.etl`)));
 }

@@ -1,7 +1,8 @@
 // Filters run as scans over selection vectors keep exactly the rows their row-by-row predicates
 // match: random filters (and, or, not, ranges, sets, flags, lookups) over random columns, read in
-// their own width and narrowed as storage gives them back.
-import { describe, expect, it } from 'vitest';
+// their own width and narrowed as storage gives them back; in JavaScript, and with conjunctions
+// of the tests it knows scanned in WASM (query/wasm-scan.ts).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
 	allocateColumn,
 	COLUMN_NAMES,
@@ -16,7 +17,9 @@ import {
 } from '../../web/src/columns/layout.ts';
 import { compileFilter, type FilterContext } from '../../web/src/query/filter-compile.ts';
 import { parseFilter } from '../../web/src/query/filter-parser.ts';
-import { rowsFrom, scanRange } from '../../web/src/query/scan-kernels.ts';
+import { countRange, rowsFrom, scanRange } from '../../web/src/query/scan-kernels.ts';
+import { useWasmScan } from '../../web/src/query/wasm-scan.ts';
+import { scanModule } from '../decoder/load.ts';
 // Seeded, so that a failure is reproduced.
 import { rng as random } from '../fuzz/mutate.ts';
 
@@ -128,82 +131,103 @@ function narrowed(c: Columns): ReadColumns {
 	) as unknown as ReadColumns;
 }
 
-describe('filters as scans', () => {
-	it('keep the rows their predicates match, over rows in any range, narrowed or not', () => {
-		const rnd = random(27);
-		const chunks = [false, true].flatMap((wide) => {
-			const c = chunkColumns(rnd, 3000, wide);
-			return [c, narrowed(c)];
-		});
-		// Both kinds were made: columns that narrowed and columns that could not.
-		expect(chunks.some((c) => c.tid instanceof Uint16Array)).toBe(true);
-		expect(chunks.some((c) => c.tid instanceof Uint32Array)).toBe(true);
-		const sel = new Uint16Array(1 << 16);
-		let kept = 0;
-		for (let f = 0; f < 400; f++) {
-			const filter = randomFilter(rnd);
-			const compiled = compileFilter(parseFilter(filter), ctx)!;
-			for (const c of chunks) {
-				const from = Math.floor(rnd() * 100);
-				const to = 3000 - Math.floor(rnd() * 100);
-				const test = compiled.bind(c);
-				const expected: number[] = [];
-				for (let i = from; i < to; i++) if (test(i)) expected.push(i);
-				const n = compiled.scan(c)(sel, rowsFrom(sel, from, to));
-				expect([...sel.subarray(0, n)], filter).toEqual(expected);
-				// The same over the range itself (a scan's first term tests a range of rows).
-				const m = scanRange(compiled.scan(c), sel, from, to);
-				expect([...sel.subarray(0, m)], `${filter} over [${from}, ${to})`).toEqual(expected);
-				kept += n;
-			}
-		}
-		// Filters that keep something were among them (the test can fail).
-		expect(kept).toBeGreaterThan(0);
-	});
+for (const wasm of [false, true])
+	describe(`filters as scans${wasm ? ', conjunctions in WASM' : ''}`, () => {
+		beforeAll(() => useWasmScan(wasm ? scanModule() : null));
+		afterAll(() => useWasmScan(null));
 
-	it('read a byte column four rows at a time only where its bytes are aligned for it', () => {
-		const rnd = random(11);
-		const c = narrowed(chunkColumns(rnd, 3001, false));
-		expect(c.etype).toBeInstanceOf(Uint8Array);
-		// The same event types one byte into a buffer, where 32-bit words cannot be read.
-		const shifted = new Uint8Array(c.etype.length + 1).subarray(1);
-		shifted.set(c.etype);
-		const sel = new Uint16Array(1 << 16);
-		for (const filter of [
-			'event:AfdReceive',
-			'event:AfdS* bytes>1000',
-			'bytes>1000 -event:AfdClose',
-		])
-			for (const etype of [c.etype, shifted]) {
-				const columns = { ...c, etype };
+		it('keep the rows their predicates match, over rows in any range, narrowed or not', () => {
+			const rnd = random(27);
+			const chunks = [false, true].flatMap((wide) => {
+				const c = chunkColumns(rnd, 3000, wide);
+				return [c, narrowed(c)];
+			});
+			// Both kinds were made: columns that narrowed and columns that could not.
+			expect(chunks.some((c) => c.tid instanceof Uint16Array)).toBe(true);
+			expect(chunks.some((c) => c.tid instanceof Uint32Array)).toBe(true);
+			const sel = new Uint16Array(1 << 16);
+			let kept = 0;
+			for (let f = 0; f < 400; f++) {
+				const filter = randomFilter(rnd);
 				const compiled = compileFilter(parseFilter(filter), ctx)!;
-				const test = compiled.bind(columns);
-				for (const [from, to] of [
-					[0, 3001],
-					[1, 3000],
-					[2, 7],
-					[5, 6],
-					[1000, 1000],
-				] as const) {
+				for (const c of chunks) {
+					const from = Math.floor(rnd() * 100);
+					const to = 3000 - Math.floor(rnd() * 100);
+					const test = compiled.bind(c);
 					const expected: number[] = [];
 					for (let i = from; i < to; i++) if (test(i)) expected.push(i);
-					const n = scanRange(compiled.scan(columns), sel, from, to);
-					expect([...sel.subarray(0, n)], `${filter} over [${from}, ${to})`).toEqual(expected);
+					const n = compiled.scan(c)(sel, rowsFrom(sel, from, to));
+					expect([...sel.subarray(0, n)], filter).toEqual(expected);
+					// The same over the range itself (a scan's first term tests a range of rows).
+					const m = scanRange(compiled.scan(c), sel, from, to);
+					expect([...sel.subarray(0, m)], `${filter} over [${from}, ${to})`).toEqual(expected);
+					expect(countRange(compiled.scan(c), sel, from, to), `${filter} counted`).toBe(n);
+					kept += n;
 				}
 			}
-	});
+			// Filters that keep something were among them (the test can fail).
+			expect(kept).toBeGreaterThan(0);
+		});
 
-	it('run at a chunk of 65536 rows, whose last row number fills a selection entry', () => {
-		const rnd = random(5);
-		const c = chunkColumns(rnd, 1 << 16, false);
-		const compiled = compileFilter(parseFilter('(event:AfdReceive or bytes>1000) -pid:4'), ctx)!;
-		const test = compiled.bind(c);
-		const sel = new Uint16Array(1 << 16);
-		const n = compiled.scan(narrowed(c))(sel, rowsFrom(sel, 0, 1 << 16));
-		const expected: number[] = [];
-		for (let i = 0; i < 1 << 16; i++) if (test(i)) expected.push(i);
-		expect([...sel.subarray(0, n)]).toEqual(expected);
-		const m = scanRange(compiled.scan(narrowed(c)), sel, 0, 1 << 16);
-		expect([...sel.subarray(0, m)]).toEqual(expected);
+		it('read a byte column four rows at a time only where its bytes are aligned for it', () => {
+			const rnd = random(11);
+			const c = narrowed(chunkColumns(rnd, 3001, false));
+			expect(c.etype).toBeInstanceOf(Uint8Array);
+			// The same event types one byte into a buffer, where 32-bit words cannot be read.
+			const shifted = new Uint8Array(c.etype.length + 1).subarray(1);
+			shifted.set(c.etype);
+			const sel = new Uint16Array(1 << 16);
+			for (const filter of [
+				'event:AfdReceive',
+				'event:AfdS* bytes>1000',
+				'bytes>1000 -event:AfdClose',
+			])
+				for (const etype of [c.etype, shifted]) {
+					const columns = { ...c, etype };
+					const compiled = compileFilter(parseFilter(filter), ctx)!;
+					const test = compiled.bind(columns);
+					for (const [from, to] of [
+						[0, 3001],
+						[1, 3000],
+						[2, 7],
+						[5, 6],
+						[1000, 1000],
+					] as const) {
+						const expected: number[] = [];
+						for (let i = from; i < to; i++) if (test(i)) expected.push(i);
+						const n = scanRange(compiled.scan(columns), sel, from, to);
+						expect([...sel.subarray(0, n)], `${filter} over [${from}, ${to})`).toEqual(expected);
+					}
+				}
+		});
+
+		it('run at a chunk of 65536 rows, whose last row number fills a selection entry', () => {
+			const rnd = random(5);
+			const c = chunkColumns(rnd, 1 << 16, false);
+			for (const filter of [
+				'(event:AfdReceive or bytes>1000) -pid:4',
+				'event:AfdReceive bytes>1000 status',
+			]) {
+				const compiled = compileFilter(parseFilter(filter), ctx)!;
+				const test = compiled.bind(c);
+				const sel = new Uint16Array(1 << 16);
+				const n = compiled.scan(narrowed(c))(sel, rowsFrom(sel, 0, 1 << 16));
+				const expected: number[] = [];
+				for (let i = 0; i < 1 << 16; i++) if (test(i)) expected.push(i);
+				expect([...sel.subarray(0, n)], filter).toEqual(expected);
+				const m = scanRange(compiled.scan(narrowed(c)), sel, 0, 1 << 16);
+				expect([...sel.subarray(0, m)], filter).toEqual(expected);
+				expect(countRange(compiled.scan(narrowed(c)), sel, 0, 1 << 16), filter).toBe(m);
+			}
+		});
+
+		it(`scans conjunctions of event types, ranges and flags ${wasm ? 'in WASM' : 'in JavaScript'}`, () => {
+			const c = narrowed(chunkColumns(random(3), 100, true));
+			for (const filter of ['event:AfdS* bytes>1000', 'bytes:999..1500 status', 'tid<100 cpu:1'])
+				expect(compileFilter(parseFilter(filter), ctx)!.scan(c).counted !== undefined, filter).toBe(
+					wasm,
+				);
+			// Any other test keeps the whole filter in JavaScript.
+			expect(compileFilter(parseFilter('bytes>1000 pid!=4'), ctx)!.scan(c).counted).toBeUndefined();
+		});
 	});
-});

@@ -9,6 +9,7 @@ import type { ExportFormat } from '../export/record-lines.ts';
 import type { EventColumn } from '../export/event-columns.ts';
 import { blockCache } from '../decoder/source.ts';
 import { traceStats } from '../decoder/stats.ts';
+import { useWasmScan } from '../query/wasm-scan.ts';
 import type { Io } from './io.ts';
 import { EXIT, parseCommandLine, UsageError, type Options } from './args.ts';
 import { checkFiles, openInput, openRefused } from './input.ts';
@@ -31,6 +32,9 @@ export function loadModule(): WebAssembly.Module {
 	const path = join(ROOT, 'build/release/decoder.wasm');
 	if (!existsSync(path))
 		throw new Error(`the decoder is not built (${path} is missing): run npm run build:wasm`);
+	// Filters scan in WASM (query/wasm-scan.ts), else in JavaScript.
+	const scan = join(ROOT, 'build/release/scan.wasm');
+	if (existsSync(scan)) useWasmScan(new WebAssembly.Module(readFileSync(scan)));
 	return new WebAssembly.Module(readFileSync(path));
 }
 

@@ -2,6 +2,7 @@
 // each term keeps those it matches, reading one column at a time in a tight loop. Several times
 // faster than a predicate per row, whose closures call one another for every row; the columns
 // come in whatever integer width they were stored in (ReadColumns), which these loops all read.
+import { currentWasmScan, MAX_TERMS, type ScanTerm } from './wasm-scan.ts';
 
 /** Keeps the rows of sel[0, n) that match, in order, at its start; returns how many. */
 export interface RowScan {
@@ -13,6 +14,13 @@ export interface RowScan {
 	dense?: (sel: Uint16Array, from: number, to: number) => number;
 	/** What `dense` costs per row, relatively (an `and` leads with its cheapest). */
 	denseCost?: number;
+	/**
+	 * The same test as the WASM scan knows it, where it does: one term, or an `and`'s (an `and` of
+	 * such runs there).
+	 */
+	terms?: readonly ScanTerm[];
+	/** How many rows of [from, to) it keeps, where that is cheaper than listing them. */
+	counted?: (from: number, to: number) => number;
 }
 
 /** The rows in [from, to) that `scan` keeps, written to the start of `sel`; how many. */
@@ -20,17 +28,23 @@ export function scanRange(scan: RowScan, sel: Uint16Array, from: number, to: num
 	return scan.dense ? scan.dense(sel, from, to) : scan(sel, rowsFrom(sel, from, to));
 }
 
+/** How many rows in [from, to) `scan` keeps (`sel`: room to list them, if it must). */
+export function countRange(scan: RowScan, sel: Uint16Array, from: number, to: number): number {
+	return scan.counted ? scan.counted(from, to) : scanRange(scan, sel, from, to);
+}
+
 /** Relative costs per row of tests over a range: a byte column read by the word, or a row at a time. */
 const WORDWISE = 1;
 const ROWWISE = 3;
 
-/** `scan`, with its test over a range of rows. */
+/** `scan`, with its test over a range of rows (and as the WASM scan knows it). */
 function withDense(
 	scan: (sel: Uint16Array, n: number) => number,
 	dense: (sel: Uint16Array, from: number, to: number) => number,
 	denseCost = ROWWISE,
+	term?: ScanTerm,
 ): RowScan {
-	return Object.assign(scan, { dense, denseCost });
+	return Object.assign(scan, { dense, denseCost }, term ? { terms: [term] } : {});
 }
 
 /** An integer column as read: its own type or a narrower one. */
@@ -77,14 +91,19 @@ export function inRangeScan(
 	if (lo > hi) return () => 0;
 	// One unsigned comparison: below lo wraps around past hi - lo (values are below 2^32).
 	const span = hi - lo;
+	const term: ScanTerm = { kind: 'range', col: a, lo, span, flags, need };
 	return need === 0
 		? withDense(
 				(sel, n) => inRange(a, lo, span, sel, n),
 				(sel, from, to) => rowsInRange(a, lo, span, sel, from, to),
+				ROWWISE,
+				term,
 			)
 		: withDense(
 				(sel, n) => inRangeFlagged(a, lo, span, flags, need, sel, n),
 				(sel, from, to) => rowsInRangeFlagged(a, lo, span, flags, need, sel, from, to),
+				ROWWISE,
+				term,
 			);
 }
 
@@ -100,7 +119,9 @@ export function notEqualScan(a: IntColumn, v: number, flags?: Uint8Array, need =
 
 /** Rows with one of the flag bits set. */
 export function flagScan(flags: Uint8Array, flag: number): RowScan {
-	return (sel, n) => flagged(flags, flag, sel, n);
+	return Object.assign((sel: Uint16Array, n: number) => flagged(flags, flag, sel, n), {
+		terms: [{ kind: 'flag', col: flags, need: flag } satisfies ScanTerm],
+	});
 }
 
 // The loops take their arrays as arguments, not from a closure: read from a closure's context at
@@ -230,7 +251,11 @@ export function lookupScan(
 	if (!b)
 		return negate
 			? (sel, n) => lookupNot(a, hit, sel, n)
-			: withDense((sel, n) => lookupIn(a, hit, sel, n), ...lookupInRange(a, hit));
+			: withDense(
+					(sel, n) => lookupIn(a, hit, sel, n),
+					...lookupInRange(a, hit),
+					a instanceof Uint8Array ? { kind: 'lookup', col: a, hit } : undefined,
+				);
 	return negate
 		? (sel, n) => lookupNeither(a, b, hit, sel, n)
 		: (sel, n) => lookupEither(a, b, hit, sel, n);
@@ -352,6 +377,17 @@ export function allScan(scans: readonly RowScan[]): RowScan {
 		return n;
 	};
 	const all: RowScan = (sel, n) => narrow(scans, sel, n);
+	// Every test one the WASM scan knows: the range is scanned there, all tests at once.
+	const terms = scans.every((s) => s.terms) ? scans.flatMap((s) => s.terms!) : null;
+	const wasm = currentWasmScan();
+	if (terms && wasm && terms.length <= MAX_TERMS)
+		return Object.assign(
+			withDense(all, (sel, from, to) => wasm.all(terms, from, to, sel), 0),
+			{
+				counted: (from: number, to: number) => wasm.all(terms, from, to, null),
+				terms,
+			},
+		);
 	// Over a range, the cheapest test of a range of rows goes first (the order of an `and` changes
 	// which rows each term reads, not which are kept).
 	let lead = -1;

@@ -4,7 +4,7 @@ import { CHUNK_ROWS, makeColumns, type ColumnName, type ReadColumns } from '../c
 import type { EventIndex, RowPosition } from '../decoder/units.ts';
 import type { ColumnCache, ChunkInfo } from './column-cache.ts';
 import type { CompiledFilter, RecordFields, RowScan } from './filter-compile.ts';
-import { scanRange } from './scan-kernels.ts';
+import { countRange, scanRange } from './scan-kernels.ts';
 import type { RowOwners } from './owner-join.ts';
 import type { ChunkSelection, Selection, TimeRange } from './protocol.ts';
 import { answeringSummary, summaryCount, summaryDecides } from './summary-count.ts';
@@ -234,7 +234,7 @@ export async function countRows(
 		}
 		const scan = await chunkScan(compiled, names, info.index, from, to, total - info.rows, inputs);
 		sel ??= new Uint16Array(CHUNK_ROWS);
-		add(info, from, to, scanRange(scan, sel, from, to));
+		add(info, from, to, countRange(scan, sel, from, to));
 	}
 	return { total, matched, chunks: counts };
 }

@@ -2,7 +2,9 @@
 // through Comlink (api.ts), passing File handles (never their bytes).
 import { expose } from 'comlink';
 import wasmUrl from '../../../build/release/decoder.wasm?url';
+import scanUrl from '../../../build/release/scan.wasm?url';
 import { compileDecoderFromUrl } from '../decoder/wasm.ts';
+import { useWasmScan } from '../query/wasm-scan.ts';
 import { decoderApi } from './decoder-api.ts';
 
 let module: Promise<WebAssembly.Module> | null = null;
@@ -14,6 +16,9 @@ function decoderModule(): Promise<WebAssembly.Module> {
 // Compiled as the worker starts (with the page): a dropped file does not wait for it. A failure
 // is met by the first call that needs the module.
 decoderModule().catch(() => {});
+// Filters scan in WASM where the browser runs its SIMD (query/wasm-scan.ts); in JavaScript until
+// then, or where it cannot.
+compileDecoderFromUrl(scanUrl).then(useWasmScan, () => {});
 
 const { api } = decoderApi({ module: decoderModule });
 

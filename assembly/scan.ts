@@ -1,0 +1,148 @@
+// Filter scans over a chunk's columns, sixteen rows at a time (WASM SIMD): a module of its own,
+// so that the decoder runs where SIMD does not. The rows of [0, n) that pass every term of a
+// conjunction are written as row numbers (u16) to `out`, and counted. The caller
+// (web/src/query/wasm-scan.ts) reserves an area (reserve, areaPtr), copies the columns into it
+// and describes each term by TERM_WORDS u32 words at `terms`:
+//   [kind, column, a, b, flags column, need]
+// kind LOOKUP8: a 32-byte bitmap at `a` (bit v set: value v passes) over a u8 column.
+// kind RANGE8/16/32: value - a ≤ b (unsigned) over a u8/u16/u32 column; with `need` ≠ 0, also
+//   (flags & need) ≠ 0 over the u8 flags column.
+// kind FLAG: (column & need) ≠ 0 over a u8 column.
+// Rows past the last whole sixteen are tested one at a time, the same way.
+
+export const TERM_WORDS: u32 = 6;
+
+const AREA: usize = (__heap_base + 15) & ~15;
+
+/** Where the caller's area starts. */
+export function areaPtr(): usize {
+	return AREA;
+}
+
+/** Makes the area at least `n` bytes; false when memory cannot grow that far. */
+export function reserve(n: u32): bool {
+	const need = (AREA + <usize>n + 0xffff) >> 16;
+	const have = <usize>memory.size();
+	return need <= have || memory.grow(<i32>(need - have)) >= 0;
+}
+export const LOOKUP8: u32 = 1;
+export const RANGE8: u32 = 2;
+export const RANGE16: u32 = 3;
+export const RANGE32: u32 = 4;
+export const FLAG: u32 = 5;
+
+const ZERO = i8x16.splat(0);
+const BITS = i8x16(1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128);
+
+/** The lanes of rows [i, i + 16) that pass the term at `t` (0xff or 0 each). */
+function termMask(t: usize, i: u32): v128 {
+	const kind = load<u32>(t);
+	const col = <usize>load<u32>(t, 4);
+	const a = load<u32>(t, 8);
+	const b = load<u32>(t, 12);
+	if (kind == LOOKUP8) {
+		const v = v128.load(col + i);
+		// Byte v >> 3 of the bitmap: from its first sixteen bytes or its last (swizzle gives 0
+		// for a lane index of 16 or more, so each half answers only for its own bytes).
+		const at = i8x16.shr_u(v, 3);
+		const byte = v128.or(
+			v128.swizzle(v128.load(<usize>a), at),
+			v128.swizzle(v128.load(<usize>a, 16), i8x16.sub(at, i8x16.splat(16))),
+		);
+		const bit = v128.swizzle(BITS, v128.and(v, i8x16.splat(7)));
+		return i8x16.ne(v128.and(byte, bit), ZERO);
+	}
+	if (kind == FLAG) {
+		const need = <u8>load<u32>(t, 20);
+		return i8x16.ne(v128.and(v128.load(col + i), i8x16.splat(need)), ZERO);
+	}
+	let pass: v128;
+	if (kind == RANGE8) {
+		pass = i8x16.le_u(i8x16.sub(v128.load(col + i), i8x16.splat(<u8>a)), i8x16.splat(<u8>b));
+	} else if (kind == RANGE16) {
+		const p = col + ((<usize>i) << 1);
+		const lo = i16x8.splat(<u16>a);
+		const span = i16x8.splat(<u16>b);
+		pass = i8x16.narrow_i16x8_s(
+			i16x8.le_u(i16x8.sub(v128.load(p), lo), span),
+			i16x8.le_u(i16x8.sub(v128.load(p, 16), lo), span),
+		);
+	} else {
+		const p = col + ((<usize>i) << 2);
+		const lo = i32x4.splat(a);
+		const span = i32x4.splat(b);
+		pass = i8x16.narrow_i16x8_s(
+			i16x8.narrow_i32x4_s(
+				i32x4.le_u(i32x4.sub(v128.load(p), lo), span),
+				i32x4.le_u(i32x4.sub(v128.load(p, 16), lo), span),
+			),
+			i16x8.narrow_i32x4_s(
+				i32x4.le_u(i32x4.sub(v128.load(p, 32), lo), span),
+				i32x4.le_u(i32x4.sub(v128.load(p, 48), lo), span),
+			),
+		);
+	}
+	const need = <u8>load<u32>(t, 20);
+	if (need == 0) return pass;
+	const flags = <usize>load<u32>(t, 16);
+	return v128.and(pass, i8x16.ne(v128.and(v128.load(flags + i), i8x16.splat(need)), ZERO));
+}
+
+/** Whether row i passes the term at `t`: termMask for one row. */
+function termRow(t: usize, i: u32): bool {
+	const kind = load<u32>(t);
+	const col = <usize>load<u32>(t, 4);
+	const a = load<u32>(t, 8);
+	const b = load<u32>(t, 12);
+	if (kind == LOOKUP8) {
+		const v = <u32>load<u8>(col + i);
+		return (load<u8>(<usize>a + (v >> 3)) & (1 << (v & 7))) != 0;
+	}
+	const need = load<u32>(t, 20);
+	if (kind == FLAG) return ((<u32>load<u8>(col + i)) & need) != 0;
+	let value: u32;
+	if (kind == RANGE8) value = <u32>load<u8>(col + i);
+	else if (kind == RANGE16) value = <u32>load<u16>(col + ((<usize>i) << 1));
+	else value = load<u32>(col + ((<usize>i) << 2));
+	// Narrower columns compare in their own width, as their lanes do.
+	const d =
+		kind == RANGE8 ? (value - a) & 0xff : kind == RANGE16 ? (value - a) & 0xffff : value - a;
+	if (d > b) return false;
+	if (need == 0) return true;
+	return ((<u32>load<u8>(<usize>load<u32>(t, 16) + i)) & need) != 0;
+}
+
+/**
+ * Rows of [0, n) passing all `count` terms at `terms`, written to `out` as `first` + row; how
+ * many. With `out` 0 they are only counted.
+ */
+export function scanAll(terms: usize, count: u32, n: u32, out: usize, first: u32): u32 {
+	let m: u32 = 0;
+	let i: u32 = 0;
+	for (; i + 16 <= n; i += 16) {
+		let mask = termMask(terms, i);
+		for (let k: u32 = 1; k < count; k++) {
+			if (!v128.any_true(mask)) break;
+			mask = v128.and(mask, termMask(terms + <usize>(k * TERM_WORDS * 4), i));
+		}
+		let bits = i8x16.bitmask(mask);
+		if (out == 0) {
+			m += <u32>popcnt(bits);
+			continue;
+		}
+		while (bits != 0) {
+			store<u16>(out + ((<usize>m) << 1), <u16>(first + i + ctz(bits)));
+			m++;
+			bits &= bits - 1;
+		}
+	}
+	for (; i < n; i++) {
+		let pass = true;
+		for (let k: u32 = 0; k < count && pass; k++)
+			pass = termRow(terms + <usize>(k * TERM_WORDS * 4), i);
+		if (!pass) continue;
+		if (out != 0) store<u16>(out + ((<usize>m) << 1), <u16>(first + i));
+		m++;
+	}
+	return m;
+}
