@@ -8,6 +8,7 @@
 // kind RANGE8/16/32: value - a ≤ b (unsigned) over a u8/u16/u32 column; with `need` ≠ 0, also
 //   (flags & need) ≠ 0 over the u8 flags column.
 // kind FLAG: (column & need) ≠ 0 over a u8 column.
+// NEGATE added to LOOKUP8 or a RANGE kind negates its value test (a range's flags still apply).
 // Rows past the last whole sixteen are tested one at a time, the same way.
 
 export const TERM_WORDS: u32 = 6;
@@ -30,13 +31,16 @@ export const RANGE8: u32 = 2;
 export const RANGE16: u32 = 3;
 export const RANGE32: u32 = 4;
 export const FLAG: u32 = 5;
+export const NEGATE: u32 = 0x100;
 
 const ZERO = i8x16.splat(0);
 const BITS = i8x16(1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128);
 
 /** The lanes of rows [i, i + 16) that pass the term at `t` (0xff or 0 each). */
 function termMask(t: usize, i: u32): v128 {
-	const kind = load<u32>(t);
+	const word = load<u32>(t);
+	const kind = word & 0xff;
+	const negate = (word & NEGATE) != 0;
 	const col = <usize>load<u32>(t, 4);
 	const a = load<u32>(t, 8);
 	const b = load<u32>(t, 12);
@@ -50,7 +54,8 @@ function termMask(t: usize, i: u32): v128 {
 			v128.swizzle(v128.load(<usize>a, 16), i8x16.sub(at, i8x16.splat(16))),
 		);
 		const bit = v128.swizzle(BITS, v128.and(v, i8x16.splat(7)));
-		return i8x16.ne(v128.and(byte, bit), ZERO);
+		const hit = i8x16.ne(v128.and(byte, bit), ZERO);
+		return negate ? v128.not(hit) : hit;
 	}
 	if (kind == FLAG) {
 		const need = <u8>load<u32>(t, 20);
@@ -82,6 +87,7 @@ function termMask(t: usize, i: u32): v128 {
 			),
 		);
 	}
+	if (negate) pass = v128.not(pass);
 	const need = <u8>load<u32>(t, 20);
 	if (need == 0) return pass;
 	const flags = <usize>load<u32>(t, 16);
@@ -90,13 +96,15 @@ function termMask(t: usize, i: u32): v128 {
 
 /** Whether row i passes the term at `t`: termMask for one row. */
 function termRow(t: usize, i: u32): bool {
-	const kind = load<u32>(t);
+	const word = load<u32>(t);
+	const kind = word & 0xff;
+	const negate = (word & NEGATE) != 0;
 	const col = <usize>load<u32>(t, 4);
 	const a = load<u32>(t, 8);
 	const b = load<u32>(t, 12);
 	if (kind == LOOKUP8) {
 		const v = <u32>load<u8>(col + i);
-		return (load<u8>(<usize>a + (v >> 3)) & (1 << (v & 7))) != 0;
+		return ((load<u8>(<usize>a + (v >> 3)) & (1 << (v & 7))) != 0) != negate;
 	}
 	const need = load<u32>(t, 20);
 	if (kind == FLAG) return ((<u32>load<u8>(col + i)) & need) != 0;
@@ -107,7 +115,8 @@ function termRow(t: usize, i: u32): bool {
 	// Narrower columns compare in their own width, as their lanes do.
 	const d =
 		kind == RANGE8 ? (value - a) & 0xff : kind == RANGE16 ? (value - a) & 0xffff : value - a;
-	if (d > b) return false;
+	// Negated, the value test only: the flags still apply.
+	if (d <= b == negate) return false;
 	if (need == 0) return true;
 	return ((<u32>load<u8>(<usize>load<u32>(t, 16) + i)) & need) != 0;
 }

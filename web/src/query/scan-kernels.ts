@@ -2,7 +2,7 @@
 // each term keeps those it matches, reading one column at a time in a tight loop. Several times
 // faster than a predicate per row, whose closures call one another for every row; the columns
 // come in whatever integer width they were stored in (ReadColumns), which these loops all read.
-import { currentWasmScan, MAX_TERMS, type ScanTerm } from './wasm-scan.ts';
+import { currentWasmScan, MAX_TERMS, type ScanTerm, type WasmScan } from './wasm-scan.ts';
 
 /** Keeps the rows of sel[0, n) that match, in order, at its start; returns how many. */
 export interface RowScan {
@@ -15,22 +15,29 @@ export interface RowScan {
 	/** What `dense` costs per row, relatively (an `and` leads with its cheapest). */
 	denseCost?: number;
 	/**
-	 * The same test as the WASM scan knows it, where it does: one term, or an `and`'s (an `and` of
-	 * such runs there).
+	 * The same test as the WASM scan knows it, where it does: one term, or those of an `and` whose
+	 * tests it all knows. Over a range of rows, such a scan runs there (scanRange).
 	 */
 	terms?: readonly ScanTerm[];
-	/** How many rows of [from, to) it keeps, where that is cheaper than listing them. */
-	counted?: (from: number, to: number) => number;
+}
+
+/** The WASM scan, if the browser runs it and knows every test of `scan`. */
+function inWasm(scan: RowScan): WasmScan | null {
+	const wasm = currentWasmScan();
+	return wasm && scan.terms && scan.terms.length <= MAX_TERMS ? wasm : null;
 }
 
 /** The rows in [from, to) that `scan` keeps, written to the start of `sel`; how many. */
 export function scanRange(scan: RowScan, sel: Uint16Array, from: number, to: number): number {
+	const wasm = inWasm(scan);
+	if (wasm) return wasm.all(scan.terms!, from, to, sel);
 	return scan.dense ? scan.dense(sel, from, to) : scan(sel, rowsFrom(sel, from, to));
 }
 
-/** How many rows in [from, to) `scan` keeps (`sel`: room to list them, if it must). */
+/** How many rows in [from, to) `scan` keeps (`sel`: room to list them, where it must). */
 export function countRange(scan: RowScan, sel: Uint16Array, from: number, to: number): number {
-	return scan.counted ? scan.counted(from, to) : scanRange(scan, sel, from, to);
+	const wasm = inWasm(scan);
+	return wasm ? wasm.all(scan.terms!, from, to, null) : scanRange(scan, sel, from, to);
 }
 
 /** Relative costs per row of tests over a range: a byte column read by the word, or a row at a time. */
@@ -112,9 +119,22 @@ export function notEqualScan(a: IntColumn, v: number, flags?: Uint8Array, need =
 	// A value no column holds: every row differs.
 	if (!Number.isInteger(v) || v < 0 || v > 0xffffffff)
 		return need === 0 || !flags ? ALL_ROWS : flagScan(flags, need);
+	const terms: ScanTerm[] = [
+		{
+			kind: 'range',
+			col: a,
+			lo: v,
+			span: 0,
+			flags: flags ?? null,
+			need: flags ? need : 0,
+			negate: true,
+		},
+	];
 	return need === 0 || !flags
-		? (sel, n) => notEqual(a, v, sel, n)
-		: (sel, n) => notEqualFlagged(a, v, flags, need, sel, n);
+		? Object.assign((sel: Uint16Array, n: number) => notEqual(a, v, sel, n), { terms })
+		: Object.assign((sel: Uint16Array, n: number) => notEqualFlagged(a, v, flags, need, sel, n), {
+				terms,
+			});
 }
 
 /** Rows with one of the flag bits set. */
@@ -248,14 +268,12 @@ export function lookupScan(
 	hit: Uint8Array,
 	negate: boolean,
 ): RowScan {
+	const terms: ScanTerm[] | undefined =
+		a instanceof Uint8Array && !b ? [{ kind: 'lookup', col: a, hit, negate }] : undefined;
 	if (!b)
 		return negate
-			? (sel, n) => lookupNot(a, hit, sel, n)
-			: withDense(
-					(sel, n) => lookupIn(a, hit, sel, n),
-					...lookupInRange(a, hit),
-					a instanceof Uint8Array ? { kind: 'lookup', col: a, hit } : undefined,
-				);
+			? Object.assign((sel: Uint16Array, n: number) => lookupNot(a, hit, sel, n), { terms })
+			: withDense((sel, n) => lookupIn(a, hit, sel, n), ...lookupInRange(a, hit), terms?.[0]);
 	return negate
 		? (sel, n) => lookupNeither(a, b, hit, sel, n)
 		: (sel, n) => lookupEither(a, b, hit, sel, n);
@@ -376,18 +394,9 @@ export function allScan(scans: readonly RowScan[]): RowScan {
 		}
 		return n;
 	};
-	const all: RowScan = (sel, n) => narrow(scans, sel, n);
-	// Every test one the WASM scan knows: the range is scanned there, all tests at once.
-	const terms = scans.every((s) => s.terms) ? scans.flatMap((s) => s.terms!) : null;
-	const wasm = currentWasmScan();
-	if (terms && wasm && terms.length <= MAX_TERMS)
-		return Object.assign(
-			withDense(all, (sel, from, to) => wasm.all(terms, from, to, sel), 0),
-			{
-				counted: (from: number, to: number) => wasm.all(terms, from, to, null),
-				terms,
-			},
-		);
+	// Every test one the WASM scan knows: over a range it scans them all at once (scanRange).
+	const terms = scans.every((s) => s.terms) ? { terms: scans.flatMap((s) => s.terms!) } : {};
+	const all: RowScan = Object.assign((sel: Uint16Array, n: number) => narrow(scans, sel, n), terms);
 	// Over a range, the cheapest test of a range of rows goes first (the order of an `and` changes
 	// which rows each term reads, not which are kept).
 	let lead = -1;
@@ -397,7 +406,10 @@ export function allScan(scans: readonly RowScan[]): RowScan {
 	if (lead < 0) return all;
 	const dense = scans[lead]!.dense!;
 	const rest = scans.filter((_, k) => k !== lead);
-	return withDense(all, (sel, from, to) => narrow(rest, sel, dense(sel, from, to)));
+	return Object.assign(all, {
+		dense: (sel: Uint16Array, from: number, to: number) => narrow(rest, sel, dense(sel, from, to)),
+		denseCost: ROWWISE,
+	});
 }
 
 /**

@@ -9,16 +9,27 @@ type IntColumn = Uint8Array | Uint16Array | Uint32Array;
 
 /** A test the WASM scan knows. */
 export type ScanTerm =
-	/** `hit[col[i]]` is 1: a byte column (event types) tested against a table of its values. */
-	| { readonly kind: 'lookup'; readonly col: Uint8Array; readonly hit: Uint8Array }
-	/** `(col[i] - lo) >>> 0 ≤ span`, and with `need`, `flags[i] & need`. */
+	/**
+	 * `hit[col[i]]` is 1 (with `negate`, is not): a byte column (event types) tested against a
+	 * table of its values.
+	 */
+	| {
+			readonly kind: 'lookup';
+			readonly col: Uint8Array;
+			readonly hit: Uint8Array;
+			readonly negate?: boolean;
+	  }
+	/**
+	 * `(col[i] - lo) >>> 0 ≤ span` (with `negate`, is not), and with `need`, `flags[i] & need`.
+	 */
 	| {
 			readonly kind: 'range';
 			readonly col: IntColumn;
 			readonly lo: number;
 			readonly span: number;
-			readonly flags: Uint8Array;
+			readonly flags: Uint8Array | null;
 			readonly need: number;
+			readonly negate?: boolean;
 	  }
 	/** `col[i] & need`. */
 	| { readonly kind: 'flag'; readonly col: Uint8Array; readonly need: number };
@@ -37,6 +48,8 @@ const RANGE8 = 2;
 const RANGE16 = 3;
 const RANGE32 = 4;
 const FLAG = 5;
+/** Added to a kind: its test is negated (a range's value test, not its flags). */
+const NEGATE = 0x100;
 const TERM_WORDS = 6;
 
 /** Terms scanned at once, at most (more: the scan goes on in JavaScript). */
@@ -95,24 +108,29 @@ export function wasmScan(module: WebAssembly.Module): WasmScan | null {
 					bytes.fill(0, map, map + 32);
 					for (let v = 0; v < 256; v++) if (t.hit[v]) bytes[map + (v >> 3)]! |= 1 << (v & 7);
 					bytes.set(t.col.subarray(from, to), at);
-					words.set([LOOKUP8, base + at, base + map, 0, 0, 0], w);
+					words.set([LOOKUP8 | (t.negate ? NEGATE : 0), base + at, base + map, 0, 0, 0], w);
 				} else if (t.kind === 'flag') {
 					bytes.set(t.col.subarray(from, to), at);
 					words.set([FLAG, base + at, 0, 0, 0, t.need], w);
 				} else {
 					const width = t.col.BYTES_PER_ELEMENT;
 					// The range within the column's own values, so that its lanes compare it in
-					// their own width; a range above them all is met by no row.
+					// their own width. A range above them all is met by no row; negated, by every
+					// row (a range over all the column's values).
 					const top = width === 4 ? 0xffffffff : (1 << (8 * width)) - 1;
-					if (t.lo > top) return 0;
-					const span = Math.min(t.lo + t.span, top) - t.lo;
+					const above = t.lo > top;
+					if (above && !t.negate) return 0;
+					const lo = above ? 0 : t.lo;
+					const span = above ? top : Math.min(t.lo + t.span, top) - t.lo;
+					const negate = t.negate && !above ? NEGATE : 0;
 					new (t.col.constructor as Uint8ArrayConstructor)(x.memory.buffer, base + at, n).set(
 						t.col.subarray(from, to) as Uint8Array,
 					);
 					const flags = at + n * width;
-					if (t.need) bytes.set(t.flags.subarray(from, to), flags);
-					const kind = width === 1 ? RANGE8 : width === 2 ? RANGE16 : RANGE32;
-					words.set([kind, base + at, t.lo, span, base + flags, t.need], w);
+					const need = t.flags ? t.need : 0;
+					if (need) bytes.set(t.flags!.subarray(from, to), flags);
+					const kind = (width === 1 ? RANGE8 : width === 2 ? RANGE16 : RANGE32) | negate;
+					words.set([kind, base + at, lo, span, base + flags, need], w);
 				}
 				count++;
 			}
