@@ -46,7 +46,10 @@ export class IsolateMemory {
 	async #attach(): Promise<void> {
 		const { targetInfos } = await this.#cdp.send('Target.getTargets');
 		for (const t of targetInfos) {
-			if (this.#sessions.has(t.targetId) || !['page', 'worker'].includes(t.type)) continue;
+			// A worker found before its script's URL is known is named again once it is.
+			const known = this.#sessions.get(t.targetId);
+			if (known !== undefined && t.url) this.#names.set(known, isolateName(t.type, t.url));
+			if (known !== undefined || !['page', 'worker'].includes(t.type)) continue;
 			if (t.type === 'page' && !t.url.startsWith('http')) continue;
 			const { sessionId } = await this.#cdp.send('Target.attachToTarget', {
 				targetId: t.targetId,
