@@ -9,7 +9,8 @@
 //   (flags & need) ≠ 0 over the u8 flags column.
 // kind FLAG: (column & need) ≠ 0 over a u8 column.
 // NEGATE added to LOOKUP8 or a RANGE kind negates its value test (a range's flags still apply).
-// Rows past the last whole sixteen are tested one at a time, the same way.
+// The last sixteen rows may run past n: the caller reserves room for them, and their lanes are
+// dropped.
 
 export const TERM_WORDS: u32 = 6;
 
@@ -94,47 +95,20 @@ function termMask(t: usize, i: u32): v128 {
 	return v128.and(pass, i8x16.ne(v128.and(v128.load(flags + i), i8x16.splat(need)), ZERO));
 }
 
-/** Whether row i passes the term at `t`: termMask for one row. */
-function termRow(t: usize, i: u32): bool {
-	const word = load<u32>(t);
-	const kind = word & 0xff;
-	const negate = (word & NEGATE) != 0;
-	const col = <usize>load<u32>(t, 4);
-	const a = load<u32>(t, 8);
-	const b = load<u32>(t, 12);
-	if (kind == LOOKUP8) {
-		const v = <u32>load<u8>(col + i);
-		return ((load<u8>(<usize>a + (v >> 3)) & (1 << (v & 7))) != 0) != negate;
-	}
-	const need = load<u32>(t, 20);
-	if (kind == FLAG) return ((<u32>load<u8>(col + i)) & need) != 0;
-	let value: u32;
-	if (kind == RANGE8) value = <u32>load<u8>(col + i);
-	else if (kind == RANGE16) value = <u32>load<u16>(col + ((<usize>i) << 1));
-	else value = load<u32>(col + ((<usize>i) << 2));
-	// Narrower columns compare in their own width, as their lanes do.
-	const d =
-		kind == RANGE8 ? (value - a) & 0xff : kind == RANGE16 ? (value - a) & 0xffff : value - a;
-	// Negated, the value test only: the flags still apply.
-	if (d <= b == negate) return false;
-	if (need == 0) return true;
-	return ((<u32>load<u8>(<usize>load<u32>(t, 16) + i)) & need) != 0;
-}
-
 /**
  * Rows of [0, n) passing all `count` terms at `terms`, written to `out` as `first` + row; how
  * many. With `out` 0 they are only counted.
  */
 export function scanAll(terms: usize, count: u32, n: u32, out: usize, first: u32): u32 {
 	let m: u32 = 0;
-	let i: u32 = 0;
-	for (; i + 16 <= n; i += 16) {
+	for (let i: u32 = 0; i < n; i += 16) {
 		let mask = termMask(terms, i);
 		for (let k: u32 = 1; k < count; k++) {
 			if (!v128.any_true(mask)) break;
 			mask = v128.and(mask, termMask(terms + <usize>(k * TERM_WORDS * 4), i));
 		}
 		let bits = i8x16.bitmask(mask);
+		if (n - i < 16) bits &= (1 << (n - i)) - 1;
 		if (out == 0) {
 			m += <u32>popcnt(bits);
 			continue;
@@ -144,14 +118,6 @@ export function scanAll(terms: usize, count: u32, n: u32, out: usize, first: u32
 			m++;
 			bits &= bits - 1;
 		}
-	}
-	for (; i < n; i++) {
-		let pass = true;
-		for (let k: u32 = 0; k < count && pass; k++)
-			pass = termRow(terms + <usize>(k * TERM_WORDS * 4), i);
-		if (!pass) continue;
-		if (out != 0) store<u16>(out + ((<usize>m) << 1), <u16>(first + i));
-		m++;
 	}
 	return m;
 }

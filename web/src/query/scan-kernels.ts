@@ -2,7 +2,13 @@
 // each term keeps those it matches, reading one column at a time in a tight loop. Several times
 // faster than a predicate per row, whose closures call one another for every row; the columns
 // come in whatever integer width they were stored in (ReadColumns), which these loops all read.
-import { currentWasmScan, MAX_TERMS, type ScanTerm, type WasmScan } from './wasm-scan.ts';
+import {
+	currentWasmScan,
+	MAX_TERMS,
+	type IntColumn,
+	type ScanTerm,
+	type WasmScan,
+} from './wasm-scan.ts';
 
 /** Keeps the rows of sel[0, n) that match, in order, at its start; returns how many. */
 export interface RowScan {
@@ -54,8 +60,7 @@ function withDense(
 	return Object.assign(scan, { dense, denseCost }, term ? { terms: [term] } : {});
 }
 
-/** An integer column as read: its own type or a narrower one. */
-export type IntColumn = Uint8Array | Uint16Array | Uint32Array;
+export type { IntColumn };
 
 /** Rows a chunk holds at most, so that a row number fits a selection vector's Uint16 entries. */
 const MAX_ROWS = 1 << 16;

@@ -5,8 +5,8 @@
 // count fell from 120 ms to 42); a filter with any other test is scanned in JavaScript
 // (scan-kernels.ts).
 
-/** An integer column as read (scan-kernels.ts IntColumn). */
-type IntColumn = Uint8Array | Uint16Array | Uint32Array;
+/** An integer column as read: its own type or a narrower one. */
+export type IntColumn = Uint8Array | Uint16Array | Uint32Array;
 
 /** A test the WASM scan knows. */
 export type ScanTerm =
@@ -62,7 +62,12 @@ const TERMS_AT = 0;
 const BITMAPS_AT = TERMS_AT + MAX_TERMS * TERM_WORDS * 4;
 const OUT_AT = BITMAPS_AT + MAX_TERMS * 32;
 const COLUMNS_AT = OUT_AT + MAX_ROWS * 2;
-const AREA = COLUMNS_AT + MAX_TERMS * TERM_BYTES;
+/**
+ * The scan reads whole sixteen rows: past a column's last row, up to 15 rows of 4 bytes (the
+ * next bytes of the area, whose lanes it drops), beyond the last term's too.
+ */
+const PAST_LAST_ROW = 64;
+const AREA = COLUMNS_AT + MAX_TERMS * TERM_BYTES + PAST_LAST_ROW;
 
 interface Exports {
 	readonly memory: WebAssembly.Memory;
