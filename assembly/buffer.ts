@@ -424,7 +424,8 @@ function walkRecords(): u32 {
 					size = marker & 0xffff;
 					if (size < 0x50 || size > room) return stopAt(n, Status.BadRecordSize, at, size, room);
 					if (!fieldsFit(16)) return n;
-					decodeEvent(out, at, size, headerType);
+					if (tallying) tallyEvent(out, at, headerType);
+					else decodeEvent(out, at, size, headerType);
 					break;
 				}
 				default:
@@ -542,6 +543,34 @@ function decodeEvent(out: usize, at: u32, size: u32, headerType: u32): void {
 		store<u8>(out + RecordOut_layout, PayloadLayout.tracelogging);
 	} else if ((flags & EVENT_HEADER_FLAG_STRING_ONLY) != 0) {
 		store<u8>(out + RecordOut_layout, PayloadLayout.string);
+	}
+}
+
+/**
+ * An event in a header-only walk: only what tallyRecord reads is written, and the fields' room
+ * is taken as decodeEvent takes it. An event with extended items may be TraceLogging, which is
+ * kept whole (its payload is checked): it goes through decodeEvent.
+ */
+function tallyEvent(out: usize, at: u32, headerType: u32): void {
+	const p = image + at;
+	const flags = <u32>load<u16>(p + 4);
+	if ((flags & EVENT_HEADER_FLAG_EXTENDED_INFO) != 0) {
+		decodeEvent(out, at, <u32>load<u16>(p), headerType);
+		return;
+	}
+	const raw = load<i64>(p + 0x10);
+	const id = <u32>load<u16>(p + 0x28);
+	store<i64>(out + RecordOut_time, toFiletime(raw));
+	store<i64>(out + RecordOut_rawTime, raw);
+	store<u8>(out + RecordOut_kind, <u8>RecordKind.event);
+	store<u8>(out + RecordOut_headerType, <u8>headerType);
+	store<u16>(out + RecordOut_id, <u16>id);
+	store<u16>(out + RecordOut_providerIndex, <u16>internGuid(p + 0x18));
+	store<u8>(out + RecordOut_layout, PayloadLayout.raw);
+	const provider = knownProvider(p + 0x18);
+	if (provider != 0) {
+		const layout = findLayout(provider, <u32>load<u8>(p + 0x2a), id);
+		if (layout >= 0) skipFields(layout);
 	}
 }
 

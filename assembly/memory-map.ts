@@ -42,7 +42,10 @@ export const TALLY_PROVIDER_SLOTS: usize =
 	TALLY_HEADER_SLOTS + <usize>TALLY_HEADER_TYPES * TallySlot_SIZE;
 export const TALLY_AFD: usize = TALLY_PROVIDER_SLOTS + <usize>MAX_PROVIDERS * TallySlot_SIZE;
 export const TALLY_END: usize = TALLY_AFD + 65536 * 4;
-export const INPUT: usize = align(TALLY_END, PAGE);
+/** Layouts found by event key (payload.ts findLayout): LAYOUT_MEMO_SLOTS pairs of u32 key, i32 layout. */
+export const LAYOUT_MEMO_SLOTS: u32 = 1024;
+export const LAYOUT_MEMO: usize = TALLY_END;
+export const INPUT: usize = align(LAYOUT_MEMO + <usize>LAYOUT_MEMO_SLOTS * 8, PAGE);
 
 let inputCapacity: usize = 0;
 

@@ -20,11 +20,26 @@ import {
 	FieldOut_reserved,
 	FieldType,
 } from './generated/layouts';
-import { FIELDS, MAX_FIELDS } from './memory-map';
+import { FIELDS, LAYOUT_MEMO, LAYOUT_MEMO_SLOTS, MAX_FIELDS } from './memory-map';
 
-/** Layout index of (provider, version, id), or -1. */
+/**
+ * Layout index of (provider, version, id), or -1. Remembered per key in a direct-mapped table
+ * (LAYOUT_MEMO, below INPUT: addressable once any buffer is), since a binary search per event
+ * was a fair share of a header-only walk. Keys are never 0 (known providers start at 1), so the
+ * table's zeroed slots hold none.
+ */
 export function findLayout(provider: u32, version: u32, id: u32): i32 {
 	const key = (provider << 24) | (version << 16) | id;
+	const slot =
+		LAYOUT_MEMO + <usize>((id ^ (version << 6) ^ (provider << 8)) & (LAYOUT_MEMO_SLOTS - 1)) * 8;
+	if (load<u32>(slot) == key) return load<i32>(slot + 4);
+	const layout = searchLayout(key);
+	store<u32>(slot, key);
+	store<i32>(slot + 4, layout);
+	return layout;
+}
+
+function searchLayout(key: u32): i32 {
 	let lo = 0;
 	let hi = EVENT_LAYOUT_COUNT - 1;
 	while (lo <= hi) {
