@@ -208,14 +208,31 @@ export interface ColumnPieces {
  * tenth of an import's time went to it).
  */
 function bitsU32(a: Uint32Array): number {
-	let bits = 0;
-	for (let i = 0; i < a.length; i++) bits |= a[i]!;
-	return bits >>> 0;
+	// Four ORs side by side: one chain of them waits on each (half the time in Node).
+	let [b0, b1, b2, b3] = [0, 0, 0, 0];
+	const n = a.length & ~3;
+	let i = 0;
+	for (; i < n; i += 4) {
+		b0 |= a[i]!;
+		b1 |= a[i + 1]!;
+		b2 |= a[i + 2]!;
+		b3 |= a[i + 3]!;
+	}
+	for (; i < a.length; i++) b0 |= a[i]!;
+	return (b0 | b1 | b2 | b3) >>> 0;
 }
 function bitsU16(a: Uint16Array): number {
-	let bits = 0;
-	for (let i = 0; i < a.length; i++) bits |= a[i]!;
-	return bits;
+	let [b0, b1, b2, b3] = [0, 0, 0, 0];
+	const n = a.length & ~3;
+	let i = 0;
+	for (; i < n; i += 4) {
+		b0 |= a[i]!;
+		b1 |= a[i + 1]!;
+		b2 |= a[i + 2]!;
+		b3 |= a[i + 3]!;
+	}
+	for (; i < a.length; i++) b0 |= a[i]!;
+	return b0 | b1 | b2 | b3;
 }
 function anyF64(a: Float64Array): number {
 	for (let i = 0; i < a.length; i++) if (a[i] !== 0) return Infinity;
