@@ -16,8 +16,6 @@ import {
 	FieldOut_size,
 	FieldOut_type,
 	FieldOut_missing,
-	FieldOut_index,
-	FieldOut_reserved,
 	FieldType,
 } from './generated/layouts';
 import { FIELDS, LAYOUT_MEMO, LAYOUT_MEMO_SLOTS, MAX_FIELDS } from './memory-map';
@@ -173,11 +171,9 @@ export function interpret(layout: i32, image: usize, start: u32, end: u32, point
 		}
 		store<u64>(out + FieldOut_value, value);
 		store<u32>(out + FieldOut_offset, missing ? end : pos);
-		store<u32>(out + FieldOut_size, size);
+		store<u16>(out + FieldOut_size, <u16>size);
 		store<u8>(out + FieldOut_type, <u8>type);
 		store<u8>(out + FieldOut_missing, missing ? 1 : 0);
-		store<u16>(out + FieldOut_index, <u16>i);
-		store<u32>(out + FieldOut_reserved, 0);
 		if (!missing) pos += size;
 	}
 	fieldsUsed = base + n;

@@ -186,15 +186,13 @@ export const RecordOut_schemaIndex: u32 = 0x50;
 export const RecordOut_damage: u32 = 0x52;
 export const RecordOut_reserved: u32 = 0x54;
 
-// FieldOut: One payload field decoded by the schema interpreter.
-export const FieldOut_SIZE: u32 = 0x18;
+// FieldOut: One payload field decoded by the schema interpreter. Sixteen bytes: four to a cache line, and less to copy per slice (each crosses to the sockets worker).
+export const FieldOut_SIZE: u32 = 0x10;
 export const FieldOut_value: u32 = 0x0;
 export const FieldOut_offset: u32 = 0x8;
 export const FieldOut_size: u32 = 0xc;
-export const FieldOut_type: u32 = 0x10;
-export const FieldOut_missing: u32 = 0x11;
-export const FieldOut_index: u32 = 0x12;
-export const FieldOut_reserved: u32 = 0x14;
+export const FieldOut_type: u32 = 0xe;
+export const FieldOut_missing: u32 = 0xf;
 
 // TallyOut: Where a header-only walk (walkTally) stands after a nextRecords call: the call's first and last record times, and the current stream's state.
 export const TallyOut_SIZE: u32 = 0x30;

@@ -195,7 +195,7 @@ export async function structureMap(
 		}
 		const start = b.u32(i, RecordOut.fieldStart);
 		for (let j = start, n = start + b.u16(i, RecordOut.fieldCount); j < n; j++) {
-			const size = b.fieldU32(j, FieldOut.size);
+			const size = b.fieldSize(j);
 			if (size > 0)
 				spots.push({
 					kind: 'field',

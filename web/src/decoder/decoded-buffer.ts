@@ -102,6 +102,10 @@ export class DecodedBuffer {
 	fieldU8(j: number, field: number): number {
 		return this.fields.getUint8(j * F + field);
 	}
+	/** The bytes of FieldOut j (FieldOut.size is a u16). */
+	fieldSize(j: number): number {
+		return this.fields.getUint16(j * F + FieldOut.size, true);
+	}
 }
 
 /** Ticks (100 ns) of a record since an origin FILETIME, exactly, without a bigint per record. */

@@ -97,7 +97,7 @@ export function eventFields(
 		const def = schema.fields[k]!;
 		const raw = buf.fieldU64(j, FieldOut.value);
 		const offset = buf.fieldU32(j, FieldOut.offset);
-		const size = buf.fieldU32(j, FieldOut.size);
+		const size = buf.fieldSize(j);
 		const missing = buf.fieldU8(j, FieldOut.missing) !== 0;
 		const type = buf.fieldU8(j, FieldOut.type) as FieldType;
 		let value: FieldValue = null;

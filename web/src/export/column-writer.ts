@@ -227,7 +227,7 @@ export class ColumnWriter {
 		const lo = buf.fieldU32(j, FieldOut.value);
 		const hi = buf.fieldU32(j, FieldOut.value + 4);
 		const offset = buf.fieldU32(j, FieldOut.offset);
-		const size = buf.fieldU32(j, FieldOut.size);
+		const size = buf.fieldSize(j);
 		const image = buf.image;
 		let value: number;
 		switch (type) {

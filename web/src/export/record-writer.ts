@@ -457,14 +457,14 @@ export class RecordWriter {
 				sink.jsonString(ipv6(image, offset), doubled);
 				return true;
 			case FieldType.SocketAddress: {
-				const a = socketAddress(image, offset, buf.fieldU32(j, FieldOut.size));
+				const a = socketAddress(image, offset, buf.fieldSize(j));
 				if (a === null) sink.raw(this.#keys.null);
 				else sink.jsonString(a.text, doubled);
 				return true;
 			}
 			case FieldType.UnicodeString:
 			case FieldType.AnsiString: {
-				const bytes = image.subarray(offset, offset + buf.fieldU32(j, FieldOut.size));
+				const bytes = image.subarray(offset, offset + buf.fieldSize(j));
 				const text = (type === FieldType.UnicodeString ? utf16 : latin1).decode(bytes);
 				sink.jsonString(text.replace(/\0$/, ''), doubled);
 				return true;
@@ -476,7 +476,7 @@ export class RecordWriter {
 				return true;
 			case FieldType.Binary:
 				sink.raw(q);
-				sink.ascii(hexOf(image.subarray(offset, offset + buf.fieldU32(j, FieldOut.size))));
+				sink.ascii(hexOf(image.subarray(offset, offset + buf.fieldSize(j))));
 				sink.raw(q);
 				return true;
 		}

@@ -645,14 +645,12 @@ export const RecordOut = {
 } as const;
 
 export const FieldOut = {
-	SIZE: 24,
+	SIZE: 16,
 	value: 0,
 	offset: 8,
 	size: 12,
-	type: 16,
-	missing: 17,
-	index: 18,
-	reserved: 20,
+	type: 14,
+	missing: 15,
 } as const;
 
 export const TallyOut = {

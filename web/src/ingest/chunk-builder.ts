@@ -97,11 +97,10 @@ const R_OFFSET = RecordOut.recordOffset >> 2;
 const R_FIELD_START = RecordOut.fieldStart >> 2;
 const R_SCHEMA = RecordOut.schemaIndex >> 1;
 
-/** FieldOut as 32-bit words: a field's value (low then high half) and where its bytes are. */
+/** FieldOut as 32-bit words: a field's value (low then high half) and where its bytes start. */
 const F_WORDS = FieldOut.SIZE >> 2;
 const F_VALUE = FieldOut.value >> 2;
 const F_OFFSET = FieldOut.offset >> 2;
-const F_SIZE = FieldOut.size >> 2;
 
 /**
  * What an AFD event's header PID says of its Process while no create has named it
@@ -420,7 +419,7 @@ export class ChunkBuilder {
 			if (type === FieldType.IPv4) keyLength = 4;
 			else if (type === FieldType.IPv6) keyLength = 16;
 			else if (type === FieldType.SocketAddress) {
-				keyLength = socketAddressBytes(image, off, words[j * F_WORDS + F_SIZE]!);
+				keyLength = socketAddressBytes(image, off, b.fieldSize(j));
 				if (keyLength) {
 					keyAt = socketAddressAt(off, keyLength);
 					portValue = socketPort(image, off);

@@ -63,7 +63,7 @@ export class CaptureEvent {
 		const j = this.#row(name);
 		if (j < 0) return null;
 		const at = this.buf.fieldU32(j, FieldOut.offset);
-		return this.buf.image.subarray(at, at + this.buf.fieldU32(j, FieldOut.size));
+		return this.buf.image.subarray(at, at + this.buf.fieldSize(j));
 	}
 
 	/** Where a field's bytes start in the file's buffer image (for messages), or null. */

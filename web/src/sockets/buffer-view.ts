@@ -145,7 +145,7 @@ export class BufferAfdView implements AfdEventView {
 				: type === FieldType.IPv6
 					? 16
 					: type === FieldType.SocketAddress
-						? b.fieldU32(j, FieldOut.size)
+						? b.fieldSize(j)
 						: 0;
 		if (!length) return undefined;
 		// Addresses repeat: each distinct one is made text once, found again by its bytes.
