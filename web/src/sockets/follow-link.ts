@@ -88,12 +88,12 @@ const DEFAULT_LIMITS: FollowLimits = {
 	namesRows: 1 << 16,
 };
 /**
- * Spare slice memory kept at most (given back by the worker). The slices in flight are bounded
- * by lagRows, so the spares never outnumber what was once in flight; a cap below that (64) let
+ * Spare slice memory kept at most, in bytes (given back by the worker). A cap of 64 slices let
  * the worker's returns be dropped and allocated again, fresh, for 43 % of the slices of a 1 GB
- * import, whose copy into new memory (page faults) cost ten times a copy into a spare.
+ * import, whose copy into new memory (page faults) cost ten times a copy into a spare; the slices
+ * in flight (bounded by lagRows) took about 54 MB at most there, and this keeps most of them.
  */
-const SPARES = 4096;
+const SPARE_BYTES = 32 << 20;
 const RUN_WORDS = 3;
 
 export class FollowLink implements SocketFollower {
@@ -117,6 +117,7 @@ export class FollowLink implements SocketFollower {
 	#bytes = 0;
 	#namesAskedAt = 0;
 	#spare: ArrayBuffer[] = [];
+	#spareBytes = 0;
 	#names: NewNames[] = [];
 	#heard: (() => void)[] = [];
 	#failure: Error | null = null;
@@ -187,8 +188,9 @@ export class FollowLink implements SocketFollower {
 
 	async finish(home: SocketsHome): Promise<Followed> {
 		this.#send(true);
-		// Nothing more is sent: the spares (up to what was once in flight) can go.
+		// Nothing more is sent: the spares can go.
 		this.#spare = [];
+		this.#spareBytes = 0;
 		if (!this.#failure) this.#channel.post({ kind: 'finish', home }, []);
 		this.#channel.wake?.();
 		return this.#result;
@@ -247,14 +249,22 @@ export class FollowLink implements SocketFollower {
 	/** Memory for a slice: a spare one, or new, its size a power of two so that it serves again. */
 	#spareFor(bytes: number): ArrayBuffer {
 		const k = this.#spare.findIndex((s) => s.byteLength >= bytes);
-		if (k >= 0) return this.#spare.splice(k, 1)[0]!;
+		if (k >= 0) {
+			const spare = this.#spare.splice(k, 1)[0]!;
+			this.#spareBytes -= spare.byteLength;
+			return spare;
+		}
 		return new ArrayBuffer(2 ** Math.ceil(Math.log2(Math.max(bytes, 1 << 16))));
 	}
 
 	#hear(m: FromFollower): void {
 		if (m.kind === 'progress') {
 			this.#followedRows = m.rows;
-			for (const s of m.spare) if (this.#spare.length < SPARES) this.#spare.push(s);
+			for (const s of m.spare)
+				if (this.#spareBytes + s.byteLength <= SPARE_BYTES) {
+					this.#spare.push(s);
+					this.#spareBytes += s.byteLength;
+				}
 			if (m.processNames.length > 0 || m.hostNames.length > 0) this.#names.push(m);
 		} else if (m.kind === 'done') {
 			this.#settle.resolve(m.result);
