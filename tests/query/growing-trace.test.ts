@@ -26,6 +26,7 @@ import {
 import type { Selection, TimeRange } from '../../web/src/query/protocol.ts';
 import { ingestToMemory, type MemoryTrace } from '../builders/memory-chunks.ts';
 import { open } from '../decoder/load.ts';
+import { importingSpan } from '../../web/src/views/timeline/timeline-data.ts';
 
 const root = join(import.meta.dirname, '../..');
 const sample = new Uint8Array(readFileSync(join(root, 'public/sample.etl')));
@@ -172,6 +173,54 @@ describe('a query asked again as chunks are added', () => {
 			);
 			earlier = sel;
 		}
+	});
+
+	for (const filter of ['', 'event:Afd*'])
+		it(`"${filter}": the timeline of an import's growing span folds its counts, reads only the new chunks`, async () => {
+			const source = new GrowingChunks(list);
+			const engine = new QueryEngine(source, mem.context, 1);
+			let earlier: Selection | undefined;
+			const widths = new Set<number>();
+			for (let shown = 1; shown <= list.length; shown++) {
+				const before = source.shown;
+				source.shown = shown;
+				source.reads.clear();
+				const chunks = source.chunks();
+				const range = importingSpan({
+					tMin: chunks[0]!.tMin,
+					tMax: Math.max(...chunks.map((c) => c.tMax)),
+				});
+				widths.add(range.to - range.from);
+				const sel = await engine.select(filter, null, undefined, earlier);
+				const histogram = await engine.histogram(sel, range.from, range.to, BINS);
+				if (earlier) expect([...source.reads].filter((c) => c < before)).toEqual([]);
+				const whole = await full(shown, filter, null);
+				expect(histogram).toEqual(
+					await whole.engine.histogram(whole.sel, range.from, range.to, BINS),
+				);
+				expect(histogram.series).toEqual(
+					counted(list, shown, matchesOf.get(filter)!, range).series,
+				);
+				earlier = sel;
+			}
+			// The span grew several times: the counts were folded, not counted again.
+			expect(widths.size).toBeGreaterThan(2);
+		});
+
+	it('counts a growing span again when its earlier chunks hold events past the narrower one', async () => {
+		const source = new GrowingChunks(list);
+		const engine = new QueryEngine(source, mem.context, 1);
+		source.shown = 6;
+		const sel = await engine.select('');
+		// A range that ends inside the sixth chunk: its last events are left out.
+		const from = list[0]!.tMin;
+		const narrow = list[5]!.tMin + 1 - from;
+		await engine.histogram(sel, from, from + narrow, BINS);
+		source.reads.clear();
+		const wide = await engine.histogram(sel, from, from + 4 * narrow, BINS);
+		expect(source.reads.has(5)).toBe(true);
+		const whole = await full(6, '', null);
+		expect(wide).toEqual(await whole.engine.histogram(whole.sel, from, from + 4 * narrow, BINS));
 	});
 
 	it('counts everything again when the filter, the range, the bins or the names change', async () => {

@@ -52,13 +52,13 @@ describe('timeline data', () => {
 });
 
 describe('the span of a trace being imported', () => {
-	it('ends at the next round width that holds its last event', () => {
+	it('ends at the next power-of-two width that holds its last event', () => {
 		expect(importingSpan({ tMin: 100, tMax: 100 })).toEqual({ from: 100, to: 101 });
-		expect(importingSpan({ tMin: 100, tMax: 1333 })).toEqual({ from: 100, to: 2100 });
-		expect(importingSpan({ tMin: 100, tMax: 2099 })).toEqual({ from: 100, to: 2100 });
-		expect(importingSpan({ tMin: 100, tMax: 2100 })).toEqual({ from: 100, to: 5100 });
-		expect(importingSpan({ tMin: 0, tMax: 5e7 })).toEqual({ from: 0, to: 1e8 });
-		expect(importingSpan({ tMin: 0, tMax: 999_999_999 })).toEqual({ from: 0, to: 1e9 });
+		expect(importingSpan({ tMin: 100, tMax: 1333 })).toEqual({ from: 100, to: 2148 });
+		expect(importingSpan({ tMin: 100, tMax: 2147 })).toEqual({ from: 100, to: 2148 });
+		expect(importingSpan({ tMin: 100, tMax: 2148 })).toEqual({ from: 100, to: 4196 });
+		expect(importingSpan({ tMin: 0, tMax: 5e7 })).toEqual({ from: 0, to: 2 ** 26 });
+		expect(importingSpan({ tMin: 0, tMax: 2 ** 40 - 1 })).toEqual({ from: 0, to: 2 ** 40 });
 	});
 
 	it('changes a few times only while the import goes on, and always holds the events', () => {
@@ -66,10 +66,12 @@ describe('the span of a trace being imported', () => {
 		for (let tMax = 0; tMax < 3e10; tMax = tMax * 1.01 + 1) {
 			const s = importingSpan({ tMin: 0, tMax });
 			expect(s.to).toBeGreaterThan(tMax);
-			expect(s.to).toBeLessThanOrEqual(2.5 * (tMax + 1));
+			expect(s.to).toBeLessThanOrEqual(2 * (tMax + 1));
 			spans.add(s.to);
 		}
-		// Three per power of ten.
-		expect(spans.size).toBeLessThanOrEqual(3 * 11 + 1);
+		// One per power of two: each width is the last one doubled (its counts fold exactly).
+		expect(spans.size).toBeLessThanOrEqual(Math.ceil(Math.log2(3e10)) + 1);
+		const widths = [...spans].sort((a, b) => a - b);
+		for (let k = 1; k < widths.length; k++) expect(widths[k]).toBe(2 * widths[k - 1]!);
 	});
 });

@@ -7,7 +7,7 @@ import type { ColumnName, ReadColumns } from '../columns/layout.ts';
 import type { EventOwners, OwnerLookup } from '../columns/event-owners.ts';
 import type { EventIndex, RowPosition, Ticks } from '../decoder/units.ts';
 import { countHistogram, groupsOf, histogramCounts, seriesOf } from './aggregate.ts';
-import { ColumnCache, type ChunkSource, type ColumnsOf } from './column-cache.ts';
+import { ColumnCache, type ChunkInfo, type ChunkSource, type ColumnsOf } from './column-cache.ts';
 import { compileFilter, type FilterContext, type RecordFields } from './filter-compile.ts';
 import { FilterError, parseFilter } from './filter-parser.ts';
 import { LruCache } from './lru.ts';
@@ -246,7 +246,9 @@ export class QueryEngine {
 	/**
 	 * Events per time bin and category. Over the same bins as the timeline counted last, and a
 	 * selection whose first parts are that one's (one made from it, as an import's refreshes are),
-	 * only the parts after those are counted, added to its counts.
+	 * only the parts after those are counted, added to its counts. Over a range from the same
+	 * start 2^k times as wide (an import's timeline as it grows: importingSpan), its counts are
+	 * folded into the wider bins first: exactly the bins they would count into.
 	 */
 	async histogram(
 		sel: Selection,
@@ -257,15 +259,13 @@ export class QueryEngine {
 	): Promise<Histogram> {
 		const last = this.#histogram;
 		const kept =
-			last &&
-			last.from === from &&
-			last.to === to &&
-			last.bins === bins &&
-			startsWith(sel, last.sel)
-				? last
-				: null;
-		const counts = kept ? kept.counts.slice() : histogramCounts(bins);
-		const parts = kept ? sel.parts.slice(kept.sel.parts.length) : sel.parts;
+			last && last.from === from && last.bins === bins && startsWith(sel, last.sel) ? last : null;
+		let fold = kept ? foldShift(kept.to - kept.from, to - from) : null;
+		// Events the narrower range left out would be missing from its folded counts.
+		if (kept && fold && !within(kept.sel, this.#source.chunks(), kept.from, kept.to)) fold = null;
+		const counts =
+			kept && fold !== null ? foldCounts(kept.counts, bins, fold) : histogramCounts(bins);
+		const parts = kept && fold !== null ? sel.parts.slice(kept.sel.parts.length) : sel.parts;
 		await countHistogram(this.#columns, this.#source.chunks(), parts, from, to, bins, counts, () =>
 			this.#generations.check(generation),
 		);
@@ -279,6 +279,36 @@ export class QueryEngine {
 			this.#generations.check(generation),
 		);
 	}
+}
+
+/**
+ * k when `width` is `was` times 2^k (k ≥ 0), else null. An event's bin over the wider range is
+ * then its bin over the narrower one shifted right by k: bins × t / (2^k × was) is the narrower
+ * product halved k times, which floating point does exactly.
+ */
+export function foldShift(was: number, width: number): number | null {
+	if (!(was > 0) || width < was) return null;
+	let k = 0;
+	for (let w = was; w < width; w *= 2) k++;
+	return was * 2 ** k === width ? k : null;
+}
+
+/** Whether every chunk the selection reads holds events in [from, to) only. */
+function within(sel: Selection, chunks: readonly ChunkInfo[], from: Ticks, to: Ticks): boolean {
+	const byIndex = new Map(chunks.map((c) => [c.index, c]));
+	return sel.parts.every((p) => {
+		const c = byIndex.get(p.chunk);
+		return c !== undefined && c.tMin >= from && c.tMax < to;
+	});
+}
+
+/** Timeline counts of `bins` bins per category, each bin b added into bin b >> shift. */
+export function foldCounts(counts: Float64Array, bins: number, shift: number): Float64Array {
+	if (shift === 0) return counts.slice();
+	const out = histogramCounts(bins);
+	for (let at = 0; at < counts.length; at += bins)
+		for (let b = 0; b < bins; b++) out[at + (b >> shift)]! += counts[at + b]!;
+	return out;
 }
 
 interface CountedHistogram {

@@ -41,16 +41,17 @@ export function traceSpan(trace: { tMin: number; tMax: number }): { from: number
 }
 
 /**
- * The span of a trace still being imported: from its first event to the next round width
- * (1, 2 or 5 × 10^k ticks) that holds its last, so the timeline's bins stay the same while the
- * import adds events, and each refresh counts only the chunks added since (rather than every
- * chunk again, read back from storage on a large trace). Its events fill it from the left; the
- * width at least doubles each time it changes.
+ * The span of a trace still being imported: from its first event to the next power-of-two width
+ * (in ticks) that holds its last, so the timeline's bins stay the same while the import adds
+ * events, and each refresh counts only the chunks added since (rather than every chunk again,
+ * read back from storage on a large trace). Its events fill it from the left; when it grows, it
+ * doubles (or more), and the counts so far fold into the wider bins exactly (QueryEngine
+ * histogram), so nothing is counted again.
  */
 export function importingSpan(trace: { tMin: number; tMax: number }): { from: number; to: number } {
 	const width = Math.max(trace.tMax + 1 - trace.tMin, 1);
-	const decade = 10 ** Math.floor(Math.log10(width));
-	const round = [1, 2, 5, 10].map((m) => m * decade).find((r) => r >= width)!;
+	let round = 1;
+	while (round < width) round *= 2;
 	return { from: trace.tMin, to: trace.tMin + round };
 }
 
