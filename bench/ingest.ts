@@ -5,7 +5,8 @@
 // three file.stream() reads of the same File on a blank page; for the cold count, the same columns
 // read from IndexedDB alone). Prints a summary with the absolute figures and the ratios, then one
 // JSON line last. `--dist DIR` serves another build (another commit's, to compare two builds run
-// after one another on a busy machine).
+// after one another on a busy machine). `--memory-timeline` prints every memory sample of the
+// second import, per isolate (where a peak comes from).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -267,6 +268,7 @@ async function main() {
 		const baselineRss = chromiumRssMB();
 		let peakRss = baselineRss;
 		const isolates = await IsolateMemory.start(browser.context.browser()!);
+		isolates.keepTimeline = args.includes('--memory-timeline');
 		let sampling = true;
 		const sampled = (async () => {
 			while (sampling) {
@@ -282,6 +284,14 @@ async function main() {
 		sampling = false;
 		await sampled;
 		log(`memory sampled over a second import`);
+		// `--memory-timeline`: every sample, JS heap + buffers per isolate (MB), on stderr.
+		for (const { atMs, byIsolate } of isolates.timeline)
+			log(
+				`  ${(atMs / 1000).toFixed(2).padStart(7)} s  ` +
+					Object.entries(byIsolate)
+						.map(([n, m]) => `${n} ${m.heapMB}+${m.buffersMB}`)
+						.join('  '),
+			);
 		const mb = meta.fileBytes / 1e6;
 		const result = {
 			bench: 'ingest',

@@ -75,6 +75,11 @@ export class IsolateMemory {
 		return answer;
 	}
 
+	/** Each sample's isolates, when asked for (--memory-timeline): where a peak comes from. */
+	readonly timeline: { atMs: number; byIsolate: Record<string, MemorySample> }[] = [];
+	keepTimeline = false;
+	readonly #started = performance.now();
+
 	/** One sample over every isolate alive now; keeps the peak. */
 	async sample(): Promise<MemorySample> {
 		await this.#attach().catch(() => {});
@@ -95,6 +100,8 @@ export class IsolateMemory {
 			};
 		});
 		const s = { heapMB: heap / 1048576, buffersMB: buffers / 1048576 };
+		if (this.keepTimeline)
+			this.timeline.push({ atMs: Math.round(performance.now() - this.#started), byIsolate });
 		if (s.heapMB + s.buffersMB > this.peakTotalMB) {
 			this.peakTotalMB = s.heapMB + s.buffersMB;
 			this.peak = s;

@@ -23,6 +23,11 @@ export class ColumnPool {
 		return kept as Columns[K];
 	}
 
+	/** Lets the sets kept go (to the collector): no more chunks are coming. */
+	clear(): void {
+		this.#free.clear();
+	}
+
 	/**
 	 * Columns whose owner is done with them: no reference to them may be kept anywhere else, as
 	 * the next chunk overwrites them. Only full-size ones are kept, and only a few of each.

@@ -230,6 +230,10 @@ export class ImportRun implements ActiveImport {
 		this.#startPass();
 		this.#startSideJobs();
 		const result = await this.#decode();
+		// No more chunks: the column sets kept for them go before the sockets' end, which is when
+		// an import holds the most memory.
+		this.#live.pool = null;
+		this.#columns.clear();
 		// A trace with no events stores no chunk: the copy starts now.
 		this.#firstStored();
 		this.#saveCounts();
