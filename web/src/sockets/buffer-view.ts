@@ -24,18 +24,11 @@ const NO_ID = 0xffffffff;
 const TWO32 = 4294967296;
 const AFD_CODE = PROVIDERS.find((p) => p.key === 'afd')!.code;
 
-/** Per schema index, the position of each of the tracker's fields (-1: none); built on first use. */
-const positions: (Int16Array | undefined)[] = [];
-
-function positionsOf(schemaIndex: number): Int16Array {
-	let p = positions[schemaIndex];
-	if (!p) {
-		const names = EVENT_SCHEMAS[schemaIndex]!.fields.map((f) => f.name);
-		p = Int16Array.from(FIELD_NAMES, (name) => names.indexOf(name));
-		positions[schemaIndex] = p;
-	}
-	return p;
-}
+/** Per schema index, the position of each of the tracker's fields (-1: none). */
+const POSITIONS: readonly Int16Array[] = EVENT_SCHEMAS.map((s) => {
+	const names = s.fields.map((f) => f.name);
+	return Int16Array.from(FIELD_NAMES, (name) => names.indexOf(name));
+});
 
 /** Pointer text by high and low halves; bounded, since endpoints repeat but buffers do not. */
 class PointerCache {
@@ -65,6 +58,9 @@ export class BufferAfdView implements AfdEventView {
 	headerPid: number | null = null;
 	tid: number | null = null;
 	#buf: DecodedBuffer | null = null;
+	/** The buffer's field table, as set() found it. */
+	#fieldBytes: Uint8Array = new Uint8Array(0);
+	#fieldWords: Uint32Array = new Uint32Array(0);
 	#start = 0;
 	#count = 0;
 	#positions: Int16Array = new Int16Array(FIELD_NAMES.length).fill(-1);
@@ -91,7 +87,9 @@ export class BufferAfdView implements AfdEventView {
 		this.tid = tid === NO_ID ? null : tid;
 		this.#start = words[(o + RecordOut.fieldStart) >> 2]!;
 		this.#count = halves[(o + RecordOut.fieldCount) >> 1]!;
-		this.#positions = positionsOf(halves[(o + RecordOut.schemaIndex) >> 1]!);
+		this.#positions = POSITIONS[halves[(o + RecordOut.schemaIndex) >> 1]!]!;
+		this.#fieldBytes = buf.fieldBytes;
+		this.#fieldWords = buf.fieldWords;
 	}
 
 	/** The FieldOut row of a field, or -1 when the record lacks it. */
@@ -99,16 +97,16 @@ export class BufferAfdView implements AfdEventView {
 		const k = this.#positions[field]!;
 		if (k < 0 || k >= this.#count) return -1;
 		const j = this.#start + k;
-		return this.#buf!.fieldBytes[j * FieldOut.SIZE + FieldOut.missing] ? -1 : j;
+		return this.#fieldBytes[j * FieldOut.SIZE + FieldOut.missing] ? -1 : j;
 	}
 
 	num(field: number): number | undefined {
 		const j = this.#row(field);
 		if (j < 0) return undefined;
-		const b = this.#buf!;
+		const words = this.#fieldWords;
 		const w = (j * FieldOut.SIZE + FieldOut.value) >> 2;
-		const lo = b.fieldWords[w]!;
-		switch (b.fieldBytes[j * FieldOut.SIZE + FieldOut.type]) {
+		const lo = words[w]!;
+		switch (this.#fieldBytes[j * FieldOut.SIZE + FieldOut.type]) {
 			case FieldType.Int32:
 				return lo | 0;
 			case FieldType.Boolean:
@@ -122,16 +120,15 @@ export class BufferAfdView implements AfdEventView {
 			case FieldType.Binary:
 				return undefined;
 			default:
-				return b.fieldWords[w + 1]! * TWO32 + lo;
+				return words[w + 1]! * TWO32 + lo;
 		}
 	}
 
 	ptr(field: number): string | undefined {
 		const j = this.#row(field);
 		if (j < 0) return undefined;
-		const b = this.#buf!;
-		if (b.fieldBytes[j * FieldOut.SIZE + FieldOut.type] !== FieldType.Pointer) return undefined;
-		return this.#pointers.textAt(b.fieldWords, (j * FieldOut.SIZE + FieldOut.value) >> 2);
+		if (this.#fieldBytes[j * FieldOut.SIZE + FieldOut.type] !== FieldType.Pointer) return undefined;
+		return this.#pointers.textAt(this.#fieldWords, (j * FieldOut.SIZE + FieldOut.value) >> 2);
 	}
 
 	text(field: number): string | undefined {
