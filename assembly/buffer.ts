@@ -424,7 +424,7 @@ function walkRecords(): u32 {
 					size = marker & 0xffff;
 					if (size < 0x50 || size > room) return stopAt(n, Status.BadRecordSize, at, size, room);
 					if (!fieldsFit(16)) return n;
-					if (tallying) tallyEvent(out, at, headerType);
+					if (tallying) tallyEvent(out, at, size, headerType);
 					else decodeEvent(out, at, size, headerType);
 					break;
 				}
@@ -551,11 +551,11 @@ function decodeEvent(out: usize, at: u32, size: u32, headerType: u32): void {
  * is taken as decodeEvent takes it. An event with extended items may be TraceLogging, which is
  * kept whole (its payload is checked): it goes through decodeEvent.
  */
-function tallyEvent(out: usize, at: u32, headerType: u32): void {
+function tallyEvent(out: usize, at: u32, size: u32, headerType: u32): void {
 	const p = image + at;
 	const flags = <u32>load<u16>(p + 4);
 	if ((flags & EVENT_HEADER_FLAG_EXTENDED_INFO) != 0) {
-		decodeEvent(out, at, <u32>load<u16>(p), headerType);
+		decodeEvent(out, at, size, headerType);
 		return;
 	}
 	const raw = load<i64>(p + 0x10);
