@@ -1,7 +1,9 @@
 // Following the sockets on another core (sockets/follow-link.ts → follow-replay.ts, over a real
 // MessageChannel with its transfers) gives what following them beside the chunk builder gives:
 // the same sockets, owners and names, however the records are cut into messages.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import type { OpenTrace } from '../../web/src/decoder/etl-file.ts';
@@ -22,6 +24,7 @@ import {
 } from '../../web/src/sockets/follow-replay.ts';
 import { ownerScript } from '../builders/windows-owners.ts';
 import { open } from '../decoder/load.ts';
+import { generate } from '../../bench/winsock-trace.ts';
 
 const HOME: SocketsHome = { db: 'library', traceId: 7 };
 
@@ -76,9 +79,16 @@ async function follow(trace: OpenTrace, follower: SocketFollower) {
 		processNames: [],
 		hostNames: [],
 	};
+	// The chunks' columns, as bytes: the chunk builder reads each slice while the link sends it.
+	const chunks: number[][] = [];
 	await ingestTrace(
 		trace,
-		async (_chunk, additions) => {
+		async (chunk, additions) => {
+			chunks.push(
+				Object.values(chunk.columns).flatMap((a) => [
+					...new Uint8Array(a.buffer, a.byteOffset, chunk.rows * a.BYTES_PER_ELEMENT),
+				]),
+			);
 			names.processNames.push(...additions.processNames);
 			names.hostNames.push(...(additions.hostNames ?? []));
 		},
@@ -93,6 +103,7 @@ async function follow(trace: OpenTrace, follower: SocketFollower) {
 	const tracked = { ...sockets, owners };
 	return {
 		tracked: JSON.parse(JSON.stringify(tracked)) as unknown,
+		chunks,
 		names,
 		stored: !sockets,
 		listed,
@@ -119,9 +130,32 @@ describe('following the sockets in a worker of their own', () => {
 			const trace = await open(bytes());
 			const away = await follow(trace, linked(trace).link);
 			expect(away.tracked).toEqual(here.tracked);
+			expect(away.chunks).toEqual(here.chunks);
 			expect(away.names).toEqual(here.names);
 		});
 	}
+
+	it('finds the same over 8 CPUs, with messages large and small', async () => {
+		const dir = mkdtempSync(join(tmpdir(), 'follow-link-'));
+		try {
+			const path = join(dir, 'winsock.etl');
+			generate(path, 3);
+			const bytes = new Uint8Array(readFileSync(path));
+			const here = await inPlace(bytes);
+			const small = { lagRows: 300, sendRows: 200, sendBytes: 1 << 18, namesRows: 1000 };
+			for (const limits of [undefined, small]) {
+				const trace = await open(bytes);
+				const { link, messages } = linked(trace, limits);
+				const away = await follow(trace, link);
+				expect(away.tracked).toEqual(here.tracked);
+				expect(away.chunks).toEqual(here.chunks);
+				expect(away.names).toEqual(here.names);
+				if (limits) expect(messages()).toBeGreaterThan(50);
+			}
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
+	});
 
 	it('finds the same when the records go a few at a time, the decoding waiting on the worker', async () => {
 		const here = await inPlace(sample());
