@@ -132,6 +132,20 @@ describe('blockCache', () => {
 		]);
 	});
 
+	it('lets go of the blocks it keeps when told, through a switchable source, and reads them again', async () => {
+		const { source, reads } = counted(bytes);
+		const cache = blockCache(source, 1000, 4, 300);
+		const switchable = switchableSource(cache);
+		switchable.use(memorySource(bytes));
+		const firstBlock = () => reads.filter(([at]) => at === 0).length;
+		expect(await cache.read(0, 64)).toEqual(bytes.subarray(0, 64));
+		await cache.read(0, 64);
+		expect(firstBlock()).toBe(1);
+		switchable.forget!();
+		expect(await cache.read(0, 64)).toEqual(bytes.subarray(0, 64));
+		expect(firstBlock()).toBe(2);
+	});
+
 	it('starts with a first block of at most 1 MiB unless told otherwise', async () => {
 		const big = new Uint8Array(3 << 20);
 		const { source, reads } = counted(big);

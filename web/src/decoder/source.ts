@@ -17,6 +17,11 @@ export interface ByteSource {
 	 * does not hold are read with read().
 	 */
 	holds?(offset: number, length: number): boolean;
+	/**
+	 * Optional: lets go of the bytes it keeps in memory (blocks read and kept for the next
+	 * reads); they are read again when asked for.
+	 */
+	forget?(): void;
 }
 
 /** The source's readInto if it can serve [offset, offset + length) now, else undefined. */
@@ -122,6 +127,7 @@ export function blockCache(
 			return b.subarray(offset - start, Math.min(b.length, offset - start + length));
 		},
 	};
+	cached.forget = () => blocks.clear();
 	// A source that reads synchronously into the caller's memory (a Node file) is faster read
 	// directly, buffer by buffer: blocks would cost an allocation and an extra copy each, and the
 	// index pass, which needs 0x48 bytes per buffer, would read the whole file.
@@ -210,6 +216,7 @@ export function growingSource(
 				: rest.read(offset, length),
 		readInto: (offset, target) => copy.readInto(offset, target),
 		holds,
+		forget: () => rest.forget?.(),
 	};
 }
 
@@ -252,6 +259,10 @@ export function switchableSource(initial: ByteSource): SwitchableSource {
 		},
 		reset() {
 			inner = initial;
+		},
+		forget() {
+			initial.forget?.();
+			if (inner !== initial) inner.forget?.();
 		},
 	};
 }

@@ -12,6 +12,11 @@ export class PromiseCache<K, V> {
 		this.#evicted = evicted;
 	}
 
+	/** Forgets every value (loads under way settle for those who asked). */
+	clear(): void {
+		this.#entries.clear();
+	}
+
 	has(key: K): boolean {
 		return this.#entries.has(key);
 	}

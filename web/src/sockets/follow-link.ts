@@ -118,6 +118,7 @@ export class FollowLink implements SocketFollower {
 	#namesAskedAt = 0;
 	#spare: ArrayBuffer[] = [];
 	#spareBytes = 0;
+	#finishing = false;
 	#names: NewNames[] = [];
 	#heard: (() => void)[] = [];
 	#failure: Error | null = null;
@@ -188,9 +189,10 @@ export class FollowLink implements SocketFollower {
 
 	async finish(home: SocketsHome): Promise<Followed> {
 		this.#send(true);
-		// Nothing more is sent: the spares can go.
+		// Nothing more is sent: the spares can go, and those the worker gives back from now on.
 		this.#spare = [];
 		this.#spareBytes = 0;
+		this.#finishing = true;
 		if (!this.#failure) this.#channel.post({ kind: 'finish', home }, []);
 		this.#channel.wake?.();
 		return this.#result;
@@ -261,7 +263,7 @@ export class FollowLink implements SocketFollower {
 		if (m.kind === 'progress') {
 			this.#followedRows = m.rows;
 			for (const s of m.spare)
-				if (this.#spareBytes + s.byteLength <= SPARE_BYTES) {
+				if (!this.#finishing && this.#spareBytes + s.byteLength <= SPARE_BYTES) {
 					this.#spare.push(s);
 					this.#spareBytes += s.byteLength;
 				}

@@ -234,6 +234,8 @@ export class ImportRun implements ActiveImport {
 		// an import holds the most memory.
 		this.#live.pool = null;
 		this.#columns.clear();
+		// So do the blocks of the dropped file kept for the decoding (read again if details ask).
+		this.#trace.source.forget?.();
 		// A trace with no events stores no chunk: the copy starts now.
 		this.#firstStored();
 		this.#saveCounts();
