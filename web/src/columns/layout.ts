@@ -222,17 +222,13 @@ function bitsU32(a: Uint32Array): number {
 	return (b0 | b1 | b2 | b3) >>> 0;
 }
 function bitsU16(a: Uint16Array): number {
-	let [b0, b1, b2, b3] = [0, 0, 0, 0];
-	const n = a.length & ~3;
-	let i = 0;
-	for (; i < n; i += 4) {
-		b0 |= a[i]!;
-		b1 |= a[i + 1]!;
-		b2 |= a[i + 2]!;
-		b3 |= a[i + 3]!;
-	}
-	for (; i < a.length; i++) b0 |= a[i]!;
-	return b0 | b1 | b2 | b3;
+	// Two values a word: bitsU32 over the words (where they are 4-byte aligned), halves folded.
+	const aligned = a.byteOffset % 4 === 0;
+	const pairs = aligned ? a.length >> 1 : 0;
+	const words = aligned ? bitsU32(new Uint32Array(a.buffer, a.byteOffset, pairs)) : 0;
+	let bits = (words | (words >>> 16)) & 0xffff;
+	for (let i = 2 * pairs; i < a.length; i++) bits |= a[i]!;
+	return bits;
 }
 function anyF64(a: Float64Array): number {
 	for (let i = 0; i < a.length; i++) if (a[i] !== 0) return Infinity;
