@@ -44,7 +44,7 @@ import { Preferences } from './preferences.svelte.ts';
 import { Toast } from './toast.svelte.ts';
 import { TraceApi, type DecoderRemote } from './trace-api.ts';
 import { cancelsKey, keyCommand } from './trace-keys.ts';
-import { followView, openingView, type QueryRun } from './view-sync.ts';
+import { followView, openingView, sameRange, type QueryRun } from './view-sync.ts';
 
 /** The longest the timeline waits for the table's first rows. */
 const TIMELINE_AFTER_MS = 300;
@@ -107,9 +107,14 @@ export class TraceViewState {
 	payload = $state.raw<ReadonlyMap<number, PayloadValues>>(new Map());
 
 	// Derived with functions: the fields they read are set by the constructor, after these.
-	span = $derived.by<TimeRange>(() =>
-		this.imported ? traceSpan(this.#props.trace) : importingSpan(this.#props.trace),
-	);
+	span = $derived.by<TimeRange>(() => {
+		const next = this.imported ? traceSpan(this.#props.trace) : importingSpan(this.#props.trace);
+		// The same span keeps its identity: the timeline's query, which depends on it, is not asked
+		// again at every report of an import (ten a second, each a query and a redraw of the chart).
+		if (this.#lastSpan && sameRange(this.#lastSpan, next)) return this.#lastSpan;
+		return (this.#lastSpan = next);
+	});
+	#lastSpan: TimeRange | null = null;
 	ctx = $derived.by<CellContext>(() => ({
 		processNames: this.panels.processNames,
 		hostNames: this.panels.hostNames,
@@ -165,10 +170,11 @@ export class TraceViewState {
 		});
 	}
 
-	/** Not being imported any more: the whole trace is stored. */
-	get imported(): boolean {
-		return importDone(this.#props.progress, this.#props.trace);
-	}
+	/**
+	 * Not being imported any more: the whole trace is stored. Derived: what depends on it is not
+	 * run again at every report of the import's progress, only when it turns.
+	 */
+	imported = $derived.by(() => importDone(this.#props.progress, this.#props.trace));
 
 	/** Trace facts' trust counters: those known at once until the worker has counted them all. */
 	get trustCounters(): TrustCounter[] {
