@@ -1,6 +1,7 @@
 // axe-core in real Chromium: no serious or critical violation on the landing page, the events
 // view with an event's details open, statistics and sockets, in the light and dark themes and in
-// both languages. And the event grid names the row the keys moved to (aria-activedescendant).
+// both languages. And the event grid names the row the keys moved to (aria-activedescendant), and
+// sits in no live region.
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
@@ -142,5 +143,26 @@ describe('accessibility', () => {
 				.toBe(String(position));
 		}
 		expect(await grid.getAttribute('role')).toBe('grid');
+	});
+
+	it('announces the import and its failures, not every change of a trace’s views', async () => {
+		if ((await page.getByTestId('trace-facts').count()) === 0) {
+			await page.getByRole('button', { name: /Open the sample trace|打开示例跟踪/ }).click();
+			await answerFor(page, '');
+		}
+		await page.getByRole('tab', { name: /Events|事件/ }).click();
+		// A screen reader reads out what changes inside a live region: the event grid, which a
+		// query or an import refreshes, must sit in none.
+		const regions = await page.getByTestId('event-scroller').evaluate((grid) => {
+			const found: string[] = [];
+			for (let e: Element | null = grid; e; e = e.parentElement) {
+				const live = e.getAttribute('aria-live');
+				const role = e.getAttribute('role') ?? '';
+				if ((live && live !== 'off') || ['status', 'alert', 'log', 'timer'].includes(role))
+					found.push(`<${e.tagName.toLowerCase()} class="${e.className}">`);
+			}
+			return found;
+		});
+		expect(regions).toEqual([]);
 	});
 });
