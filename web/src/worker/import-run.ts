@@ -68,9 +68,10 @@ import type { LiveTrace } from './live-trace.ts';
 import type { SideJobs } from './side-jobs.ts';
 
 /**
- * How often the page hears of an import's progress. Each report redraws the progress line, and on a
- * page showing a large trace that takes it about 7 ms (layout and paint of the whole page): at ten a
- * second, 7 % of a core the import wanted.
+ * How often the page hears of an import's progress. Each report redraws the progress line: the
+ * whole document laid out again, its root layer repainted, Svelte's updates. While an import runs
+ * that held the page's thread about 7 ms a report, at ten a second 7 % of a core the decoding
+ * wanted.
  */
 const PROGRESS_EVERY_MS = 250;
 /** How often an import looks whether its copy has begun, to read it while it is written. */
