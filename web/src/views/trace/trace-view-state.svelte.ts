@@ -110,7 +110,7 @@ export class TraceViewState {
 	span = $derived.by<TimeRange>(() => {
 		const next = this.imported ? traceSpan(this.#props.trace) : importingSpan(this.#props.trace);
 		// The same span keeps its identity: the timeline's query, which depends on it, is not asked
-		// again at every report of an import (ten a second, each a query and a redraw of the chart).
+		// again at every report of an import's progress (each a query and a redraw of the chart).
 		if (this.#lastSpan && sameRange(this.#lastSpan, next)) return this.#lastSpan;
 		return (this.#lastSpan = next);
 	});
