@@ -75,6 +75,14 @@ async function settle(): Promise<void> {
 	});
 }
 
+/** The sample trace, opened once (the tests after the first find it open), its colours settled. */
+async function openSample(): Promise<void> {
+	if ((await page.getByTestId('trace-facts').count()) > 0) return;
+	await page.getByRole('button', { name: /Open the sample trace|打开示例跟踪/ }).click();
+	await answerFor(page, '');
+	await settle();
+}
+
 async function check(lang: 'en' | 'zh', scheme: 'light' | 'dark', views: readonly View[]) {
 	const found: string[] = [];
 	await page.getByTestId('language').selectOption(lang);
@@ -96,11 +104,7 @@ describe('accessibility', () => {
 	it.each(COMBINATIONS)(
 		'the events view with details open, statistics and sockets: $lang, $scheme',
 		async ({ lang, scheme }) => {
-			if ((await page.getByTestId('trace-facts').count()) === 0) {
-				await page.getByRole('button', { name: /Open the sample trace|打开示例跟踪/ }).click();
-				await answerFor(page, '');
-				await settle();
-			}
+			await openSample();
 			await check(lang, scheme, ['events', 'stats', 'sockets']);
 		},
 	);
@@ -146,10 +150,7 @@ describe('accessibility', () => {
 	});
 
 	it('announces the import and its failures, not every change of a trace’s views', async () => {
-		if ((await page.getByTestId('trace-facts').count()) === 0) {
-			await page.getByRole('button', { name: /Open the sample trace|打开示例跟踪/ }).click();
-			await answerFor(page, '');
-		}
+		await openSample();
 		await page.getByRole('tab', { name: /Events|事件/ }).click();
 		// A screen reader reads out what changes inside a live region: the event grid, which a
 		// query or an import refreshes, must sit in none.
