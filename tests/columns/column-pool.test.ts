@@ -1,5 +1,6 @@
 // Columns given back are handed out again, zeroed; only full-size ones, and no more than asked.
 import { describe, expect, it } from 'vitest';
+import { withTransfer } from '../builders/transfer.ts';
 import { ColumnPool } from '../../web/src/columns/column-pool.ts';
 import { CHUNK_ROWS, FIRST_CHUNK_ROWS } from '../../web/src/columns/layout.ts';
 
@@ -37,5 +38,23 @@ describe('ColumnPool', () => {
 		const taken = [0, 1, 2].map(() => pool.take('flags', CHUNK_ROWS));
 		expect(taken.filter((a) => sets.includes(a))).toHaveLength(2);
 		expect(new Set(taken).size).toBe(3);
+	});
+
+	it('frees the sets it keeps when cleared, and hands out new ones after', () => {
+		const remove = withTransfer();
+		try {
+			const pool = new ColumnPool();
+			const bytes = new Uint32Array(CHUNK_ROWS);
+			const time = new Float64Array(CHUNK_ROWS);
+			pool.give({ bytes, time });
+			pool.clear();
+			expect(bytes.byteLength).toBe(0);
+			expect(time.byteLength).toBe(0);
+			const again = pool.take('bytes', CHUNK_ROWS);
+			expect(again === bytes).toBe(false);
+			expect(again.length).toBe(CHUNK_ROWS);
+		} finally {
+			remove();
+		}
 	});
 });

@@ -2,7 +2,7 @@
 // same order and with the same fields, as a snapshot of a tracker fed the same records, and no
 // socket state left behind.
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { indexBuffers } from '../../web/src/decoder/etl-file.ts';
 import { mergeRecords } from '../../web/src/decoder/merge.ts';
 import { ProviderTable } from '../../web/src/decoder/record-json.ts';
@@ -11,6 +11,7 @@ import { enrich, enrichDrained } from '../../web/src/sockets/enrich.ts';
 import { withOwners } from '../../web/src/sockets/owners.ts';
 import { SocketTracker } from '../../web/src/sockets/tracker.ts';
 import { open } from '../decoder/load.ts';
+import { withTransfer } from '../builders/transfer.ts';
 
 const ROOT = new URL('../../', import.meta.url);
 const bigints = (_k: string, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v);
@@ -31,6 +32,9 @@ describe('a drained tracker', async () => {
 	});
 	const sockets = a.tracker.socketCount;
 	const snapshot = withOwners(enrich(a.tracker.snapshot(), a.feeder.net), a.feeder.net);
+	// Each socket's event indexes are freed as it is drained (detached, as browsers do): its
+	// summary must hold a copy made before.
+	afterAll(withTransfer());
 	const drained = withOwners(
 		enrichDrained(b.tracker.overview(), b.tracker.drain(), b.feeder.net),
 		b.feeder.net,

@@ -142,7 +142,7 @@ describe('following the sockets in a worker of their own', () => {
 			generate(path, 3);
 			const bytes = new Uint8Array(readFileSync(path));
 			const here = await inPlace(bytes);
-			const small = { lagRows: 300, sendRows: 200, sendBytes: 1 << 18, namesRows: 1000 };
+			const small = { lagRows: 300, sendRows: 200, sendBytes: 1 << 16, namesRows: 1000 };
 			for (const limits of [undefined, small]) {
 				const trace = await open(bytes);
 				const { link, messages } = linked(trace, limits);

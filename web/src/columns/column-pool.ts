@@ -1,6 +1,7 @@
 // Column arrays of full chunks, given back once nothing reads them, for the next chunks to fill.
 // An import otherwise allocates 4.5 MB of columns per 65,536 events and leaves each set to the
 // collector, which lets hundreds of megabytes of them pile up before it frees any.
+import { freeNow } from '../lib/free-memory.ts';
 import { allocateColumn, CHUNK_ROWS, type ColumnName, type Columns } from './layout.ts';
 
 export class ColumnPool {
@@ -23,8 +24,12 @@ export class ColumnPool {
 		return kept as Columns[K];
 	}
 
-	/** Lets the sets kept go (to the collector): no more chunks are coming. */
+	/**
+	 * Frees the sets kept: no more chunks are coming. At once, not at the collector's next pass: an
+	 * import's end, when the sockets are summarised elsewhere, is when it holds the most memory.
+	 */
 	clear(): void {
+		for (const free of this.#free.values()) for (const a of free) freeNow(a);
 		this.#free.clear();
 	}
 

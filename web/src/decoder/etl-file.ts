@@ -282,8 +282,13 @@ export async function indexBuffers(
 		}
 		let length: number;
 		const readInto = syncReader(source, offset, HEADER_SIZE);
-		if (readInto) length = readInto(offset, decoder.inputArea(HEADER_SIZE)!);
-		else {
+		if (readInto) {
+			// Read on synchronously (the library's copy of an import): the scan's blocks of the
+			// dropped File are not needed again, and would be held until the pass ends.
+			scan?.release();
+			scan = null;
+			length = readInto(offset, decoder.inputArea(HEADER_SIZE)!);
+		} else {
 			scan ??= new SequentialReader(source, 8 << 20, 3, 1 << 20);
 			const head = scan.view(offset, HEADER_SIZE) ?? (await scan.read(offset, HEADER_SIZE));
 			decoder.load(head);

@@ -1,3 +1,4 @@
+import { freeNow } from '../lib/free-memory.ts';
 import { PromiseCache } from '../lib/promise-cache.ts';
 
 /** Random access to the bytes of a trace: a browser File, a Node file handle, or memory. */
@@ -180,6 +181,16 @@ export class SequentialReader {
 		}
 		// A piece running past the block's end: read on its own.
 		return this.view(offset, length) ?? this.#source.read(offset, length);
+	}
+
+	/**
+	 * Lets go of its blocks (a scan that reads on synchronously from another source): the block in
+	 * hand is freed at once, those being read once they come.
+	 */
+	release(): void {
+		freeNow(this.#block);
+		this.#block = new Uint8Array(0);
+		this.#pending.clear();
 	}
 
 	#fetch(start: number): void {

@@ -7,7 +7,9 @@ import type { DecodedBuffer } from '../decoder/decoded-buffer.ts';
 import type { OpenTrace } from '../decoder/etl-file.ts';
 import type { TraceTables } from '../ingest/trace-tables.ts';
 import type { Followed, FromFollower, SocketsHome, ToFollower } from './follow-messages.ts';
+import { freeBufferNow } from '../lib/free-memory.ts';
 import { addNames, importTracker, type NewNames } from './import-tracker.ts';
+import { SlicePool } from './slice-pool.ts';
 import { packSlice, wireBytes, type WireSlice } from './slice-wire.ts';
 
 export interface SocketFollower {
@@ -88,12 +90,11 @@ const DEFAULT_LIMITS: FollowLimits = {
 	namesRows: 1 << 16,
 };
 /**
- * Spare slice memory kept at most, in bytes (given back by the worker). A cap of 64 slices let
- * the worker's returns be dropped and allocated again, fresh, for 43 % of the slices of a 1 GB
- * import, whose copy into new memory (page faults) cost ten times a copy into a spare; the slices
- * in flight (bounded by lagRows) took about 54 MB at most there, and this keeps most of them.
+ * Spare slice memory kept at most, in bytes (given back by the worker): above what the slices in
+ * flight take (bounded by lagRows: about 40 MB of a Winsock trace's slices), so that what comes
+ * back serves again rather than being made anew.
  */
-const SPARE_BYTES = 32 << 20;
+const SPARE_BYTES = 96 << 20;
 const RUN_WORDS = 3;
 
 export class FollowLink implements SocketFollower {
@@ -116,8 +117,7 @@ export class FollowLink implements SocketFollower {
 	#rows = 0;
 	#bytes = 0;
 	#namesAskedAt = 0;
-	#spare: ArrayBuffer[] = [];
-	#spareBytes = 0;
+	readonly #spare = new SlicePool(SPARE_BYTES);
 	#finishing = false;
 	#names: NewNames[] = [];
 	#heard: (() => void)[] = [];
@@ -154,7 +154,7 @@ export class FollowLink implements SocketFollower {
 	slice(b: DecodedBuffer): void {
 		const id = this.#nextId++;
 		this.#ids.set(b, id);
-		const w = packSlice(id, b, this.#spareFor(wireBytes(b)));
+		const w = packSlice(id, b, this.#spare.take(wireBytes(b)));
 		this.#slices.push(w);
 		this.#transfer.push(w.memory);
 		this.#bytes += w.memory.byteLength;
@@ -189,9 +189,9 @@ export class FollowLink implements SocketFollower {
 
 	async finish(home: SocketsHome): Promise<Followed> {
 		this.#send(true);
-		// Nothing more is sent: the spares can go, and those the worker gives back from now on.
-		this.#spare = [];
-		this.#spareBytes = 0;
+		// Nothing more is sent: the spares can go (freed at once, as the import's end holds the
+		// most memory), and those the worker gives back from now on.
+		this.#spare.clear();
 		this.#finishing = true;
 		if (!this.#failure) this.#channel.post({ kind: 'finish', home }, []);
 		this.#channel.wake?.();
@@ -248,25 +248,12 @@ export class FollowLink implements SocketFollower {
 		this.#bytes = 0;
 	}
 
-	/** Memory for a slice: a spare one, or new, its size a power of two so that it serves again. */
-	#spareFor(bytes: number): ArrayBuffer {
-		const k = this.#spare.findIndex((s) => s.byteLength >= bytes);
-		if (k >= 0) {
-			const spare = this.#spare.splice(k, 1)[0]!;
-			this.#spareBytes -= spare.byteLength;
-			return spare;
-		}
-		return new ArrayBuffer(2 ** Math.ceil(Math.log2(Math.max(bytes, 1 << 16))));
-	}
-
 	#hear(m: FromFollower): void {
 		if (m.kind === 'progress') {
 			this.#followedRows = m.rows;
 			for (const s of m.spare)
-				if (!this.#finishing && this.#spareBytes + s.byteLength <= SPARE_BYTES) {
-					this.#spare.push(s);
-					this.#spareBytes += s.byteLength;
-				}
+				if (this.#finishing) freeBufferNow(s);
+				else this.#spare.give(s);
 			if (m.processNames.length > 0 || m.hostNames.length > 0) this.#names.push(m);
 		} else if (m.kind === 'done') {
 			this.#settle.resolve(m.result);

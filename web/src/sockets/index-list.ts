@@ -1,6 +1,7 @@
 // Record indexes of one socket's events. 4 bytes each: a 10 M-event trace costs 40 MB at most,
 // which a worker holds easily, and the UI can list every event of a socket. A cap bounds one
 // very busy socket: past it, the first cap/2 indexes stay and the last cap/2 roll in a ring.
+import { freeNow } from '../lib/free-memory.ts';
 
 export class IndexList {
 	#head = new Uint32Array(8);
@@ -43,6 +44,20 @@ export class IndexList {
 		const tail = (this.#tail ??= new Uint32Array(this.#half));
 		tail[this.#tailAt] = index;
 		if (++this.#tailAt === tail.length) this.#tailAt = 0;
+	}
+
+	/**
+	 * Frees its memory now (a tracker done with its sockets: an import's end, when tens of
+	 * thousands of lists are let go while the summaries are made). It holds nothing afterwards.
+	 */
+	free(): void {
+		freeNow(this.#head);
+		if (this.#tail) freeNow(this.#tail);
+		this.#head = new Uint32Array(0);
+		this.#headLength = 0;
+		this.#tail = null;
+		this.#tailAt = 0;
+		this.#count = 0;
 	}
 
 	/** The kept indexes in order (a copy). */

@@ -824,7 +824,10 @@ export class SocketTracker {
 		this.#indicated.clear();
 		const all: (LiveSocket | undefined)[] = this.#all.splice(0);
 		for (let i = 0; i < all.length; i++) {
-			yield all[i]!.summary(this.#clock, this.processes);
+			const socket = all[i]!;
+			yield socket.summary(this.#clock, this.processes);
+			// Its summary holds a copy of its event indexes: theirs are freed at once.
+			socket.events?.free();
 			// A socket accepted later may still name it as its listener: that keeps it, not this.
 			all[i] = undefined;
 		}

@@ -373,6 +373,8 @@ export class ImportRun implements ActiveImport {
 			const written = () => (whole ? size : (copy.progress() ?? 0));
 			switchable.use(growingSource(growing, switchable.initial, written));
 			index.use(growingSource(growing, index.initial, written));
+			// The blocks of the File read so far are behind the decoding (32 MB held to its end).
+			switchable.initial.forget?.();
 			return growing;
 		}
 		const local = (await this.#copied) ? await side.openCopy(id) : null;
