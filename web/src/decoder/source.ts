@@ -1,4 +1,3 @@
-import { freeNow } from '../lib/free-memory.ts';
 import { PromiseCache } from '../lib/promise-cache.ts';
 
 /** Random access to the bytes of a trace: a browser File, a Node file handle, or memory. */
@@ -184,11 +183,10 @@ export class SequentialReader {
 	}
 
 	/**
-	 * Lets go of its blocks (a scan that reads on synchronously from another source): the block in
-	 * hand is freed at once, those being read once they come.
+	 * Lets go of its blocks (a scan that reads on synchronously from another source). Not freed at
+	 * once: a block may be a view of memory its source still holds (a block cache's).
 	 */
 	release(): void {
-		freeNow(this.#block);
 		this.#block = new Uint8Array(0);
 		this.#pending.clear();
 	}
