@@ -165,7 +165,14 @@ describe('trace library', () => {
 							traceId: number;
 							index: number;
 							data?: Blob;
-							parts?: { name: string; offset: number; length: number; stored?: string }[];
+							blobs?: Blob[];
+							parts?: {
+								name: string;
+								offset: number;
+								length: number;
+								stored?: string;
+								blob?: number;
+							}[];
 						}[];
 						const columns: object[] = [];
 						for (const c of chunks)
@@ -174,13 +181,16 @@ describe('trace library', () => {
 									traceId: c.traceId,
 									chunk: c.index,
 									name: p.name,
-									data: await c.data!.slice(p.offset, p.offset + p.length).arrayBuffer(),
+									data: await (p.blob ? c.blobs![p.blob - 1]! : c.data!)
+										.slice(p.offset, p.offset + p.length)
+										.arrayBuffer(),
 									...(p.stored ? { stored: p.stored } : {}),
 								});
 						const tx = db.transaction(['chunks', 'columns'], 'readwrite');
 						for (const c of columns) tx.objectStore('columns').put(c);
 						for (const c of chunks) {
 							delete c.data;
+							delete c.blobs;
 							delete c.parts;
 							tx.objectStore('chunks').put(c);
 						}

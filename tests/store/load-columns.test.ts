@@ -3,7 +3,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
 	allocateColumn,
+	columnPieces,
 	COLUMN_NAMES,
+	STORE_APART,
 	STORE_ORDER,
 	type Chunk,
 	type ColumnName,
@@ -115,5 +117,51 @@ describe('loadColumns', () => {
 		await expect(loadColumns(db, 1, 3, ['etype', 'laddr'], columnsOf(record))).rejects.toThrow(
 			/chunk 3 has no column laddr/,
 		);
+	});
+
+	it('stores the timeline’s columns in a Blob apart, read whole without a slice', async () => {
+		const c = chunk(11);
+		const { record, bytes } = chunkRecord(1, c, NO_ADDITIONS);
+		const apart = STORE_APART.flat();
+		expect(record.blobs).toHaveLength(STORE_APART.length);
+		for (const p of record.parts!)
+			expect(p.blob, p.name).toBe(apart.includes(p.name) ? 1 : undefined);
+		expect(bytes).toBe(record.data!.size + record.blobs!.reduce((n, b) => n + b.size, 0));
+		const slice = vi.spyOn(Blob.prototype, 'slice');
+		const [tick, cat] = await loadColumns(db, 1, 3, ['tick', 'cat'], columnsOf(record));
+		expect(slice).not.toHaveBeenCalled();
+		expect(Array.from(tick!)).toEqual(Array.from(c.columns.tick));
+		expect(Array.from(cat!)).toEqual(Array.from(c.columns.cat));
+		// Columns of both Blobs asked together: a read of each.
+		const [etype, tick2] = await loadColumns(db, 1, 3, ['etype', 'tick'], columnsOf(record));
+		expect(Array.from(etype!)).toEqual(Array.from(c.columns.etype));
+		expect(Array.from(tick2!)).toEqual(Array.from(c.columns.tick));
+	});
+
+	it('stores no Blob apart when its columns are all zeros', () => {
+		const c = chunk(13);
+		c.columns.cat.fill(0);
+		c.columns.tick.fill(0);
+		const { record, zeros } = chunkRecord(1, c, NO_ADDITIONS);
+		expect(record.blobs).toBeUndefined();
+		expect(zeros).toEqual(expect.arrayContaining(['cat', 'tick']));
+	});
+
+	it('reads chunks stored before, every column in one Blob, as it reads those stored now', async () => {
+		const c = chunk(17);
+		const { record } = chunkRecord(1, c, NO_ADDITIONS);
+		const names = STORE_ORDER.filter((n) => n !== 'time');
+		const old = columnPieces(c.columns, names);
+		const before = { data: new Blob(old.pieces as BlobPart[]), parts: old.parts };
+		for (const set of [
+			['tick', 'cat', 'etype'],
+			['recOffset', 'tick'],
+			['cat'],
+		] as ColumnName[][]) {
+			const now = await loadColumns(db, 1, 3, set, columnsOf(record));
+			const then = await loadColumns(db, 1, 3, set, before);
+			for (const [k, name] of set.entries())
+				expect(Array.from(then[k]!), name).toEqual(Array.from(now[k]!));
+		}
 	});
 });

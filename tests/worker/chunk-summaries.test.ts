@@ -55,7 +55,7 @@ describe('chunk summaries in the library', { timeout: SAMPLE_IMPORT_MS }, () => 
 		expect(kept?.chunks).toEqual(
 			chunks
 				.sort((a, b) => a.index - b.index)
-				.map(({ traceId: _, data: _d, parts: _p, summary: _s, ...c }) => c),
+				.map(({ traceId: _, data: _d, parts: _p, blobs: _b, summary: _s, ...c }) => c),
 		);
 		for (const c of chunks) {
 			expect(c.summary).toBeUndefined();

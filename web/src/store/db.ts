@@ -72,6 +72,11 @@ export interface ChunkRecord {
 	data?: Blob;
 	parts?: ColumnPart[];
 	/**
+	 * Columns stored apart (STORE_APART), a Blob per group that has any; a part's `blob` says
+	 * which. Absent in chunks stored before: `data` holds every column.
+	 */
+	blobs?: Blob[];
+	/**
 	 * Its rows' combinations of event type, process, status and the like, which answer counts
 	 * without reading the columns (columns/chunk-summary.ts); null when the chunk has too many.
 	 * Chunks stored now hold none: a complete trace keeps every chunk's in one record
@@ -99,7 +104,7 @@ export interface SummariesRecord {
 }
 
 /** A chunk's record as opening its trace reads it: without its columns or its summary. */
-export type ChunkOpening = Omit<ChunkRecord, 'traceId' | 'data' | 'parts' | 'summary'>;
+export type ChunkOpening = Omit<ChunkRecord, 'traceId' | 'data' | 'parts' | 'blobs' | 'summary'>;
 
 /** The `index` of a trace's SummariesRecord. */
 export const SUMMARIES = 'summaries';

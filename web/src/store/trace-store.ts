@@ -2,6 +2,7 @@
 import type { IDBPDatabase, IDBPObjectStore } from 'idb';
 import {
 	COLUMN_ALIGN,
+	STORE_APART,
 	STORE_ORDER,
 	columnAt,
 	columnFromBuffer,
@@ -99,10 +100,30 @@ export function chunkRecord(traceId: number, chunk: Chunk, additions: ChunkAddit
 	// A column of zeros (the socket columns of a chunk without Winsock events, say) is not
 	// written: the summary names it and loading makes it again. Times are rebuilt from the ticks
 	// wherever those hold them.
-	const names = ticksSaturate(chunk) ? STORE_ORDER : STORE_ORDER.filter((n) => n !== 'time');
-	// The Blob is made of the columns themselves: their bytes are copied once, into it.
-	const { pieces, bytes, parts, zeros } = columnPieces(chunk.columns, names);
-	const data = new Blob(pieces as BlobPart[]);
+	const stored = ticksSaturate(chunk) ? STORE_ORDER : STORE_ORDER.filter((n) => n !== 'time');
+	const apart = new Set(STORE_APART.flat());
+	// Each Blob is made of the columns themselves: their bytes are copied once, into it. It is
+	// made before the next group's pieces, which may reuse the memory of narrowed columns.
+	const first = columnPieces(
+		chunk.columns,
+		stored.filter((n) => !apart.has(n)),
+	);
+	const data = new Blob(first.pieces as BlobPart[]);
+	const parts = [...first.parts];
+	const zeros = [...first.zeros];
+	let bytes = first.bytes;
+	const blobs: Blob[] = [];
+	for (const group of STORE_APART) {
+		const g = columnPieces(
+			chunk.columns,
+			group.filter((n) => stored.includes(n)),
+		);
+		zeros.push(...g.zeros);
+		if (g.parts.length === 0) continue;
+		blobs.push(new Blob(g.pieces as BlobPart[]));
+		for (const p of g.parts) parts.push({ ...p, blob: blobs.length });
+		bytes += g.bytes;
+	}
 	const record: ChunkRecord = {
 		traceId,
 		index: chunk.index,
@@ -114,6 +135,7 @@ export function chunkRecord(traceId: number, chunk: Chunk, additions: ChunkAddit
 		additions,
 		data,
 		parts,
+		...(blobs.length > 0 ? { blobs } : {}),
 	};
 	return { record, bytes, zeros };
 }
@@ -185,10 +207,10 @@ export async function chunkSummaries(db: DB, traceId: number): Promise<OpenedChu
 	const found = await db.get('chunks', [traceId, SUMMARIES]);
 	const kept = found && !isChunk(found) ? found : null;
 	if (kept?.chunks) return kept.chunks.map((c) => ({ ...c, summary: kept.summaries[c.index] }));
-	return (await chunkRecords(db, traceId)).map(({ data, parts, traceId: _, ...c }) => ({
+	return (await chunkRecords(db, traceId)).map(({ data, parts, blobs, traceId: _, ...c }) => ({
 		...c,
 		summary: c.summary === undefined ? kept?.summaries[c.index] : c.summary,
-		columns: { data, parts },
+		columns: { data, parts, blobs },
 	}));
 }
 
@@ -208,14 +230,16 @@ export async function putSummaries(
 		const chunks = (await store.getAll(chunksOf(traceId)))
 			.filter(isChunk)
 			.sort((a, b) => a.index - b.index)
-			.map(({ traceId: _, data: _d, parts: _p, summary: _s, ...c }): ChunkOpening => c);
+			.map(({ traceId: _, data: _d, parts: _p, blobs: _b, summary: _s, ...c }): ChunkOpening => c);
 		await store.put({ traceId, index: SUMMARIES, summaries, chunks });
 	}
 	await tx.done;
 }
 
-/** Where a chunk's columns are: one Blob, or (chunks stored before) a record each. */
-export type ChunkColumns = Pick<ChunkRecord, 'data' | 'parts'>;
+/**
+ * Where a chunk's columns are: its Blobs, or (chunks stored before) a record each.
+ */
+export type ChunkColumns = Pick<ChunkRecord, 'data' | 'parts' | 'blobs'>;
 
 /** The columns of a chunk, from its summary (which holds no column data until it is read). */
 export async function chunkColumns(db: DB, traceId: number, chunk: number): Promise<ChunkColumns> {
@@ -226,7 +250,7 @@ export async function chunkColumns(db: DB, traceId: number, chunk: number): Prom
 
 /** Where a chunk's columns are, from its record. */
 export function columnsOf(r: ChunkRecord): ChunkColumns {
-	return { data: r.data, parts: r.parts };
+	return { data: r.data, parts: r.parts, blobs: r.blobs };
 }
 
 export async function loadColumn<K extends ColumnName>(
@@ -268,44 +292,54 @@ export async function loadColumns<K extends ColumnName>(
 		if (!part) throw new Error(`trace ${traceId}: chunk ${chunk} has no column ${name}`);
 		return part;
 	});
-	const order = [...parts.keys()].sort((a, b) => parts[a]!.offset - parts[b]!.offset);
+	const blobOf = (m: number) => parts[m]!.blob ?? 0;
+	const blobs = [data, ...(where.blobs ?? [])];
+	const order = [...parts.keys()].sort(
+		(a, b) => blobOf(a) - blobOf(b) || parts[a]!.offset - parts[b]!.offset,
+	);
 	const out: ReadColumns[K][] = new Array(names.length);
 	const reads: Promise<void>[] = [];
 	for (let k = 0; k < order.length;) {
+		const blob = blobs[blobOf(order[k]!)];
+		if (!blob)
+			throw new Error(`trace ${traceId}: chunk ${chunk} lacks the Blob of ${names[order[k]!]}`);
 		const start = parts[order[k]!]!.offset;
 		let end = start + parts[order[k]!]!.length;
 		let last = k;
-		while (last + 1 < order.length && parts[order[last + 1]!]!.offset - end <= READ_THROUGH) {
+		while (
+			last + 1 < order.length &&
+			blobOf(order[last + 1]!) === blobOf(order[k]!) &&
+			parts[order[last + 1]!]!.offset - end <= READ_THROUGH
+		) {
 			const p = parts[order[++last]!]!;
 			end = Math.max(end, p.offset + p.length);
 		}
 		const members = order.slice(k, last + 1);
+		// A Blob read whole needs no slice (each costs the reading thread as much as a read).
+		const whole = start === 0 && end === blob.size;
 		reads.push(
-			data
-				.slice(start, end)
-				.arrayBuffer()
-				.then((bytes) => {
-					if (bytes.byteLength !== end - start)
-						throw new Error(
-							members.length === 1
-								? `trace ${traceId}: column ${names[members[0]!]} of chunk ${chunk} is cut short`
-								: `trace ${traceId}: the columns of chunk ${chunk} are cut short`,
-						);
-					// Side by side: apart by no more than the padding that aligns each column.
-					const gapless =
-						end - start - members.reduce((n, m) => n + parts[m]!.length, 0) <=
-						(COLUMN_ALIGN - 1) * members.length;
-					for (const m of members) {
-						const p = parts[m]!;
-						out[m] = gapless
-							? columnAt(names[m]!, bytes, p.offset - start, p.length, p.stored)
-							: columnFromBuffer(
-									names[m]!,
-									bytes.slice(p.offset - start, p.offset - start + p.length),
-									p.stored,
-								);
-					}
-				}),
+			(whole ? blob : blob.slice(start, end)).arrayBuffer().then((bytes) => {
+				if (bytes.byteLength !== end - start)
+					throw new Error(
+						members.length === 1
+							? `trace ${traceId}: column ${names[members[0]!]} of chunk ${chunk} is cut short`
+							: `trace ${traceId}: the columns of chunk ${chunk} are cut short`,
+					);
+				// Side by side: apart by no more than the padding that aligns each column.
+				const gapless =
+					end - start - members.reduce((n, m) => n + parts[m]!.length, 0) <=
+					(COLUMN_ALIGN - 1) * members.length;
+				for (const m of members) {
+					const p = parts[m]!;
+					out[m] = gapless
+						? columnAt(names[m]!, bytes, p.offset - start, p.length, p.stored)
+						: columnFromBuffer(
+								names[m]!,
+								bytes.slice(p.offset - start, p.offset - start + p.length),
+								p.stored,
+							);
+				}
+			}),
 		);
 		k = last + 1;
 	}
