@@ -10,6 +10,7 @@ import {
 	ticksSaturate,
 	type Chunk,
 	type ColumnName,
+	type ColumnPart,
 	type ReadColumns,
 } from '../columns/layout.ts';
 import type { ChunkAdditions } from '../ingest/ingest.ts';
@@ -102,28 +103,26 @@ export function chunkRecord(traceId: number, chunk: Chunk, additions: ChunkAddit
 	// wherever those hold them.
 	const stored = ticksSaturate(chunk) ? STORE_ORDER : STORE_ORDER.filter((n) => n !== 'time');
 	const apart = new Set(STORE_APART.flat());
-	// Each Blob is made of the columns themselves: their bytes are copied once, into it. It is
-	// made before the next group's pieces, which may reuse the memory of narrowed columns.
-	const first = columnPieces(
-		chunk.columns,
+	// The first Blob holds every column not stored apart (and is made even when it holds none).
+	const groups = [
 		stored.filter((n) => !apart.has(n)),
-	);
-	const data = new Blob(first.pieces as BlobPart[]);
-	const parts = [...first.parts];
-	const zeros = [...first.zeros];
-	let bytes = first.bytes;
-	const blobs: Blob[] = [];
-	for (const group of STORE_APART) {
-		const g = columnPieces(
-			chunk.columns,
-			group.filter((n) => stored.includes(n)),
-		);
+		...STORE_APART.map((group) => group.filter((n) => stored.includes(n))),
+	];
+	const made: Blob[] = [];
+	const parts: ColumnPart[] = [];
+	const zeros: ColumnName[] = [];
+	let bytes = 0;
+	for (const [k, names] of groups.entries()) {
+		// Each Blob is made of the columns themselves: their bytes are copied once, into it. It is
+		// made before the next group's pieces, which may reuse the memory of narrowed columns.
+		const g = columnPieces(chunk.columns, names);
 		zeros.push(...g.zeros);
-		if (g.parts.length === 0) continue;
-		blobs.push(new Blob(g.pieces as BlobPart[]));
-		for (const p of g.parts) parts.push({ ...p, blob: blobs.length });
+		if (k > 0 && g.parts.length === 0) continue;
+		const blob = made.push(new Blob(g.pieces as BlobPart[])) - 1;
+		for (const p of g.parts) parts.push(blob > 0 ? { ...p, blob } : p);
 		bytes += g.bytes;
 	}
+	const [data, ...blobs] = made;
 	const record: ChunkRecord = {
 		traceId,
 		index: chunk.index,
