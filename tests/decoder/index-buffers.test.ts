@@ -76,17 +76,4 @@ describe('SequentialReader', () => {
 		}
 		expect(sizes).toEqual([1000, 1000, 2000, 3000, 3000]);
 	});
-
-	it('holds no block once released, and reads again when asked', async () => {
-		const bytes = Uint8Array.from({ length: 5_000 }, (_, i) => (i * 31) & 0xff);
-		const source = asyncSource(bytes);
-		const reader = new SequentialReader(source, 1000, 2);
-		expect(await reader.read(100, 50)).toEqual(bytes.subarray(100, 150));
-		expect(reader.view(200, 50)).not.toBeNull();
-		reader.release();
-		expect(reader.view(200, 50)).toBeNull();
-		const reads = source.reads;
-		expect(await reader.read(200, 50)).toEqual(bytes.subarray(200, 250));
-		expect(source.reads).toBeGreaterThan(reads);
-	});
 });

@@ -283,9 +283,8 @@ export async function indexBuffers(
 		let length: number;
 		const readInto = syncReader(source, offset, HEADER_SIZE);
 		if (readInto) {
-			// Read on synchronously (the library's copy of an import): the scan's blocks of the
-			// dropped File are not needed again, and would be held until the pass ends.
-			scan?.release();
+			// Read on synchronously (the library's copy of an import): the scan, and with it its
+			// blocks of the dropped File, is let go rather than held until the pass ends.
 			scan = null;
 			length = readInto(offset, decoder.inputArea(HEADER_SIZE)!);
 		} else {

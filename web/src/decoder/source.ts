@@ -182,15 +182,6 @@ export class SequentialReader {
 		return this.view(offset, length) ?? this.#source.read(offset, length);
 	}
 
-	/**
-	 * Lets go of its blocks (a scan that reads on synchronously from another source). Not freed at
-	 * once: a block may be a view of memory its source still holds (a block cache's).
-	 */
-	release(): void {
-		this.#block = new Uint8Array(0);
-		this.#pending.clear();
-	}
-
 	#fetch(start: number): void {
 		if (start < this.#source.size && !this.#pending.has(start))
 			this.#pending.set(start, this.#source.read(start, this.#plan.sizeOf(start)));
