@@ -340,7 +340,9 @@ function push(heap: Stream[], s: Stream): void {
 	while (i > 0) {
 		const parent = (i - 1) >> 1;
 		if (!before(heap[i]!, heap[parent]!)) break;
-		[heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
+		const t = heap[i]!;
+		heap[i] = heap[parent]!;
+		heap[parent] = t;
 		i = parent;
 	}
 }
@@ -365,7 +367,9 @@ function siftDown(heap: Stream[], i: number): void {
 		if (l < heap.length && before(heap[l]!, heap[m]!)) m = l;
 		if (r < heap.length && before(heap[r]!, heap[m]!)) m = r;
 		if (m === i) return;
-		[heap[i], heap[m]] = [heap[m]!, heap[i]!];
+		const t = heap[i]!;
+		heap[i] = heap[m]!;
+		heap[m] = t;
 		i = m;
 	}
 }
