@@ -5,6 +5,7 @@ import { SITE_BUILD_MS, SITE_UPDATE_MS } from '../timeouts.ts';
 import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchBrowser, type Browser } from './browser.ts';
 import {
@@ -15,7 +16,8 @@ import {
 	pasteFiles,
 } from './hand-over.ts';
 import { expectFacts, expectImported } from './import-steps.ts';
-import { openSite, readFact, type OpenedPage, openSample } from './page.ts';
+import { busyTrace } from './generated-traces.ts';
+import { openSite, pickFile, readFact, type OpenedPage, openSample } from './page.ts';
 import { projectRoot, startServer } from './server.ts';
 import {
 	appManifest,
@@ -126,6 +128,72 @@ describe('installing', () => {
 		expect(tab.errors).toEqual([]);
 		await page.close();
 	});
+});
+
+describe('precaching on a first visit', () => {
+	/**
+	 * Init script: the page's idle moments come when the test releases them, and each call to
+	 * register a service worker notes whether an import was on screen then.
+	 */
+	async function holdIdleMoments(page: Page): Promise<void> {
+		await page.addInitScript(() => {
+			const w = window as unknown as {
+				__idle: IdleRequestCallback[];
+				__registeredWhileImporting: boolean[];
+			};
+			w.__idle = [];
+			w.__registeredWhileImporting = [];
+			window.requestIdleCallback = (callback) => w.__idle.push(callback);
+			const register = ServiceWorkerContainer.prototype.register;
+			ServiceWorkerContainer.prototype.register = function (this: ServiceWorkerContainer, ...args) {
+				w.__registeredWhileImporting.push(
+					document.querySelector('[data-testid="import-progress"]') !== null,
+				);
+				return register.apply(this, args);
+			};
+		});
+	}
+
+	/** Lets the page's idle moments come; how many it was waiting for. */
+	const releaseIdle = (page: Page) =>
+		page.evaluate(() => {
+			const waiting = (window as unknown as { __idle: IdleRequestCallback[] }).__idle.splice(0);
+			for (const callback of waiting) callback({ didTimeout: false, timeRemaining: () => 50 });
+			return waiting.length;
+		});
+
+	it('waits for an import begun at once, then makes the app work offline', async () => {
+		// A profile of its own: a first visit, with no service worker yet.
+		const own = await launchBrowser();
+		try {
+			const tab = await openSite(own, baseUrl, holdIdleMoments);
+			const { page } = tab;
+			const progress = page.getByTestId('import-progress');
+			// A long import (about 77 MB), begun before the page's first idle moment.
+			await pickFile(page, busyTrace(600_000, 'long').path);
+			await progress.waitFor();
+			// The page asks for an idle moment a second after its load.
+			await expect.poll(() => releaseIdle(page)).toBe(1);
+			// The import still runs after the idle moment: the registration had its chance.
+			expect(await progress.isVisible()).toBe(true);
+			await page.getByRole('button', { name: 'Cancel' }).click();
+			await progress.waitFor({ state: 'detached', timeout: 30_000 });
+			// Once it is over, the page waits for another idle moment, then registers.
+			await expect.poll(() => releaseIdle(page)).toBe(1);
+			await waitForOfflineReady(page);
+			expect(
+				await page.evaluate(
+					() =>
+						(window as unknown as { __registeredWhileImporting: boolean[] })
+							.__registeredWhileImporting,
+				),
+			).toEqual([false]);
+			expect(tab.errors).toEqual([]);
+			await page.close();
+		} finally {
+			await own.close();
+		}
+	}, 180_000);
 });
 
 describe('traces from outside the page', () => {

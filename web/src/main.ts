@@ -23,6 +23,6 @@ export function startPage(first: DecoderHandle): void {
 	});
 	addEventListener('pagehide', () => session.dispose());
 	// Launches from the operating system wait in window.launchQueue until a consumer is set.
-	const pwa = startPwa(session);
+	const pwa = startPwa(session, session);
 	mount(App, { target, props: { session, pwa } });
 }

@@ -4,6 +4,7 @@ import { FileIntake, type TraceOpener } from './file-intake.svelte.ts';
 import { consumeLaunchQueue } from './launch-queue.ts';
 import { listenForPastedFiles } from './paste.ts';
 import { PwaState } from './pwa-state.svelte.ts';
+import { whenQuiet, type Imports } from './quiet.ts';
 import { registerServiceWorker } from './register.ts';
 import { StorageStatus } from './storage-status.svelte.ts';
 
@@ -18,11 +19,15 @@ export interface PwaServices {
 	readonly osFiles: boolean;
 }
 
-export function startPwa(opener: TraceOpener): PwaServices {
+/**
+ * `imports`: the page's imports, which the offline precache waits for (quiet.ts): a trace
+ * dropped at once on a first visit is not slowed by it.
+ */
+export function startPwa(opener: TraceOpener, imports: Imports): PwaServices {
 	const state = new PwaState(navigator.serviceWorker);
 	const storage = new StorageStatus(navigator.storage);
 	const intake = new FileIntake(opener, storage);
-	registerServiceWorker(state, () => void storage.refresh());
+	void whenQuiet(imports).then(() => registerServiceWorker(state, () => void storage.refresh()));
 	const osFiles = consumeLaunchQueue(window, (files) => void intake.accept(files));
 	listenForPastedFiles(window, (files) => void intake.accept(files));
 	return { state, storage, intake, osFiles };

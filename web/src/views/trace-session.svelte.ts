@@ -61,6 +61,26 @@ export class TraceSession {
 		return this.state.kind === 'reading';
 	}
 
+	/** Whether a file is being read or imported now. */
+	running(): boolean {
+		return this.busy || this.importing !== null;
+	}
+
+	/** Settles once no file is being read or imported (at once when none is). */
+	settled(): Promise<void> {
+		if (!this.running()) return Promise.resolve();
+		return new Promise((resolve) => {
+			const stop = $effect.root(() => {
+				$effect(() => {
+					if (this.running()) return;
+					resolve();
+					// Not from inside the effect's own run.
+					queueMicrotask(stop);
+				});
+			});
+		});
+	}
+
 	/** The worker's API, starting the worker on first use. */
 	get api(): Remote<DecoderApi> | DecoderApi {
 		return this.#connect().api;
