@@ -367,6 +367,7 @@ function siftDown(heap: Stream[], i: number): void {
 		if (l < heap.length && before(heap[l]!, heap[m]!)) m = l;
 		if (r < heap.length && before(heap[r]!, heap[m]!)) m = r;
 		if (m === i) return;
+		// Through a temporary: a destructuring swap made an array at each step (once a record).
 		const t = heap[i]!;
 		heap[i] = heap[m]!;
 		heap[m] = t;
