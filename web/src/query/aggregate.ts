@@ -65,18 +65,37 @@ export async function countHistogram(
 		const [time, cat] = await columns.columns(part.chunk, [wide ? 'time' : 'tick', 'cat'] as const);
 		// Times as offsets from the chunk's start (0 when the column holds whole times).
 		const base = wide ? 0 : info.tMin;
-		const lo = from - base;
-		const hi = to - base;
-		const rows = part.rows;
-		const n = rows ? part.count : part.to - part.from;
-		for (let k = 0; k < n; k++) {
-			const i = rows ? rows[k]! : part.from + k;
-			const t = time[i]!;
-			if (t < lo || t >= hi) continue;
-			let b = ((t - lo) * scale) | 0;
-			if (b > last) b = last;
-			counts[cat[i]! * bins + b]!++;
-		}
+		binRows(time, cat, part, from - base, to - base, scale, bins, counts);
+	}
+}
+
+/**
+ * Adds a part's rows whose times (`time`, offsets such that lo..hi is the counted range) fall in
+ * [lo, hi) to their bins. A function of its own, not a loop in countHistogram: the loop of an
+ * async function is compiled on its own at each call that runs it long (on-stack replacement),
+ * the whole function with it, and thrown away as the loop ends (five compiles of it during a
+ * 300 MB import, tens of milliseconds each, on a core the import wanted).
+ */
+function binRows(
+	time: ReadColumns['time'] | ReadColumns['tick'],
+	cat: ReadColumns['cat'],
+	part: ChunkSelection,
+	lo: number,
+	hi: number,
+	scale: number,
+	bins: number,
+	counts: Float64Array,
+): void {
+	const last = bins - 1;
+	const rows = part.rows;
+	const n = rows ? part.count : part.to - part.from;
+	for (let k = 0; k < n; k++) {
+		const i = rows ? rows[k]! : part.from + k;
+		const t = time[i]!;
+		if (t < lo || t >= hi) continue;
+		let b = ((t - lo) * scale) | 0;
+		if (b > last) b = last;
+		counts[cat[i]! * bins + b]!++;
 	}
 }
 
