@@ -3,8 +3,10 @@
 // time to first rows, peak memory, query latencies over the imported events, and the time to
 // reopen it after a reload, each beside the platform's limit measured in the same run (the best of
 // three file.stream() reads of the same File on a blank page; for the cold count, the same columns
-// read from IndexedDB alone). Prints a summary with the absolute figures and the ratios, then one
-// JSON line last. `--dist DIR` serves another build (another commit's, to compare two builds run
+// read from IndexedDB alone). On Linux, also the browser's processor time during the import
+// (every process and thread, from /proc) beside that of the least costly of those reads: steadier
+// than wall time on a shared machine. Prints a summary with the absolute figures and the ratios,
+// then one JSON line last. `--dist DIR` serves another build (another commit's, to compare two builds run
 // after one another on a busy machine). `--memory-timeline` prints every memory sample of the
 // second import, per isolate (where a peak comes from).
 import { execFileSync } from 'node:child_process';
@@ -14,6 +16,7 @@ import type { BrowserContext, Page, Worker } from 'playwright-core';
 import { launchBrowser } from '../tests/e2e/browser.ts';
 import { projectRoot, startServer } from '../tests/e2e/server.ts';
 import { DB_NAME } from '../web/src/store/db.ts';
+import { BrowserCpu, cpuLine, type CpuFigures } from './browser-cpu.ts';
 import { IsolateMemory } from './isolate-memory.ts';
 import { cachePath, cached, generate, metaPath, type TraceMeta } from './winsock-trace.ts';
 
@@ -148,27 +151,33 @@ const LIMIT_READS = 3;
  * File to its end with file.stream(), as an import does, LIMIT_READS times; each read in
  * milliseconds. The file is in the page cache by then, as it is for the import.
  */
-async function blankPageReadsMs(context: BrowserContext, path: string): Promise<number[]> {
+async function blankPageReads(
+	context: BrowserContext,
+	path: string,
+	cpu: BrowserCpu | null,
+): Promise<{ ms: number; cpu: CpuFigures | null }[]> {
 	const page = await context.newPage();
 	try {
 		await page.setContent('<input type="file" id="bench-read">');
 		await page.locator('#bench-read').setInputFiles(path);
-		const reads: number[] = [];
-		for (let i = 0; i < LIMIT_READS; i++)
-			reads.push(
-				await page.evaluate(async () => {
-					const input = document.getElementById('bench-read') as HTMLInputElement;
-					const file = input.files![0]!;
-					const t = performance.now();
-					const reader = file.stream().getReader();
-					let bytes = 0;
-					for (let r = await reader.read(); !r.done; r = await reader.read())
-						bytes += r.value.length;
-					const ms = performance.now() - t;
-					if (bytes !== file.size) throw new Error(`read ${bytes} of ${file.size} bytes`);
-					return ms;
-				}),
-			);
+		const reads: { ms: number; cpu: CpuFigures | null }[] = [];
+		for (let i = 0; i < LIMIT_READS; i++) {
+			cpu?.sample();
+			const before = cpu?.snapshot();
+			const ms = await page.evaluate(async () => {
+				const input = document.getElementById('bench-read') as HTMLInputElement;
+				const file = input.files![0]!;
+				const t = performance.now();
+				const reader = file.stream().getReader();
+				let bytes = 0;
+				for (let r = await reader.read(); !r.done; r = await reader.read()) bytes += r.value.length;
+				const ms = performance.now() - t;
+				if (bytes !== file.size) throw new Error(`read ${bytes} of ${file.size} bytes`);
+				return ms;
+			});
+			cpu?.sample();
+			reads.push({ ms, cpu: cpu && before ? cpu.since(before) : null });
+		}
 		return reads;
 	} finally {
 		await page.close();
@@ -179,7 +188,18 @@ async function blankPageReadsMs(context: BrowserContext, path: string): Promise<
  * Drops the file on the page; the time to its first rows (the page's own marks) and to the end.
  * `again`: the library holds the file already, and the page asks whether to import it again.
  */
-async function importOnce(page: Page, path: string, again = false) {
+async function importOnce(page: Page, path: string, again = false, cpu: BrowserCpu | null = null) {
+	// The browser's processor time, read from /proc four times a second (outside the browser:
+	// nothing attaches to it), so that threads that end with the import are counted.
+	cpu?.sample();
+	const before = cpu?.snapshot();
+	let sampling = true;
+	const sampler = (async () => {
+		while (cpu && sampling) {
+			cpu.sample();
+			await new Promise((r) => setTimeout(r, 250));
+		}
+	})();
 	const t0 = performance.now();
 	await page.evaluate(() => performance.clearMarks());
 	await page.getByLabel('Choose a trace').setInputFiles(path);
@@ -198,9 +218,17 @@ async function importOnce(page: Page, path: string, again = false) {
 	const marked = await markedFirstRows(page);
 	await page.getByTestId('import-progress').waitFor({ state: 'detached', timeout: 3_600_000 });
 	const importMs = performance.now() - t0;
+	sampling = false;
+	await sampler;
+	cpu?.sample();
 	if (await page.getByRole('alert').count())
 		throw new Error(`import failed: ${await page.getByRole('alert').textContent()}`);
-	return { importMs, firstRowsMs: marked ?? firstRowsPolledMs, firstRowsPolledMs };
+	return {
+		importMs,
+		firstRowsMs: marked ?? firstRowsPolledMs,
+		firstRowsPolledMs,
+		cpu: cpu && before ? cpu.since(before) : null,
+	};
 }
 
 async function main() {
@@ -215,12 +243,20 @@ async function main() {
 	const server = await startServer([dist, '--port', '0']);
 	const browser = await launchBrowser({ viewport: { width: 1600, height: 1000 } });
 	try {
+		// Linux only: elsewhere the figures of processor time are left out.
+		const cpu = BrowserCpu.find(browser.profile);
 		// The limit first, on a blank page closed before the app's page opens.
-		const reads = await blankPageReadsMs(browser.context, path);
+		const limitReads = await blankPageReads(browser.context, path, cpu);
+		const reads = limitReads.map((r) => r.ms);
 		const readMs = Math.min(...reads);
+		// The processor time of the least costly read: the least the platform spends on the file.
+		const readCpu = limitReads
+			.map((r) => r.cpu)
+			.reduce<CpuFigures | null>((a, c) => (c && (!a || c.seconds < a.seconds) ? c : a), null);
 		log(
 			`file.stream() on a blank page reads the file in ${reads.map((r) => (r / 1000).toFixed(2)).join(', ')} s: ` +
-				`the limit is the best, ${(readMs / 1000).toFixed(2)} s (${(meta.fileBytes / 1e6 / (readMs / 1000)).toFixed(0)} MB/s)`,
+				`the limit is the best, ${(readMs / 1000).toFixed(2)} s (${(meta.fileBytes / 1e6 / (readMs / 1000)).toFixed(0)} MB/s)` +
+				(readCpu ? `; the least costly read took ${cpuLine(readCpu)}` : ''),
 		);
 		const page = await browser.context.newPage();
 		await page.goto(server.url);
@@ -228,12 +264,17 @@ async function main() {
 		log(
 			`importing ${(meta.fileBytes / 1e6).toFixed(0)} MB, ${meta.records.toLocaleString('en-US')} records`,
 		);
-		// Timed without anything sampling the browser (attaching to its workers slows them).
-		const timed = await importOnce(page, path);
+		// Timed without anything attached to the browser (attaching to its workers slows them).
+		const timed = await importOnce(page, path, false, cpu);
 		log(
 			`imported in ${(timed.importMs / 1000).toFixed(1)} s, first rows after ${timed.firstRowsMs.toFixed(0)} ms: ` +
 				`import = ${(timed.importMs / readMs).toFixed(1)}× the read`,
 		);
+		if (timed.cpu)
+			log(
+				`the import took ${cpuLine(timed.cpu)}` +
+					(readCpu ? `: ${(timed.cpu.seconds / readCpu.seconds).toFixed(1)}× the read's` : ''),
+			);
 		const worker = await workerOf(page);
 		// Scripts for the worker are strings: a bundler-transformed function may not survive being
 		// serialised into another realm.
@@ -321,6 +362,19 @@ async function main() {
 			peakByIsolate: isolates.peakByIsolate,
 			peakAppMemoryMB: Math.round(isolates.peakTotalMB),
 			queries: Object.fromEntries(Object.entries(q).map(([k, v]) => [k, Math.round(v * 10) / 10])),
+			/**
+			 * Processor time of the browser (all its processes and threads, Linux /proc) during the
+			 * timed import and during the least costly of the limit's reads; null elsewhere. Steadier
+			 * than wall time on a shared machine: the work done, whatever else ran.
+			 */
+			cpu:
+				timed.cpu && readCpu
+					? {
+							import: timed.cpu,
+							read: readCpu,
+							ratio: +(timed.cpu.seconds / readCpu.seconds).toFixed(2),
+						}
+					: null,
 			/** The cold count over the same columns read from IndexedDB alone (queries.storageReadMs). */
 			coldCountRatio: +(q.countColdMs! / q.storageReadMs!).toFixed(2),
 			targets: TARGETS,

@@ -9,6 +9,8 @@ export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export interface Browser {
 	readonly context: BrowserContext;
+	/** Its profile directory (the --user-data-dir its process is started with). */
+	readonly profile: string;
 	close(): Promise<void>;
 }
 
@@ -77,6 +79,7 @@ export async function launchBrowser(options: BrowserOptions = {}): Promise<Brows
 	});
 	return {
 		context,
+		profile,
 		async close() {
 			await context.close();
 			rmSync(profile, { recursive: true, force: true });
