@@ -21,11 +21,11 @@ export function freeNow(array: ArrayBufferView): void {
 /** The same for a whole buffer (its views alike). */
 export function freeBufferNow(buffer: ArrayBufferLike): void {
 	const transfer = (buffer as { transfer?: (length: number) => ArrayBuffer }).transfer;
-	// A WebAssembly memory's or a shared buffer cannot be detached: those stay as they are.
+	// A shared buffer has no transfer: it stays as it is.
 	if (typeof transfer !== 'function' || !(buffer instanceof ArrayBuffer)) return;
 	try {
 		transfer.call(buffer, 0);
 	} catch {
-		// Not detachable (a WebAssembly memory's): the collector frees it with its owner.
+		// A WebAssembly memory's buffer cannot be detached: the collector frees it with its owner.
 	}
 }
