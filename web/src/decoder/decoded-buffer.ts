@@ -168,10 +168,7 @@ export async function decodeBuffer(
 		const imageSize = copyImage ? (dataSize + 7) & ~7 : 0;
 		const used = n > 0 ? fieldsUsed(decoder, n) : 0;
 		const need = imageSize + n * R + used * F;
-		storage =
-			reuse?.storage && reuse.storage.byteLength >= need
-				? reuse.storage
-				: new ArrayBuffer(Math.max(need, 8));
+		storage = reuse?.storage && reuse.storage.byteLength >= need ? reuse.storage : newStorage(need);
 		if (keepBytes) image = bytes!.subarray(0, dataSize);
 		else if (copyImage) {
 			image = new Uint8Array(storage, 0, dataSize);
@@ -471,9 +468,7 @@ function copySlice(
 	const used = fieldsUsed(decoder, n);
 	const need = imageSize + n * R + used * F;
 	const storage =
-		reuse?.storage && reuse.storage.byteLength >= need
-			? reuse.storage
-			: new ArrayBuffer(Math.max(need, 8));
+		reuse?.storage && reuse.storage.byteLength >= need ? reuse.storage : newStorage(need);
 	const image = new Uint8Array(storage, 0, end - base);
 	image.set(decoder.bytes(dataPtr + base, end - base));
 	const records = new Uint8Array(storage, imageSize, n * R);
@@ -496,6 +491,16 @@ function copySlice(
 	slice.storage = storage;
 	slice.offsetBase = base;
 	return slice;
+}
+
+/**
+ * Memory for a buffer's copies: rounded up, so that it serves again for the next buffer of its
+ * CPU (slices differ by a few records), here or after a round trip through the sockets worker.
+ */
+const STORAGE_GRAIN = 16 << 10;
+function newStorage(need: number): ArrayBuffer {
+	// A buffer without records needs none.
+	return new ArrayBuffer(need === 0 ? 8 : Math.ceil(need / STORAGE_GRAIN) * STORAGE_GRAIN);
 }
 
 function ownsBuffer(b: Uint8Array): boolean {
