@@ -7,8 +7,6 @@ import { join } from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import type { OpenTrace } from '../../web/src/decoder/etl-file.ts';
-import { DecodedBuffer } from '../../web/src/decoder/decoded-buffer.ts';
-import { RecordOut } from '../../web/src/generated/layouts.ts';
 import { ingestTrace } from '../../web/src/ingest/ingest.ts';
 import { TraceTables } from '../../web/src/ingest/trace-tables.ts';
 import {
@@ -152,15 +150,7 @@ describe('following the sockets in a worker of their own', () => {
 				expect(away.tracked).toEqual(here.tracked);
 				expect(away.chunks).toEqual(here.chunks);
 				expect(away.names).toEqual(here.names);
-				if (limits) {
-					expect(messages()).toBeGreaterThan(20);
-					// Far smaller than a slice, the lag makes slices still being read go as copies.
-					expect(link.copied).toBeGreaterThan(0);
-				} else {
-					// Each slice goes in its own memory once the merge is done with it: none copied.
-					expect(link.handedOver).toBeGreaterThan(8);
-					expect(link.copied).toBe(0);
-				}
+				if (limits) expect(messages()).toBeGreaterThan(50);
 			}
 		} finally {
 			rmSync(dir, { recursive: true, force: true });
@@ -210,92 +200,6 @@ describe('following the sockets in a worker of their own', () => {
 		const trace = await open(sample());
 		const away = await follow(trace, linked(trace, undefined, false, async () => false).link);
 		expect(away.listed).toBe(false);
-	});
-
-	it('sends a slice in its own memory only once the merge is done with it, and a CPU that logs rarely as a copy past the lag', async () => {
-		// Synthetic slices, handed out as a merge would: CPU 1 logs one record at the start and one
-		// at the end, CPU 0 a thousand in slices of 100 between them.
-		const limits = { lagRows: 250, sendRows: 50, sendBytes: 1 << 20, namesRows: 1 << 20 };
-		const sent: { runs: number[]; slices: { id: number; copy: boolean }[] }[] = [];
-		let hear: (m: FromFollower) => void = () => {};
-		let followed = 0;
-		const storages = new Set<ArrayBuffer>();
-		const channel: FollowChannel = {
-			post(m, transfer) {
-				if (m.kind !== 'records') return;
-				sent.push({
-					runs: [...m.runs],
-					slices: m.slices.map((w) => ({ id: w.id, copy: !storages.has(w.memory) })),
-				});
-				// Transferred as the worker's channel does: the sender's views of it are detached.
-				for (let k = 2; k < m.runs.length; k += 3) followed += m.runs[k]!;
-				structuredClone(m, { transfer: transfer as ArrayBuffer[] });
-				queueMicrotask(() =>
-					hear({ kind: 'progress', rows: followed, spare: [], processNames: [], hostNames: [] }),
-				);
-			},
-			listen: (onMessage) => void (hear = onMessage),
-			close: () => {},
-		};
-		const link = new FollowLink(channel, '0', () => [], limits);
-		const slice = (cpu: number, count: number) => {
-			const memory = new ArrayBuffer(8 + count * RecordOut.SIZE);
-			storages.add(memory);
-			const entry = { index: 0, offset: 0, size: 0, available: 0, cpu, sequence: 0n, flags: 0 };
-			const b = new DecodedBuffer(
-				{ ...entry, compressed: false },
-				new Uint8Array(memory, 0, 8),
-				new Uint8Array(memory, 8, count * RecordOut.SIZE),
-				count,
-				new Uint8Array(memory, 8 + count * RecordOut.SIZE, 0),
-				null,
-			);
-			b.storage = memory;
-			link.slice(b);
-			return b;
-		};
-		// What the merge reads of a record as it hands it out: never memory sent away.
-		const handOut = (b: DecodedBuffer, i: number) => {
-			expect(b.recordBytes.byteLength).toBe(b.count * RecordOut.SIZE);
-			link.observe(b, i);
-		};
-		const rare = slice(1, 2);
-		handOut(rare, 0);
-		const busy: DecodedBuffer[] = [];
-		for (let k = 0; k < 10; k++) {
-			const b = slice(0, 100);
-			busy.push(b);
-			for (let i = 0; i < 100; i++) {
-				handOut(b, i);
-				if (i % 25 === 24) await link.checkpoint();
-			}
-			await link.checkpoint();
-		}
-		handOut(rare, 1);
-		await link.caughtUp();
-		// Every record went, in the order handed out, each run after its slice.
-		const runs = sent.flatMap((m) => m.runs);
-		const order: [number, number][] = [];
-		for (let k = 0; k < runs.length; k += 3)
-			for (let i = 0; i < runs[k + 2]!; i++) order.push([runs[k]!, runs[k + 1]! + i]);
-		const expected: [number, number][] = [[0, 0]];
-		for (let id = 1; id <= 10; id++) for (let i = 0; i < 100; i++) expected.push([id, i]);
-		expected.push([0, 1]);
-		expect(order).toEqual(expected);
-		const arrived = new Set<number>();
-		for (const m of sent) {
-			for (const w of m.slices) arrived.add(w.id);
-			for (let k = 0; k < m.runs.length; k += 3) expect(arrived.has(m.runs[k]!)).toBe(true);
-		}
-		// The rare CPU's slice went as a copy (once the records held back passed the lag), long
-		// before its last record; the busy ones in their own memory.
-		const slices = sent.flatMap((m) => m.slices);
-		expect(slices.find((w) => w.id === 0)).toEqual({ id: 0, copy: true });
-		expect(sent.findIndex((m) => m.slices.some((w) => w.id === 0))).toBeLessThan(sent.length - 1);
-		expect(slices.filter((w) => w.id > 0).every((w) => !w.copy)).toBe(true);
-		expect([link.handedOver, link.copied]).toEqual([10, 1]);
-		// Each busy slice, once sent, is detached here: it went, not a copy of it.
-		for (const b of busy) expect(b.recordBytes.byteLength).toBe(0);
 	});
 
 	it("fails the import's next wait with the worker's own words", async () => {

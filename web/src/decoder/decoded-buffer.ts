@@ -168,7 +168,10 @@ export async function decodeBuffer(
 		const imageSize = copyImage ? (dataSize + 7) & ~7 : 0;
 		const used = n > 0 ? fieldsUsed(decoder, n) : 0;
 		const need = imageSize + n * R + used * F;
-		storage = reuse?.storage && reuse.storage.byteLength >= need ? reuse.storage : newStorage(need);
+		storage =
+			reuse?.storage && reuse.storage.byteLength >= need
+				? reuse.storage
+				: new ArrayBuffer(Math.max(need, 8));
 		if (keepBytes) image = bytes!.subarray(0, dataSize);
 		else if (copyImage) {
 			image = new Uint8Array(storage, 0, dataSize);
@@ -468,7 +471,9 @@ function copySlice(
 	const used = fieldsUsed(decoder, n);
 	const need = imageSize + n * R + used * F;
 	const storage =
-		reuse?.storage && reuse.storage.byteLength >= need ? reuse.storage : newStorage(need);
+		reuse?.storage && reuse.storage.byteLength >= need
+			? reuse.storage
+			: new ArrayBuffer(Math.max(need, 8));
 	const image = new Uint8Array(storage, 0, end - base);
 	image.set(decoder.bytes(dataPtr + base, end - base));
 	const records = new Uint8Array(storage, imageSize, n * R);
@@ -491,16 +496,6 @@ function copySlice(
 	slice.storage = storage;
 	slice.offsetBase = base;
 	return slice;
-}
-
-/**
- * Memory for a buffer's copies: rounded up, so that it serves again for the next buffer of its
- * CPU (slices differ by a few records), here or after a round trip through the sockets worker.
- */
-const STORAGE_GRAIN = 16 << 10;
-function newStorage(need: number): ArrayBuffer {
-	// A buffer without records needs none.
-	return new ArrayBuffer(need === 0 ? 8 : Math.ceil(need / STORAGE_GRAIN) * STORAGE_GRAIN);
 }
 
 function ownsBuffer(b: Uint8Array): boolean {

@@ -1,8 +1,8 @@
 // How an import follows the sockets: beside the chunk builder in the same thread (the CLI, tests,
 // a browser that cannot start the worker), or on a core of its own (the sockets worker,
 // follow-replay.ts). Either way the tracker sees every record once, in time order, decoded once:
-// the link sends the worker each slice once the merge is done with it (its memory, not a copy)
-// and the order in which the merge handed out their records.
+// the link sends the worker a copy of each slice as it is decoded and the order in which the
+// merge hands out their records.
 import type { DecodedBuffer } from '../decoder/decoded-buffer.ts';
 import type { OpenTrace } from '../decoder/etl-file.ts';
 import type { TraceTables } from '../ingest/trace-tables.ts';
@@ -10,7 +10,7 @@ import type { Followed, FromFollower, SocketsHome, ToFollower } from './follow-m
 import { freeBufferNow } from '../lib/free-memory.ts';
 import { addNames, importTracker, type NewNames } from './import-tracker.ts';
 import { SlicePool } from './slice-pool.ts';
-import { packSlice, wireBytes, wireInPlace, type WireSlice } from './slice-wire.ts';
+import { packSlice, wireBytes, type WireSlice } from './slice-wire.ts';
 
 export interface SocketFollower {
 	/** Every slice the merge decodes, before its records are handed out. */
@@ -67,11 +67,10 @@ export function localFollower(trace: OpenTrace): SocketFollower {
 /** How far the link lets the decoding run ahead of the worker, and how much it sends at once. */
 export interface FollowLimits {
 	/**
-	 * Records sent but not yet followed, at most, before the decoding waits; and records held back
-	 * behind a slice still being read, at most, before such slices go as copies. About 13 MB of
-	 * slices at 400 bytes a record: at 128 K records (50 MB) the import was no faster and its
-	 * memory 20-30 MB higher. Counted in records, not slices: the merge's current slices (one per
-	 * CPU) must not hold the decoding back.
+	 * Records handed out but not yet followed, at most, before the decoding waits (about 50 MB of
+	 * slices at 400 bytes a record): enough that neither side waits for the other in the steady
+	 * state. Counted in records, not slices: the merge's current slices (one per CPU) are sent but
+	 * not all followed, and must not hold the decoding back.
 	 */
 	readonly lagRows: number;
 	/**
@@ -85,15 +84,15 @@ export interface FollowLimits {
 }
 
 const DEFAULT_LIMITS: FollowLimits = {
-	lagRows: 1 << 15,
-	sendRows: 1 << 13,
+	lagRows: 1 << 17,
+	sendRows: 1 << 15,
 	sendBytes: 8 << 20,
 	namesRows: 1 << 16,
 };
 /**
  * Spare slice memory kept at most, in bytes (given back by the worker): above what the slices in
- * flight take (bounded by twice lagRows: about 26 MB of a Winsock trace's slices), so that what
- * comes back serves again rather than being made anew.
+ * flight take (bounded by lagRows: about 40 MB of a Winsock trace's slices), so that what comes
+ * back serves again rather than being made anew.
  */
 const SPARE_BYTES = 96 << 20;
 const RUN_WORDS = 3;
@@ -103,32 +102,21 @@ export class FollowLink implements SocketFollower {
 	readonly #guidsOf: (from: number) => string[];
 	readonly #ids = new WeakMap<DecodedBuffer, number>();
 	#nextId = 0;
-	/** Slices still read by the decoding, in their own memory: sent once their last record is. */
-	readonly #held = new Map<number, { readonly buffer: DecodedBuffer; readonly wire: WireSlice }>();
-	/** Slices to go with the next message. */
 	#slices: WireSlice[] = [];
 	#transfer: ArrayBuffer[] = [];
-	/** Their bytes. */
-	#bytes = 0;
-	/**
-	 * Runs of records (slice id, first record, count) not sent yet. A run goes once its slice has
-	 * gone, and the runs before it: the worker follows them in order.
-	 */
+	/** Runs of records (slice id, first record, count) since the last message. */
 	#runs = new Uint32Array(RUN_WORDS * 4096);
 	#runWords = 0;
-	/** Words of #runs already looked at for slices whose last record has been handed out. */
-	#scanned = 0;
 	#last: DecodedBuffer | null = null;
 	#lastId = 0;
 	#nextIndex = 0;
 	#guidsTold = 0;
-	#observedRows = 0;
 	#sentRows = 0;
 	#followedRows = 0;
+	/** Rows and slice bytes gathered since the last message. */
+	#rows = 0;
+	#bytes = 0;
 	#namesAskedAt = 0;
-	/** Slices sent in their own memory, and sent as copies (tests read them). */
-	handedOver = 0;
-	copied = 0;
 	readonly #spare = new SlicePool(SPARE_BYTES);
 	#finishing = false;
 	#names: NewNames[] = [];
@@ -163,23 +151,16 @@ export class FollowLink implements SocketFollower {
 		channel.post({ kind: 'start', origin }, []);
 	}
 
-	/**
-	 * A slice just decoded. Its memory is kept for it (the next decode of its CPU takes spare
-	 * memory instead) and goes to the worker as it is once the merge has handed out its last
-	 * record: no copy, where copying every slice cost the decoding a few percent of its time.
-	 */
 	slice(b: DecodedBuffer): void {
 		const id = this.#nextId++;
 		this.#ids.set(b, id);
-		if (b.count === 0) return;
-		const wire = wireInPlace(id, b);
-		if (!wire) return this.#queue(packSlice(id, b, this.#spare.take(wireBytes(b))), false);
-		this.#held.set(id, { buffer: b, wire });
-		b.storage = this.#spare.take(wire.memory.byteLength);
+		const w = packSlice(id, b, this.#spare.take(wireBytes(b)));
+		this.#slices.push(w);
+		this.#transfer.push(w.memory);
+		this.#bytes += w.memory.byteLength;
 	}
 
 	observe(b: DecodedBuffer, i: number): void {
-		this.#observedRows++;
 		if (b === this.#last && i === this.#nextIndex && this.#runWords > 0) {
 			this.#runs[this.#runWords - 1]!++;
 			this.#nextIndex++;
@@ -190,15 +171,14 @@ export class FollowLink implements SocketFollower {
 
 	async checkpoint(): Promise<void> {
 		const { sendRows, sendBytes } = this.#limits;
-		if (this.#observedRows - this.#sentRows >= sendRows || this.#bytes >= sendBytes)
-			this.#send(false, false);
+		if (this.#rows + this.#pendingRows() >= sendRows || this.#bytes >= sendBytes) this.#send(false);
 		while (!this.#failure && this.#sentRows - this.#followedRows > this.#limits.lagRows)
 			await this.#hearNext();
 		if (this.#failure) throw this.#failure;
 	}
 
 	async caughtUp(): Promise<void> {
-		this.#send(true, true);
+		this.#send(true);
 		while (!this.#failure && this.#followedRows < this.#sentRows) await this.#hearNext();
 		if (this.#failure) throw this.#failure;
 	}
@@ -208,7 +188,7 @@ export class FollowLink implements SocketFollower {
 	}
 
 	async finish(home: SocketsHome): Promise<Followed> {
-		this.#send(true, true);
+		this.#send(true);
 		// Nothing more is sent: the spares can go (freed at once, as the import's end holds the
 		// most memory), and those the worker gives back from now on.
 		this.#spare.clear();
@@ -227,10 +207,10 @@ export class FollowLink implements SocketFollower {
 		let id = b === this.#last ? this.#lastId : this.#ids.get(b);
 		if (id === undefined) {
 			// A slice not seen as decoded (never, as the merge goes): sent now, before its records.
-			id = this.#nextId++;
-			this.#ids.set(b, id);
-			this.#queue(packSlice(id, b, this.#spare.take(wireBytes(b))), false);
+			this.slice(b);
+			id = this.#nextId - 1;
 		}
+		this.#rows += this.#pendingRows();
 		if (this.#runWords + RUN_WORDS > this.#runs.length) {
 			const grown = new Uint32Array(this.#runs.length * 2);
 			grown.set(this.#runs);
@@ -245,64 +225,26 @@ export class FollowLink implements SocketFollower {
 		this.#nextIndex = i + 1;
 	}
 
-	#queue(w: WireSlice, inPlace: boolean): void {
-		this.#slices.push(w);
-		this.#transfer.push(w.memory);
-		this.#bytes += w.memory.byteLength;
-		if (inPlace) this.handedOver++;
-		else this.copied++;
+	/** The records of the current run (its count is only added up when it ends). */
+	#pendingRows(): number {
+		return this.#runWords > 0 ? this.#runs[this.#runWords - 1]! : 0;
 	}
 
-	/**
-	 * Sends the slices the decoding is done with and the runs that can be followed. Called between
-	 * records (at the merge's checkpoints, and at its end), never while one is being handed out:
-	 * a slice whose last record was handed out is then no longer read. `all`: the merge has ended
-	 * (every slice is done with), or must not wait: slices still read go as copies. `names`: the
-	 * worker then tells every name it learned.
-	 */
-	#send(names: boolean, all: boolean): void {
-		if (this.#failure) return;
-		const runs = this.#runs;
-		const words = this.#runWords;
-		for (let k = this.#scanned; k < words; k += RUN_WORDS) {
-			const held = this.#held.get(runs[k]!);
-			if (held && runs[k + 1]! + runs[k + 2]! === held.wire.count) {
-				this.#held.delete(runs[k]!);
-				this.#queue(held.wire, true);
-			}
-		}
-		// The last run may grow yet: it is looked at again.
-		this.#scanned = Math.max(0, words - RUN_WORDS);
-		// A CPU that logs rarely keeps its slice for long, holding back the runs after its own: past
-		// the lag, such slices go as copies, until what is held back is within it again.
-		const lag = this.#limits.lagRows;
-		let ready = 0;
-		let readyRows = 0;
-		for (; ready < words; ready += RUN_WORDS) {
-			const id = runs[ready]!;
-			const held = this.#held.get(id);
-			if (held) {
-				if (!all && this.#observedRows - this.#sentRows - readyRows <= lag) break;
-				this.#held.delete(id);
-				const copy = packSlice(id, held.buffer, this.#spare.take(held.wire.memory.byteLength));
-				this.#queue(copy, false);
-			}
-			readyRows += runs[ready + 2]!;
-		}
-		if (ready === 0 && this.#slices.length === 0) return;
-		const sent = runs.slice(0, ready);
-		this.#sentRows += readyRows;
-		runs.copyWithin(0, ready, words);
-		this.#runWords = words - ready;
-		this.#scanned = Math.max(0, this.#scanned - ready);
+	/** Sends what was gathered; `names`: the worker then tells every name it learned. */
+	#send(names: boolean): void {
+		if (this.#failure || (this.#slices.length === 0 && this.#runWords === 0)) return;
+		const runs = this.#runs.slice(0, this.#runWords);
+		this.#sentRows += this.#rows + this.#pendingRows();
 		if (this.#sentRows - this.#namesAskedAt >= this.#limits.namesRows) names = true;
 		if (names) this.#namesAskedAt = this.#sentRows;
 		const guids = this.#guidsOf(this.#guidsTold);
 		this.#guidsTold += guids.length;
-		const m: ToFollower = { kind: 'records', slices: this.#slices, runs: sent, guids, names };
-		this.#channel.post(m, [...this.#transfer, sent.buffer]);
+		const m: ToFollower = { kind: 'records', slices: this.#slices, runs, guids, names };
+		this.#channel.post(m, [...this.#transfer, runs.buffer]);
 		this.#slices = [];
 		this.#transfer = [];
+		this.#runWords = 0;
+		this.#rows = 0;
 		this.#bytes = 0;
 	}
 

@@ -1,7 +1,7 @@
 // A decoded slice as it crosses to the sockets worker: its image and its record and field tables
-// in one transferable piece of memory, made a DecodedBuffer again on the other side. That memory
-// is the slice's own once the decoding is done with it (decodeSlice copies a slice out in this
-// layout), or a copy (packSlice) of a slice the decoding still reads.
+// copied into one transferable piece of memory (a few percent of the decoding's time: the
+// tables are read by the chunk builder and the tracker at once, on two cores, so one of them
+// needs its own copy), and made a DecodedBuffer again on the other side.
 import { RecordOut } from '../generated/layouts.ts';
 import { DecodedBuffer } from '../decoder/decoded-buffer.ts';
 import type { BufferEntry } from '../decoder/etl-file.ts';
@@ -21,30 +21,6 @@ const align8 = (n: number) => (n + 7) & ~7;
 /** The bytes a slice takes on the wire. */
 export function wireBytes(b: DecodedBuffer): number {
 	return align8(b.image.byteLength) + b.recordBytes.byteLength + b.fieldBytes.byteLength;
-}
-
-/**
- * Slice `b` as it lies in its own memory (b.storage), when that memory is laid out as the wire's:
- * it can then be transferred rather than copied. Null otherwise (a slice without records, an image
- * that is the bytes read rather than a copy, tables joined from several batches).
- */
-export function wireInPlace(id: number, b: DecodedBuffer): WireSlice | null {
-	const memory = b.storage;
-	if (!memory || b.count === 0) return null;
-	const imageLength = b.image.byteLength;
-	const at = align8(imageLength);
-	const records = b.recordBytes;
-	const fields = b.fieldBytes;
-	const inPlace =
-		b.image.buffer === memory &&
-		b.image.byteOffset === 0 &&
-		records.buffer === memory &&
-		records.byteOffset === at &&
-		fields.buffer === memory &&
-		fields.byteOffset === at + records.byteLength;
-	return inPlace
-		? { id, entry: b.entry, count: b.count, memory, imageLength, fieldsLength: fields.byteLength }
-		: null;
 }
 
 /** Copies slice `b` out, into `spare` when it is large enough (memory given back by the worker). */
