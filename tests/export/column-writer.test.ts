@@ -1,14 +1,20 @@
 // The column writer prints picked columns byte for byte as the record object path does
-// (pickedEventLine(recordJson(...))), on the sample, every real fixture and a generated Winsock
-// trace, in both formats: every record column, every payload field and its meaning.
+// (pickedEventLine(recordJson(...), eventRow(...))), on the sample, every real fixture and a
+// generated Winsock trace, in both formats: every record column, every payload field and its
+// meaning, and the events table's columns read from the chunk (with the sockets' owners).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { indexBuffers } from '../../web/src/decoder/etl-file.ts';
+import { BufferRecords, bufferTable } from '../../web/src/decoder/buffer-records.ts';
+import { indexBuffers, reopenTrace } from '../../web/src/decoder/etl-file.ts';
 import { mergeRecords } from '../../web/src/decoder/merge.ts';
 import { PAYLOAD_FIELDS } from '../../web/src/decoder/payload-fields.ts';
 import { ProviderTable, recordJson } from '../../web/src/decoder/record-json.ts';
 import { ByteSink } from '../../web/src/export/byte-sink.ts';
 import { ColumnWriter } from '../../web/src/export/column-writer.ts';
+import { COLUMN_VALUES, eventRow } from '../../web/src/export/tables.ts';
+import { firstPassOwners } from '../../web/src/cli/decode-command.ts';
+import { OwnerJoin } from '../../web/src/query/owner-join.ts';
+import { ingestToMemory } from '../builders/memory-chunks.ts';
 import { pickedEventLine, pickEventColumns } from '../../web/src/export/event-columns.ts';
 import { CSV_COLUMNS, type ExportFormat } from '../../web/src/export/record-lines.ts';
 import { open } from '../decoder/load.ts';
@@ -78,6 +84,63 @@ async function compare(path: string, names: string[], format: ExportFormat) {
 	return { differ, records, written };
 }
 
+/** Every column of the events table that the chunk alone holds, among record columns. */
+const ROW_PICKS: string[][] = [
+	Object.keys(COLUMN_VALUES),
+	['time', 'process', 'owner', 'remote', 'bytes', 'Status', 'status_name', 'error', 'name'],
+	['rport', 'raddr', 'host', 'process_name', 'owner_pid', 'owner_source', 'EnterExitName'],
+];
+
+/**
+ * Both paths over a trace's stored rows (its chunks, as `decode --filter` reads them), with the
+ * sockets' owners: lines that differ (the first few), rows, rows written.
+ */
+async function compareRows(path: string, names: string[], format: ExportFormat) {
+	const bytes = new Uint8Array(readFileSync(path));
+	const trace = await open(bytes);
+	const mem = await ingestToMemory(trace);
+	const records = new BufferRecords(
+		await reopenTrace(trace),
+		bufferTable((await indexBuffers(trace)).buffers),
+	);
+	const join = new OwnerJoin(await firstPassOwners(await open(bytes)));
+	const ctx = { ...mem.context(), hostNames: mem.tables.hostNames };
+	const cols = columns(names);
+	const writer = new ColumnWriter(
+		format,
+		cols.map((c) => (c.fromColumns ? { header: c.header, fromColumns: c.fromColumns } : c.picked!)),
+		records.providers,
+	);
+	const sink = new ByteSink();
+	const differ: { old: string; new: string }[] = [];
+	let rows = 0;
+	let written = 0;
+	let base = 0;
+	for (const chunk of mem.chunks.list) {
+		const c = chunk.columns;
+		const owners = join.columns(c, chunk.rows, base, ctx);
+		for (let i = 0; i < chunk.rows; i++, rows++) {
+			if (c.kind[i] === 0) continue;
+			const at = await records.record(c.buffer[i]!, c.recOffset[i]!);
+			if (!at) continue;
+			sink.length = 0;
+			const row = { c, i, ctx, index: base + i, owners };
+			if (!writer.write(sink, at.buffer, at.i, c.pid[i]!, c.tid[i]!, row)) continue;
+			written++;
+			const r = recordJson(at.buffer, at.i, trace, records.providers);
+			r.pid = c.pid[i] === NO_ID ? null : c.pid[i]!;
+			r.tid = c.tid[i] === NO_ID ? null : c.tid[i]!;
+			const line = pickedEventLine(r, eventRow(c, i, ctx, r, base + i, owners), cols, format);
+			const old = Buffer.from(line + '\n');
+			const made = Buffer.from(sink.bytes.subarray(0, sink.length));
+			if (!made.equals(old) && differ.length < 3)
+				differ.push({ old: old.toString(), new: made.toString() });
+		}
+		base += chunk.rows;
+	}
+	return { differ, rows, written };
+}
+
 describe('column writer', { timeout: WHOLE_FIXTURES_MS }, () => {
 	for (const [name, path] of traces)
 		it(`${name}: picked columns as the record object prints them, NDJSON and CSV`, async () => {
@@ -89,6 +152,16 @@ describe('column writer', { timeout: WHOLE_FIXTURES_MS }, () => {
 					// The Winsock events take the column writer.
 					if (name === 'sample' || name === 'generated')
 						expect(written).toBeGreaterThan(records / 2);
+				}
+		});
+
+	for (const [name, path] of traces.filter(([n]) => n === 'sample' || n === 'generated'))
+		it(`${name}: columns of the events table as the record object and its row print them`, async () => {
+			for (const names of ROW_PICKS)
+				for (const format of ['ndjson', 'csv'] as const) {
+					const { differ, rows, written } = await compareRows(path, names, format);
+					expect(differ, `${format} ${names.join(',')}`).toEqual([]);
+					expect(written).toBeGreaterThan(rows / 2);
 				}
 		});
 

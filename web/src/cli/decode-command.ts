@@ -25,7 +25,7 @@ import { ByteSink } from '../export/byte-sink.ts';
 import { pickedEventLine, type EventColumn } from '../export/event-columns.ts';
 import { RecordWriter } from '../export/record-writer.ts';
 import { ColumnWriter } from '../export/column-writer.ts';
-import { eventRow } from '../export/tables.ts';
+import { eventRow, type RowAt } from '../export/tables.ts';
 import type { Progress } from './progress.ts';
 
 export interface DecodeOptions {
@@ -61,8 +61,10 @@ export async function decodeCommand(
 		const header = headerLine(opts.format);
 		if (header !== null) line(header);
 	}
-	// Columns of the events table are read from the column chunks, as a filter is.
+	// Columns of the events table are read from the column chunks, as a filter is; those that
+	// need the record object as well (its payload, provider_guid) rule out writing from the buffer.
 	const rowColumns = cols?.some((c) => c.row) ?? false;
+	const fromBuffer = cols?.every((c) => !c.row || c.fromColumns) ?? true;
 	if (opts.filter !== null || rowColumns) {
 		// The owners are the sockets', known once the whole trace has been followed: a first pass
 		// of the tracker when a column or the filter needs them.
@@ -85,7 +87,7 @@ export async function decodeCommand(
 			{
 				owners,
 				sockets: false,
-				written: rowColumns ? undefined : writtenFromBuffer(trace, opts, sink),
+				written: fromBuffer ? writtenFromBuffer(trace, opts, sink) : undefined,
 			},
 		);
 		await flush();
@@ -124,8 +126,9 @@ export async function decodeCommand(
 /**
  * Whole lines written straight from a selected record's buffer (decoded again by BufferRecords,
  * kept for the next rows), without a record object: what RecordWriter.fast writes, byte for byte
- * recordLine(recordJson(...)), or with --columns (record columns and payload fields only) what
- * ColumnWriter writes, for a schema-decoded event at the time its columns hold. Any other
+ * recordLine(recordJson(...)), or with --columns (record columns, payload fields, and columns of
+ * the events table read from the chunk) what ColumnWriter writes, for a schema-decoded event at
+ * the time its columns hold. Any other
  * record, and one of another provider under --provider afd, is left to the record object path.
  */
 function writtenFromBuffer(trace: OpenTrace, opts: DecodeOptions, sink: ByteSink): WrittenRecord {
@@ -134,7 +137,7 @@ function writtenFromBuffer(trace: OpenTrace, opts: DecodeOptions, sink: ByteSink
 	const originLo = Number(start & 0xffffffffn);
 	let writer: RecordWriter | null = null;
 	let picked: ColumnWriter | null = null;
-	return (records, c, i) => {
+	return (records, c, i, row) => {
 		// The header record's line is made of the trace's facts.
 		if (c.kind[i] === 0) return false;
 		const at = records.recordNow(c.buffer[i]!, c.recOffset[i]!);
@@ -150,10 +153,12 @@ function writtenFromBuffer(trace: OpenTrace, opts: DecodeOptions, sink: ByteSink
 		if (opts.columns) {
 			picked ??= new ColumnWriter(
 				opts.format,
-				opts.columns.map((col) => col.picked!),
+				opts.columns.map((col) =>
+					col.fromColumns ? { header: col.header, fromColumns: col.fromColumns } : col.picked!,
+				),
 				records.providers,
 			);
-			return picked.write(sink, b, k, c.pid[i]!, c.tid[i]!);
+			return picked.write(sink, b, k, c.pid[i]!, c.tid[i]!, row);
 		}
 		writer ??= new RecordWriter(opts.format, trace, records.providers);
 		return writer.fast(sink, b, k, c.pid[i]!, c.tid[i]!);
@@ -194,7 +199,13 @@ export type EachRecord = (
  * Writes a selected record (row i of a chunk's columns) without its record object, when it can;
  * false leaves it to `each`. `records` reads records back from the file.
  */
-export type WrittenRecord = (records: BufferRecords, c: Chunk['columns'], i: number) => boolean;
+/** `at`: the record's row in its chunk (for columns of the events table). */
+export type WrittenRecord = (
+	records: BufferRecords,
+	c: Chunk['columns'],
+	i: number,
+	at: RowAt,
+) => boolean;
 
 export interface RecordsOptions {
 	/** The sockets' owners table (a first pass of the tracker); null: the records' own processes. */
@@ -290,7 +301,7 @@ export async function filteredRecords(
 				// Its buffer decoded (a no-op when it is among those kept), then written from it.
 				if (!records.recordNow(c.buffer[i]!, c.recOffset[i]!))
 					await records.record(c.buffer[i]!, c.recOffset[i]!);
-				if (written(records, c, i)) continue;
+				if (written(records, c, i, { c, i, ctx, index: base + i, owners })) continue;
 			}
 			const r = decoded.has(i) ? decoded.get(i)! : await recordOf(c, i);
 			if (r) await each(r, c, i, ctx, base + i, owners);

@@ -1,9 +1,10 @@
-// Picked columns (`sockscope decode --columns`, record columns and payload fields) of a record
-// written straight from its decoded buffer into a ByteSink, byte for byte what
-// pickedEventLine(recordJson(...)) prints (tests/export/column-writer.test.ts holds the two side by
-// side): no record object, no ISO time made per record, only the picked fields read. Schema-decoded
-// events whose fields are all there take this path; every other record, and picks it does not
-// know (`fields`, a header twice), the record object path.
+// Picked columns (`sockscope decode --columns`: record columns, payload fields, and the events
+// table's columns read from the chunk) of a record written straight from its decoded buffer into
+// a ByteSink, byte for byte what pickedEventLine(recordJson(...), eventRow(...)) prints
+// (tests/export/column-writer.test.ts holds the two side by side): no record object, no ISO time
+// made per record, only the picked fields read. Schema-decoded events whose fields are all there
+// take this path; every other record, and picks it does not know (`fields`, a header twice), the
+// record object path.
 import { FieldOut, FieldType, PayloadLayout, RecordOut } from '../generated/layouts.ts';
 import { EVENT_SCHEMAS } from '../generated/schemas.ts';
 import { ipv6 } from '../net/ip.ts';
@@ -17,6 +18,7 @@ import { CurrentSecond, fraction } from './current-second.ts';
 import { payloadKeys } from './payload-keys.ts';
 import { ValueNames } from './value-names.ts';
 import { csvCell, type ExportFormat, type PickedColumn } from './record-lines.ts';
+import type { RowAt } from './tables.ts';
 
 const NO_ID = 0xffffffff;
 /** pid/tid as the record has them (no override). */
@@ -38,11 +40,21 @@ interface Cell {
 	/** Whether the key is the field's meaning (`<name>Name`). */
 	readonly meaning: boolean;
 	readonly map: string | null;
+	/** A column of the events table read from the chunk, or null. */
+	readonly row: RowPick['fromColumns'] | null;
 }
+
+/** A column of the events table read from the chunk's columns (tables.ts COLUMN_VALUES). */
+export interface RowPick {
+	readonly header: string;
+	readonly fromColumns: (a: RowAt) => string | number | boolean | null;
+}
+
+const isRow = (c: PickedColumn | RowPick): c is RowPick => 'fromColumns' in c;
 
 export class ColumnWriter {
 	readonly #csv: boolean;
-	readonly #columns: readonly PickedColumn[];
+	readonly #columns: readonly (PickedColumn | RowPick)[];
 	readonly #providers: ProviderTable;
 	/** Whether the picks can be written here at all. */
 	readonly usable: boolean;
@@ -53,7 +65,11 @@ export class ColumnWriter {
 	/** The FILETIME's seconds' digits, for the current second. */
 	#seconds: Uint8Array = new Uint8Array(0);
 
-	constructor(format: ExportFormat, columns: readonly PickedColumn[], providers: ProviderTable) {
+	constructor(
+		format: ExportFormat,
+		columns: readonly (PickedColumn | RowPick)[],
+		providers: ProviderTable,
+	) {
 		this.#csv = format === 'csv';
 		this.#columns = columns;
 		this.#providers = providers;
@@ -64,7 +80,7 @@ export class ColumnWriter {
 			headers.size === columns.length &&
 			columns.every(
 				(c) =>
-					(c.field || c.header !== 'fields') &&
+					(isRow(c) || c.field || c.header !== 'fields') &&
 					!ARRAY_INDEX.test(c.header) &&
 					c.header !== '__proto__',
 			);
@@ -72,9 +88,17 @@ export class ColumnWriter {
 
 	/**
 	 * Writes record i's line and returns true, or writes nothing and returns false. pid and tid
-	 * replace the record's own unless OWN (NO_ID: null), as the columns' do for a stored event.
+	 * replace the record's own unless OWN (NO_ID: null), as the columns' do for a stored event;
+	 * `at`, the event's row in its chunk, is where columns of the events table are read.
 	 */
-	write(sink: ByteSink, buf: DecodedBuffer, i: number, pid = OWN, tid = OWN): boolean {
+	write(
+		sink: ByteSink,
+		buf: DecodedBuffer,
+		i: number,
+		pid = OWN,
+		tid = OWN,
+		at: RowAt | null = null,
+	): boolean {
 		if (
 			!this.usable ||
 			buf.u8(i, RecordOut.layout) !== PayloadLayout.schema ||
@@ -95,9 +119,11 @@ export class ColumnWriter {
 		for (const cell of plan) {
 			sink.raw(cell.key);
 			const ok =
-				cell.column !== null
-					? this.#column(sink, buf, i, cell.column, schemaIndex, pid, tid)
-					: this.#field(sink, buf, cell, first);
+				cell.row !== null
+					? at !== null && this.#rowValue(sink, cell.row(at))
+					: cell.column !== null
+						? this.#column(sink, buf, i, cell.column, schemaIndex, pid, tid)
+						: this.#field(sink, buf, cell, first);
 			if (!ok) {
 				sink.length = start;
 				return false;
@@ -117,15 +143,33 @@ export class ColumnWriter {
 			const key = utf8Bytes(
 				this.#csv ? (k > 0 ? ',' : '') : `${k > 0 ? ',' : '{'}${JSON.stringify(c.header)}:`,
 			);
-			if (!c.field) return { key, column: c.header, field: -1, meaning: false, map: null };
+			if (isRow(c))
+				return { key, column: null, field: -1, meaning: false, map: null, row: c.fromColumns };
+			if (!c.field)
+				return { key, column: c.header, field: -1, meaning: false, map: null, row: null };
 			let field = schema.fields.findIndex((f) => f.name === c.header);
 			let meaning = false;
 			if (field < 0) {
 				field = schema.fields.findIndex((f) => `${f.name}Name` === c.header);
 				meaning = field >= 0;
 			}
-			return { key, column: null, field, meaning, map: schema.fields[field]?.map ?? null };
+			return {
+				key,
+				column: null,
+				field,
+				meaning,
+				map: schema.fields[field]?.map ?? null,
+				row: null,
+			};
 		});
+	}
+
+	/** A value of the events table's row, as pickedEventLine writes it. */
+	#rowValue(sink: ByteSink, v: string | number | boolean | null): true {
+		if (typeof v === 'string') this.#text(sink, v);
+		else if (this.#csv) sink.ascii(csvCell(v));
+		else sink.ascii(JSON.stringify(v));
+		return true;
 	}
 
 	/** A string value: JSON, or a CSV cell. */

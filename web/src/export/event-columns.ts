@@ -13,7 +13,7 @@ import type { RecordJson } from '../decoder/record-json.ts';
 import { PAYLOAD_FIELDS } from '../decoder/payload-fields.ts';
 import { nearest } from '../lib/nearest.ts';
 import type { Row } from './table-writer.ts';
-import { EVENT_COLUMNS } from './tables.ts';
+import { COLUMN_VALUES, EVENT_COLUMNS, type RowAt } from './tables.ts';
 
 export interface EventColumn {
 	readonly header: string;
@@ -23,6 +23,8 @@ export interface EventColumn {
 	readonly owners: boolean;
 	/** A record column or a key of the record's fields (record-lines.ts), when not `row`. */
 	readonly picked?: PickedColumn;
+	/** A `row` column read from the chunk's columns alone (tables.ts COLUMN_VALUES), if it is one. */
+	readonly fromColumns?: (a: RowAt) => string | number | boolean | null;
 	get(r: RecordJson, row: Row | null): unknown;
 }
 
@@ -62,10 +64,12 @@ export function pickEventColumns(names: readonly string[]): EventColumn[] | { er
 				error: `--columns: no column or payload field is named "${raw}"${near ? `; did you mean ${near}?` : ''}`,
 			};
 		}
+		const fromColumns = COLUMN_VALUES[name];
 		out.push({
 			header: name,
 			row: true,
 			owners: OWNER_COLUMNS.has(name),
+			...(fromColumns ? { fromColumns } : {}),
 			get: (_r, row) => row?.[name] ?? null,
 		});
 	}

@@ -70,6 +70,51 @@ function remoteName(ctx: FilterContext, index: number): string | null {
 	return a === null ? null : (ctx.hostNames?.get(a)?.[0] ?? null);
 }
 
+/** Where an event's row is read from its chunk: the columns, the names, its owners. */
+export interface RowAt {
+	readonly c: ReadColumns;
+	readonly i: number;
+	readonly ctx: FilterContext;
+	/** The event's index in the trace. */
+	readonly index: number;
+	readonly owners: RowOwners;
+}
+
+type RowValue = string | number | boolean | null;
+
+/** A socket address as text, or null when the row has none (string index 0). */
+function addressAt(ctx: FilterContext, a: number, port: number): string | null {
+	if (!a) return null;
+	const s = ctx.strings[a]!;
+	return s.includes(':') ? `[${s}]:${port}` : `${s}:${port}`;
+}
+
+/** The events table's columns read from the chunk alone (no record): who, where, how much. */
+export const COLUMN_VALUES: Readonly<Record<string, (a: RowAt) => RowValue>> = {
+	index: (a) => a.index,
+	process_id: ({ c, i }) => (c.process[i] === NO_PID ? null : c.process[i]!),
+	process: ({ c, i, ctx }) =>
+		c.process[i] === NO_PID ? null : (ctx.processNames.get(c.process[i]!) ?? null),
+	owner_pid: ({ owners, i }) => (owners.source[i] === 0 ? null : owners.pid[i]!),
+	owner: ({ owners, i, ctx }) =>
+		owners.source[i] === 0 ? null : (ctx.processNames.get(owners.pid[i]!) ?? null),
+	owner_source: ({ owners, i }) => OWNER_SOURCES[owners.source[i]!] ?? null,
+	endpoint: ({ c, i, ctx }) => (c.endpoint[i] ? ctx.strings[c.endpoint[i]!]! : null),
+	local: ({ c, i, ctx }) => addressAt(ctx, c.laddr[i]!, c.lport[i]!),
+	remote: ({ c, i, ctx }) => addressAt(ctx, c.raddr[i]!, c.rport[i]!),
+	remote_address: ({ c, i, ctx }) => (c.raddr[i] ? ctx.strings[c.raddr[i]!]! : null),
+	remote_port: ({ c, i }) => (c.raddr[i] ? c.rport[i]! : null),
+	// The first name the trace's DNS answers gave the address (the sockets table has the one in
+	// force when each socket first used it).
+	remote_name: ({ c, i, ctx }) => (c.raddr[i] ? remoteName(ctx, c.raddr[i]!) : null),
+	bytes: ({ c, i }) => (c.flags[i]! & FLAG_BYTES ? c.bytes[i]! : null),
+	status: ({ c, i }) => (c.flags[i]! & FLAG_STATUS ? c.status[i]! : null),
+	status_name: ({ c, i }) => (c.flags[i]! & FLAG_STATUS ? statusName(c.status[i]!) : null),
+	error: ({ c, i }) => (c.flags[i]! & FLAG_ERROR) !== 0,
+};
+
+const V = COLUMN_VALUES;
+
 /**
  * One event: header and names from the decoded record, who and where from the columns (the same
  * values the filter tests), its owner from the chunk's joined owners.
@@ -82,15 +127,7 @@ export function eventRow(
 	index: number,
 	owners: RowOwners,
 ): Row {
-	const addr = (a: number, port: number) => {
-		if (!a) return null;
-		const s = ctx.strings[a]!;
-		return s.includes(':') ? `[${s}]:${port}` : `${s}:${port}`;
-	};
-	const f = c.flags[i]!;
-	const proc = c.process[i]!;
-	const source = owners.source[i]!;
-	const owner = source === 0 ? null : owners.pid[i]!;
+	const at: RowAt = { c, i, ctx, index, owners };
 	return {
 		index,
 		filetime: BigInt(r.filetime),
@@ -106,23 +143,21 @@ export function eventRow(
 		pid: r.pid,
 		tid: r.tid,
 		cpu: r.cpu,
-		process_id: proc === NO_PID ? null : proc,
-		process: proc === NO_PID ? null : (ctx.processNames.get(proc) ?? null),
-		owner_pid: owner,
-		owner: owner === null ? null : (ctx.processNames.get(owner) ?? null),
-		owner_source: OWNER_SOURCES[source] ?? null,
-		endpoint: c.endpoint[i] ? ctx.strings[c.endpoint[i]!]! : null,
-		local: addr(c.laddr[i]!, c.lport[i]!),
-		remote: addr(c.raddr[i]!, c.rport[i]!),
-		remote_address: c.raddr[i] ? ctx.strings[c.raddr[i]!]! : null,
-		remote_port: c.raddr[i] ? c.rport[i]! : null,
-		// The first name the trace's DNS answers gave the address (the sockets table has the one
-		// in force when each socket first used it).
-		remote_name: c.raddr[i] ? remoteName(ctx, c.raddr[i]!) : null,
-		bytes: f & FLAG_BYTES ? c.bytes[i]! : null,
-		status: f & FLAG_STATUS ? c.status[i]! : null,
-		status_name: f & FLAG_STATUS ? statusName(c.status[i]!) : null,
-		error: (f & FLAG_ERROR) !== 0,
+		process_id: V.process_id!(at),
+		process: V.process!(at),
+		owner_pid: V.owner_pid!(at),
+		owner: V.owner!(at),
+		owner_source: V.owner_source!(at),
+		endpoint: V.endpoint!(at),
+		local: V.local!(at),
+		remote: V.remote!(at),
+		remote_address: V.remote_address!(at),
+		remote_port: V.remote_port!(at),
+		remote_name: V.remote_name!(at),
+		bytes: V.bytes!(at),
+		status: V.status!(at),
+		status_name: V.status_name!(at),
+		error: V.error!(at),
 		// The payload's named fields; undecoded bytes, problems and extended items when there are.
 		payload: {
 			...r.fields,
