@@ -3,8 +3,8 @@
 // Export speed, each figure beside the platform's own limit measured in the same run, on the
 // generated Winsock-AFD trace of bench/decode.ts (bench/winsock-trace.ts, cached under
 // .cache/bench/):
-// - CLI: `sockscope decode --format ndjson|csv FILE > /dev/null`, `decode --filter` (no target)
-//   and `sockscope stats FILE`, each in a child process running the bundled CLI
+// - CLI: `sockscope decode --format ndjson|csv FILE > /dev/null`, `decode --filter` and
+//   `decode --columns` with columns of the events table (no target), and `sockscope stats FILE`, each in a child process running the bundled CLI
 //   (build/cli/main.mjs) as bin/sockscope.mjs does, beside a plain read of the file (64 KiB reads, page cache). Ratios: stats/read and
 //   decode/read, and decode/stats, the issue's target (≤ 3); stats in MB/s (target ≥ 1500), and
 //   without the start of a Node process that runs nothing (timed the same way): stats' own pass.
@@ -44,6 +44,8 @@ const TARGETS = { cliToStats: 3, pageToDecode: 3, statsMBps: 1500 };
 const FORMATS: ExportFormat[] = ['ndjson', 'csv'];
 /** What `decode --filter` is timed with: about half the bench trace's records. */
 const FILTER = 'event:AfdReceive or status:error';
+/** What `decode --columns` is timed with: record columns and the events table's, every record. */
+const COLUMNS = 'time,name,process,remote,bytes,status_name';
 
 const sizeMB = arg('--size-mb', 300);
 const pageSizeMB = arg('--page-size-mb', sizeMB);
@@ -76,6 +78,7 @@ const stats: CliRun[] = [];
 const starts: number[] = [];
 const decodes: Record<ExportFormat, CliRun[]> = { ndjson: [], csv: [] };
 const filtered: CliRun[] = [];
+const picked: CliRun[] = [];
 for (let r = 0; r < runs; r++) {
 	reads.push(timedRead(cliTrace.path));
 	starts.push(await runEmpty());
@@ -83,10 +86,14 @@ for (let r = 0; r < runs; r++) {
 	for (const f of FORMATS)
 		decodes[f].push(await runCli(CLI, 'decode', '-q', '--format', f, cliTrace.path));
 	filtered.push(await runCli(CLI, 'decode', '-q', '--filter', FILTER, cliTrace.path));
+	picked.push(
+		await runCli(CLI, 'decode', '-q', '--format', 'csv', '--columns', COLUMNS, cliTrace.path),
+	);
 	console.log(
 		`run ${r + 1}/${runs}: read ${reads.at(-1)!.toFixed(3)} s, stats ${stats.at(-1)!.seconds.toFixed(2)} s, ` +
 			FORMATS.map((f) => `decode ${f} ${decodes[f].at(-1)!.seconds.toFixed(2)} s`).join(', ') +
-			`, decode --filter ${filtered.at(-1)!.seconds.toFixed(2)} s`,
+			`, decode --filter ${filtered.at(-1)!.seconds.toFixed(2)} s` +
+			`, decode --columns ${picked.at(-1)!.seconds.toFixed(2)} s`,
 	);
 }
 const readSeconds = median(reads);
@@ -117,6 +124,17 @@ const cliFiltered = {
 	toStats: round(filteredSeconds / statsSeconds, 2),
 	cpuSeconds: round(median(filtered.map((d) => d.cpuSeconds)), 2),
 	maxRssMB: Math.max(...filtered.map((d) => d.maxRssMB)),
+};
+const pickedSeconds = median(picked.map((d) => d.seconds));
+/** `decode --format csv --columns COLUMNS` (every record, its chunk's columns read as well). */
+const cliPicked = {
+	columns: COLUMNS,
+	seconds: round(pickedSeconds, 2),
+	recordsPerSec: Math.round(cliTrace.meta.records / pickedSeconds),
+	toRead: round(pickedSeconds / readSeconds, 1),
+	toStats: round(pickedSeconds / statsSeconds, 2),
+	cpuSeconds: round(median(picked.map((d) => d.cpuSeconds)), 2),
+	maxRssMB: Math.max(...picked.map((d) => d.maxRssMB)),
 };
 
 // ---- page export ----------------------------------------------------------------------------
@@ -217,6 +235,7 @@ const result = {
 		statsMaxRssMB: Math.max(...stats.map((s) => s.maxRssMB)),
 		...cliResult,
 		filtered: cliFiltered,
+		picked: cliPicked,
 	},
 	page: {
 		fileMB: round(pageTrace.meta.fileBytes / MB, 0),
@@ -252,6 +271,10 @@ for (const f of FORMATS) {
 console.log(
 	`  decode --filter '${FILTER}' ${cliFiltered.seconds} s, maxRSS ${cliFiltered.maxRssMB} MB; ` +
 		`${cliFiltered.toRead}× the read, ${cliFiltered.toStats}× stats (CPU ${cliFiltered.cpuSeconds} s)`,
+);
+console.log(
+	`  decode --columns ${COLUMNS} (CSV) ${cliPicked.seconds} s, ${(cliPicked.recordsPerSec / 1e6).toFixed(2)} M records/s, ` +
+		`maxRSS ${cliPicked.maxRssMB} MB; ${cliPicked.toRead}× the read, ${cliPicked.toStats}× stats (CPU ${cliPicked.cpuSeconds} s)`,
 );
 console.log(
 	`page        ${result.page.fileMB} MB, ${result.page.rows} rows; decode pass ${result.page.decodeSeconds} s; ` +
