@@ -3,10 +3,16 @@
 import { PROVIDERS } from '../generated/schemas.ts';
 import { RecordOut } from '../generated/layouts.ts';
 import { BufferRecords, bufferTable } from '../decoder/buffer-records.ts';
+import { Clock } from '../decoder/decoded-buffer.ts';
 import { indexBuffers, reopenTrace, type OpenTrace } from '../decoder/etl-file.ts';
 import { mergeRecords } from '../decoder/merge.ts';
 import { checkedRead } from './checked-read.ts';
-import { ProviderTable, recordJson, type RecordJson } from '../decoder/record-json.ts';
+import {
+	ProviderTable,
+	recordFields,
+	recordJson,
+	type RecordJson,
+} from '../decoder/record-json.ts';
 import { csvCell, headerLine, recordLine, type ExportFormat } from '../export/record-lines.ts';
 import { decodeRecord, recordDecoder } from '../decoder/single-record.ts';
 import { NO_PID, type Chunk } from '../columns/layout.ts';
@@ -250,15 +256,24 @@ export async function filteredRecords(
 		undefined,
 		true,
 	);
+	const clock = new Clock(start);
 	const recordOf = async (c: Chunk['columns'], i: number): Promise<RecordJson | null> => {
-		const buf = await decodeRecord(
-			single,
-			await records.bytes(c.buffer[i]!, c.recOffset[i]!),
-			c.cpu[i]!,
-			start + BigInt(c.time[i]!),
-		);
-		if (!buf) return null;
-		const r = recordJson(buf, 0, trace, providers);
+		const b = c.buffer[i]!;
+		const offset = c.recOffset[i]!;
+		const stored =
+			c.kind[i] === 0 ? null : await records.asStored(b, offset, c.cpu[i]!, c.time[i]!, clock);
+		let r: RecordJson;
+		if (stored) r = recordJson(stored.buffer, stored.i, trace, records.providers);
+		else {
+			const buf = await decodeRecord(
+				single,
+				await records.bytes(b, offset),
+				c.cpu[i]!,
+				start + BigInt(c.time[i]!),
+			);
+			if (!buf) return null;
+			r = recordJson(buf, 0, trace, providers);
+		}
 		// Kernel header records and PID-less records keep what the columns say.
 		r.pid = c.pid[i] === NO_PID ? null : c.pid[i]!;
 		r.tid = c.tid[i] === NO_PID ? null : c.tid[i]!;
@@ -269,6 +284,20 @@ export async function filteredRecords(
 			delete r.payload;
 		}
 		return r;
+	};
+	/** Row i's payload fields, as its record object has them. */
+	const fieldsAt = async (c: Chunk['columns'], i: number) => {
+		if (c.kind[i] === 0) return (await recordOf(c, i))?.fields ?? null;
+		const stored = await records.asStored(
+			c.buffer[i]!,
+			c.recOffset[i]!,
+			c.cpu[i]!,
+			c.time[i]!,
+			clock,
+		);
+		return stored
+			? recordFields(stored.buffer, stored.i, trace)
+			: ((await recordOf(c, i))?.fields ?? null);
 	};
 	// The import hands chunks on without waiting for the last to be written: handled in order.
 	let done = Promise.resolve();
@@ -286,24 +315,27 @@ export async function filteredRecords(
 		};
 		const compiled = compileFilter(node, ctx);
 		const c = chunk.columns;
-		// Terms on payload fields test the records of the event types they name, decoded first.
-		const decoded = new Map<number, RecordJson | null>();
+		// Terms on payload fields test the fields of the records of the event types they name,
+		// read as each row comes (in order: its buffer is among those just decoded).
 		const types = compiled?.payloadTypes;
-		if (types)
-			for (let i = 0; i < chunk.rows; i++)
-				if (types[c.etype[i]!] === 1) decoded.set(i, await recordOf(c, i));
+		let fieldsOf = -1;
+		let fields: Readonly<Record<string, unknown>> | null = null;
 		const owners = join.columns(c, chunk.rows, base, ctx);
-		const test = compiled?.bind(c, (i) => decoded.get(i)?.fields ?? null, owners);
+		const test = compiled?.bind(c, (i) => (i === fieldsOf ? fields : null), owners);
 		const written = options.written;
 		for (let i = 0; i < chunk.rows; i++) {
+			if (types && types[c.etype[i]!] === 1) {
+				fieldsOf = i;
+				fields = await fieldsAt(c, i);
+			}
 			if (test && !test(i)) continue;
-			if (written && !decoded.has(i)) {
+			if (written) {
 				// Its buffer decoded (a no-op when it is among those kept), then written from it.
 				if (!records.recordNow(c.buffer[i]!, c.recOffset[i]!))
 					await records.record(c.buffer[i]!, c.recOffset[i]!);
 				if (written(records, c, i, { c, i, ctx, index: base + i, owners })) continue;
 			}
-			const r = decoded.has(i) ? decoded.get(i)! : await recordOf(c, i);
+			const r = await recordOf(c, i);
 			if (r) await each(r, c, i, ctx, base + i, owners);
 		}
 		base += chunk.rows;

@@ -3,7 +3,7 @@
 // of every record (which was most of what an import wrote).
 import { RecordOut } from '../generated/layouts.ts';
 import { PromiseCache } from '../lib/promise-cache.ts';
-import { decodeSlice, type DecodedBuffer, type SliceStart } from './decoded-buffer.ts';
+import { decodeSlice, type Clock, type DecodedBuffer, type SliceStart } from './decoded-buffer.ts';
 import type { BufferEntry, OpenTrace } from './etl-file.ts';
 import { ProviderTable } from './record-json.ts';
 
@@ -190,6 +190,29 @@ export class BufferRecords implements RecordBytes {
 			i = d.indexOf(offset);
 		}
 		return i === undefined ? null : { buffer: d.buffer, i };
+	}
+
+	/**
+	 * The record at `offset` of buffer `index` as its buffer decodes it (kept for the next rows),
+	 * when that is the record a decode of its bytes alone gives (decodeRecord): on the CPU and at
+	 * the time (`ticks` by `clock`) its row holds, and undamaged (a damage report names the
+	 * buffer). Null otherwise: the caller decodes the record alone. Rows read one by one (a
+	 * payload filter, columns of an export) then cost no decode each.
+	 */
+	async asStored(
+		index: number,
+		offset: number,
+		cpu: number,
+		ticks: number,
+		clock: Clock,
+	): Promise<RecordAt | null> {
+		const at = this.recordNow(index, offset) ?? (await this.record(index, offset));
+		return at &&
+			at.buffer.entry.cpu === cpu &&
+			at.buffer.u16(at.i, RecordOut.damage) === 0 &&
+			clock.ticks(at.buffer, at.i) === ticks
+			? at
+			: null;
 	}
 
 	async bytes(buffer: number, offset: number): Promise<Uint8Array> {

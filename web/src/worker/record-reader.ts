@@ -1,6 +1,7 @@
 // Decodes stored events back into the objects `sockscope decode` prints, from their record bytes
-// read back from the trace file. The rules are the CLI's (web/src/cli/main.ts, decodeFiltered): the same
-// single-record decoder, PID and TID from the columns (kernel header records carry none of their
+// read back from the trace file. The rules are the CLI's (web/src/cli/decode-command.ts,
+// filteredRecords): the record as its buffer decodes it when that agrees with its row, else the
+// single-record decoder; PID and TID from the columns (kernel header records carry none of their
 // own), and the logfile header record shown as the trace's facts. Exports and the statistics'
 // payload lookups go through here, so the page and the CLI print the same fields.
 import { BufferRecords, type RecordBytes } from '../decoder/buffer-records.ts';
@@ -9,7 +10,12 @@ import { recordLine, type ExportFormat } from '../export/record-lines.ts';
 import type { ByteSink } from '../export/byte-sink.ts';
 import { RecordWriter } from '../export/record-writer.ts';
 import type { OpenTrace } from '../decoder/etl-file.ts';
-import { ProviderTable, recordJson, type RecordJson } from '../decoder/record-json.ts';
+import {
+	ProviderTable,
+	recordFields,
+	recordJson,
+	type RecordJson,
+} from '../decoder/record-json.ts';
 import { decodeRecord } from '../decoder/single-record.ts';
 import type { TraceFacts } from '../decoder/types.ts';
 import { NO_PID, type ReadColumns } from '../columns/layout.ts';
@@ -38,6 +44,7 @@ export class RecordReader {
 	readonly #facts: TraceFacts;
 	readonly #providers: ProviderTable;
 	readonly #start: bigint;
+	readonly #clock: Clock;
 	#view: ChunkView | null = null;
 	readonly #writers = new Map<ExportFormat, RecordWriter>();
 
@@ -48,6 +55,7 @@ export class RecordReader {
 		this.#facts = facts;
 		this.#providers = new ProviderTable(decoder);
 		this.#start = BigInt(facts.startFiletime);
+		this.#clock = new Clock(this.#start);
 	}
 
 	async #chunk(chunk: number): Promise<ChunkView> {
@@ -75,15 +83,8 @@ export class RecordReader {
 	/** Row `row` of chunk `chunk` as `sockscope decode` prints it, or null if it no longer decodes. */
 	async json(chunk: number, row: number): Promise<RecordJson | null> {
 		const c = await this.#chunk(chunk);
-		const bytes = await this.bytes(chunk, row);
-		const buf = await decodeRecord(
-			this.#decoder,
-			bytes,
-			c.cpu[row]!,
-			this.#start + BigInt(c.time[row]!),
-		);
-		if (!buf) return null;
-		const r = recordJson(buf, 0, this.#decoder, this.#providers);
+		const r = (await this.#asStored(c, row)) ?? (await this.#alone(c, row));
+		if (!r) return null;
 		r.pid = c.pid[row] === NO_PID ? null : c.pid[row]!;
 		r.tid = c.tid[row] === NO_PID ? null : c.tid[row]!;
 		if (c.kind[row] === 0) {
@@ -93,6 +94,35 @@ export class RecordReader {
 			delete r.payload;
 		}
 		return r;
+	}
+
+	/**
+	 * The row's record from its buffer as decoded and kept for the next rows (no decode per row: a
+	 * payload filter reads thousands), when that is what decoding it alone gives; else null.
+	 */
+	async #asStored(c: ChunkView, row: number): Promise<RecordJson | null> {
+		const records = this.#store.records;
+		if (!(records instanceof BufferRecords) || c.kind[row] === 0) return null;
+		const at = await records.asStored(
+			c.buffer[row]!,
+			c.recOffset[row]!,
+			c.cpu[row]!,
+			c.time[row]!,
+			this.#clock,
+		);
+		return at && recordJson(at.buffer, at.i, { facts: this.#facts }, records.providers);
+	}
+
+	/** The row's record decoded alone, from its bytes. */
+	async #alone(c: ChunkView, row: number): Promise<RecordJson | null> {
+		const bytes = await this.#store.records.bytes(c.buffer[row]!, c.recOffset[row]!);
+		const buf = await decodeRecord(
+			this.#decoder,
+			bytes,
+			c.cpu[row]!,
+			this.#start + BigInt(c.time[row]!),
+		);
+		return buf && recordJson(buf, 0, this.#decoder, this.#providers);
 	}
 
 	/**
@@ -121,22 +151,20 @@ export class RecordReader {
 				format,
 				(writer = new RecordWriter(format, { facts: this.#facts }, buffers.providers)),
 			);
-		const clock = new Clock(this.#start);
 		let written = 0;
 		let k = from;
 		for (; k < count && sink.length < limit; k++) {
 			const row = rows ? rows[k]! : first + k;
 			if (writer && buffers && c.kind[row] !== 0) {
-				const b = c.buffer[row]!;
-				const offset = c.recOffset[row]!;
-				const at = buffers.recordNow(b, offset) ?? (await buffers.record(b, offset));
 				// The columns' time and CPU are what `json` prints: the buffer must agree.
-				if (
-					at &&
-					at.buffer.entry.cpu === c.cpu[row] &&
-					clock.ticks(at.buffer, at.i) === c.time[row] &&
-					writer.fast(sink, at.buffer, at.i, c.pid[row]!, c.tid[row]!)
-				) {
+				const at = await buffers.asStored(
+					c.buffer[row]!,
+					c.recOffset[row]!,
+					c.cpu[row]!,
+					c.time[row]!,
+					this.#clock,
+				);
+				if (at && writer.fast(sink, at.buffer, at.i, c.pid[row]!, c.tid[row]!)) {
 					written++;
 					continue;
 				}
@@ -155,8 +183,27 @@ export class RecordReader {
 		chunk: number,
 		rows: readonly number[],
 	): Promise<(Readonly<Record<string, unknown>> | null)[]> {
+		const c = await this.#chunk(chunk);
+		const records = this.#store.records;
 		const out: (Readonly<Record<string, unknown>> | null)[] = [];
-		for (const row of rows) out.push((await this.json(chunk, row))?.fields ?? null);
+		for (const row of rows) {
+			// From the record's buffer when it agrees with the row: its fields alone, no object.
+			const at =
+				records instanceof BufferRecords && c.kind[row] !== 0
+					? await records.asStored(
+							c.buffer[row]!,
+							c.recOffset[row]!,
+							c.cpu[row]!,
+							c.time[row]!,
+							this.#clock,
+						)
+					: null;
+			out.push(
+				at
+					? recordFields(at.buffer, at.i, { facts: this.#facts })
+					: ((await this.json(chunk, row))?.fields ?? null),
+			);
+		}
 		return out;
 	}
 }
