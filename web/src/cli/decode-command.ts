@@ -134,8 +134,8 @@ export async function decodeCommand(
  * kept for the next rows), without a record object: what RecordWriter.fast writes, byte for byte
  * recordLine(recordJson(...)), or with --columns (record columns, payload fields, and columns of
  * the events table read from the chunk) what ColumnWriter writes, for a schema-decoded event at
- * the time its columns hold. Any other
- * record, and one of another provider under --provider afd, is left to the record object path.
+ * the time its columns hold. Any other record, and one of another provider under --provider afd,
+ * is left to the record object path.
  */
 function writtenFromBuffer(trace: OpenTrace, opts: DecodeOptions, sink: ByteSink): WrittenRecord {
 	const start = BigInt(trace.facts.startFiletime);
@@ -203,9 +203,9 @@ export type EachRecord = (
 
 /**
  * Writes a selected record (row i of a chunk's columns) without its record object, when it can;
- * false leaves it to `each`. `records` reads records back from the file.
+ * false leaves it to `each`. `records` reads records back from the file; `at` is the row (for
+ * columns of the events table).
  */
-/** `at`: the record's row in its chunk (for columns of the events table). */
 export type WrittenRecord = (
 	records: BufferRecords,
 	c: Chunk['columns'],
