@@ -3,9 +3,31 @@
 const EPOCH_DIFF_MS = 11644473600000n;
 const MAX_MS = 8640000000000000n;
 
+/** The whole second last asked for, and its ISO text up to the seconds (null: work out each). */
+let lastSecond = -1n;
+let lastPrefix: string | null = null;
+
 /** ISO 8601 UTC with 7 fractional digits, e.g. 2026-03-14T09:26:53.5897932Z; null when out of range. */
 export function filetimeToIso(ft: bigint): string | null {
 	if (ft < 0n) return null;
+	// Records come in time order: the text of their second is made once for all that fall in it.
+	const seconds = ft / 10000000n;
+	if (seconds !== lastSecond) {
+		lastSecond = seconds;
+		lastPrefix = secondPrefix(seconds);
+	}
+	if (lastPrefix === null) return isoOf(ft);
+	return [lastPrefix, '.', (ft % 10000000n).toString().padStart(7, '0'), 'Z'].join('');
+}
+
+/** …T09:26:53 of a whole second, when every FILETIME in it has text; else null. */
+function secondPrefix(seconds: bigint): string | null {
+	const first = isoOf(seconds * 10000000n);
+	const last = isoOf(seconds * 10000000n + 9999999n);
+	return first !== null && last !== null ? first.slice(0, 19) : null;
+}
+
+function isoOf(ft: bigint): string | null {
 	const ms = ft / 10000n - EPOCH_DIFF_MS;
 	if (ms > MAX_MS || ms < -MAX_MS) return null;
 	const seconds = ft / 10000000n;
