@@ -4,7 +4,7 @@
 // single-record decoder; PID and TID from the columns (kernel header records carry none of their
 // own), and the logfile header record shown as the trace's facts. Exports and the statistics'
 // payload lookups go through here, so the page and the CLI print the same fields.
-import { BufferRecords, type RecordBytes } from '../decoder/buffer-records.ts';
+import { BufferRecords, type RecordAt, type RecordBytes } from '../decoder/buffer-records.ts';
 import { Clock } from '../decoder/decoded-buffer.ts';
 import { recordLine, type ExportFormat } from '../export/record-lines.ts';
 import type { ByteSink } from '../export/byte-sink.ts';
@@ -83,7 +83,10 @@ export class RecordReader {
 	/** Row `row` of chunk `chunk` as `sockscope decode` prints it, or null if it no longer decodes. */
 	async json(chunk: number, row: number): Promise<RecordJson | null> {
 		const c = await this.#chunk(chunk);
-		const r = (await this.#asStored(c, row)) ?? (await this.#alone(c, row));
+		const at = await this.#stored(c, row);
+		const r = at
+			? recordJson(at.buffer, at.i, { facts: this.#facts }, at.providers)
+			: await this.#alone(c, row);
 		if (!r) return null;
 		r.pid = c.pid[row] === NO_PID ? null : c.pid[row]!;
 		r.tid = c.tid[row] === NO_PID ? null : c.tid[row]!;
@@ -97,10 +100,13 @@ export class RecordReader {
 	}
 
 	/**
-	 * The row's record from its buffer as decoded and kept for the next rows (no decode per row: a
+	 * The row's record in its buffer as decoded and kept for the next rows (no decode per row: a
 	 * payload filter reads thousands), when that is what decoding it alone gives; else null.
 	 */
-	async #asStored(c: ChunkView, row: number): Promise<RecordJson | null> {
+	async #stored(
+		c: ChunkView,
+		row: number,
+	): Promise<(RecordAt & { providers: ProviderTable }) | null> {
 		const records = this.#store.records;
 		if (!(records instanceof BufferRecords) || c.kind[row] === 0) return null;
 		const at = await records.asStored(
@@ -110,7 +116,7 @@ export class RecordReader {
 			c.time[row]!,
 			this.#clock,
 		);
-		return at && recordJson(at.buffer, at.i, { facts: this.#facts }, records.providers);
+		return at && { ...at, providers: records.providers };
 	}
 
 	/** The row's record decoded alone, from its bytes. */
@@ -155,15 +161,9 @@ export class RecordReader {
 		let k = from;
 		for (; k < count && sink.length < limit; k++) {
 			const row = rows ? rows[k]! : first + k;
-			if (writer && buffers && c.kind[row] !== 0) {
+			if (writer) {
 				// The columns' time and CPU are what `json` prints: the buffer must agree.
-				const at = await buffers.asStored(
-					c.buffer[row]!,
-					c.recOffset[row]!,
-					c.cpu[row]!,
-					c.time[row]!,
-					this.#clock,
-				);
+				const at = await this.#stored(c, row);
 				if (at && writer.fast(sink, at.buffer, at.i, c.pid[row]!, c.tid[row]!)) {
 					written++;
 					continue;
@@ -184,20 +184,10 @@ export class RecordReader {
 		rows: readonly number[],
 	): Promise<(Readonly<Record<string, unknown>> | null)[]> {
 		const c = await this.#chunk(chunk);
-		const records = this.#store.records;
 		const out: (Readonly<Record<string, unknown>> | null)[] = [];
 		for (const row of rows) {
 			// From the record's buffer when it agrees with the row: its fields alone, no object.
-			const at =
-				records instanceof BufferRecords && c.kind[row] !== 0
-					? await records.asStored(
-							c.buffer[row]!,
-							c.recOffset[row]!,
-							c.cpu[row]!,
-							c.time[row]!,
-							this.#clock,
-						)
-					: null;
+			const at = await this.#stored(c, row);
 			out.push(
 				at
 					? recordFields(at.buffer, at.i, { facts: this.#facts })
