@@ -285,19 +285,13 @@ export async function filteredRecords(
 		}
 		return r;
 	};
-	/** Row i's payload fields, as its record object has them. */
-	const fieldsAt = async (c: Chunk['columns'], i: number) => {
+	/** Row i's payload fields as its record object has them (`keys` of them; null: all). */
+	const fieldsAt = async (c: Chunk['columns'], i: number, keys: ReadonlySet<string> | null) => {
 		if (c.kind[i] === 0) return (await recordOf(c, i))?.fields ?? null;
-		const stored = await records.asStored(
-			c.buffer[i]!,
-			c.recOffset[i]!,
-			c.cpu[i]!,
-			c.time[i]!,
-			clock,
-		);
-		return stored
-			? recordFields(stored.buffer, stored.i, trace)
-			: ((await recordOf(c, i))?.fields ?? null);
+		const b = c.buffer[i]!;
+		const stored = await records.asStored(b, c.recOffset[i]!, c.cpu[i]!, c.time[i]!, clock);
+		if (stored) return recordFields(stored.buffer, stored.i, trace, keys);
+		return (await recordOf(c, i))?.fields ?? null;
 	};
 	// The import hands chunks on without waiting for the last to be written: handled in order.
 	let done = Promise.resolve();
@@ -326,7 +320,7 @@ export async function filteredRecords(
 		for (let i = 0; i < chunk.rows; i++) {
 			if (types && types[c.etype[i]!] === 1) {
 				fieldsOf = i;
-				fields = await fieldsAt(c, i);
+				fields = await fieldsAt(c, i, compiled!.payloadKeys);
 			}
 			if (test && !test(i)) continue;
 			if (written) {

@@ -89,12 +89,15 @@ export function eventFields(
 	schema: EventSchema,
 	start: number,
 	count: number,
+	/** Which fields to decode, by name (null: every one). */
+	want: ((name: string) => boolean) | null = null,
 ): DecodedField[] {
 	const out: DecodedField[] = [];
 	const b = buf.image;
 	for (let k = 0; k < count; k++) {
 		const j = start + k;
 		const def = schema.fields[k]!;
+		if (want && !want(def.name)) continue;
 		const raw = buf.fieldU64(j, FieldOut.value);
 		const offset = buf.fieldU32(j, FieldOut.offset);
 		const size = buf.fieldSize(j);

@@ -31,9 +31,11 @@ import { Generations } from './superseded.ts';
  * The payload fields of rows of a chunk, decoded again from their records (null for a record that
  * no longer decodes): what a filter on a payload field by name tests.
  */
+/** The payload fields of rows of a chunk; with `keys`, only those may be made (null: all). */
 export type FieldsOfRows = (
 	chunk: number,
 	rows: readonly number[],
+	keys?: ReadonlySet<string> | null,
 ) => Promise<(Readonly<Record<string, unknown>> | null)[]>;
 
 export class QueryEngine {
@@ -206,23 +208,25 @@ export class QueryEngine {
 			chunks: this.#source.chunks(),
 			check: () => this.#generations.check(generation),
 			owners: (chunk) => this.owners(chunk),
-			payloadOf: (chunk, etype, types, from, to) => this.#payloadOf(chunk, etype, types, from, to),
+			payloadOf: (chunk, etype, types, from, to, keys) =>
+				this.#payloadOf(chunk, etype, types, from, to, keys),
 		};
 	}
 
-	/** The payload fields of the rows in [from, to) whose event types a filter reads them of. */
+	/** The payload fields (`keys` of them, null: all) of the rows in [from, to) of the types marked. */
 	async #payloadOf(
 		chunk: number,
 		etype: ReadColumns['etype'],
 		types: Uint8Array,
 		from: number,
 		to: number,
+		keys: ReadonlySet<string> | null,
 	): Promise<RecordFields> {
 		const rows: number[] = [];
 		for (let i = from; i < to; i++) if (types[etype[i]!] === 1) rows.push(i);
 		if (rows.length === 0) return () => null;
 		if (!this.recordFields) throw new FilterError(msg('filter.payload-needs-file'), 0);
-		const got = await this.recordFields(chunk, rows);
+		const got = await this.recordFields(chunk, rows, keys);
 		const byRow = new Map(rows.map((r, k) => [r, got[k] ?? null]));
 		return (i) => byRow.get(i) ?? null;
 	}

@@ -34,6 +34,8 @@ export interface CompiledFilter {
 	 * does: only rows of these types need their record decoded and passed as `fields`.
 	 */
 	readonly payloadTypes: Uint8Array | null;
+	/** The payload keys those terms read: the records' other fields need not be made. */
+	readonly payloadKeys: ReadonlySet<string> | null;
 	/** Whether the predicate reads the rows' owners: then bind() needs them. */
 	readonly owners: boolean;
 	/** Whether the predicate reads which row it tests (`marked`), not only its values. */
@@ -155,6 +157,7 @@ export function compileFilter(node: FilterNode | null, ctx: FilterContext): Comp
 	return {
 		columns: new Set(compiled.cols),
 		payloadTypes: compiled.payload ?? null,
+		payloadKeys: compiled.payload ? new Set(compiled.payloadKeys) : null,
 		owners: compiled.owners ?? false,
 		positional: compiled.positional ?? false,
 		bind: (c, fields = NO_FIELDS, owners, base = 0) => compiled.make(c, fields, owners, base),

@@ -47,6 +47,8 @@ export interface Node {
 	readonly cols: readonly ColumnName[];
 	/** Event types whose payload a term reads (marked by etype), when it reads any. */
 	readonly payload?: Uint8Array;
+	/** The payload keys those terms read (a field's name, and its meaning's). */
+	readonly payloadKeys?: readonly string[];
 	/** Whether a term reads the rows' owners (joined at read time, query/owner-join.ts). */
 	readonly owners?: boolean;
 	/**
@@ -294,6 +296,7 @@ export function combine(type: 'and' | 'or', items: readonly Node[]): Node {
 	return {
 		cols: items.flatMap((x) => x.cols),
 		payload: items.reduce<Uint8Array | undefined>((m, x) => joinMarks(m, x.payload), undefined),
+		payloadKeys: items.flatMap((x) => x.payloadKeys ?? []),
 		owners: items.some((x) => x.owners),
 		positional: items.some((x) => x.positional),
 		make: (c, f, o, b) => {

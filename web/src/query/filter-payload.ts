@@ -74,6 +74,7 @@ export function payloadTerm(field: PayloadField, t: Term | null, ctx: FilterCont
 	return {
 		cols: ['etype'],
 		payload: types,
+		payloadKeys: [name, meaningKey],
 		make: (c, fields) => {
 			const etype = c.etype;
 			return (i) => {

@@ -48,13 +48,17 @@ export interface SelectionInputs {
 	/** Throws Superseded when a newer query has begun. */
 	check(): void;
 	owners(chunk: number): Promise<RowOwners>;
-	/** The payload fields of the rows in [from, to) whose event types a filter reads them of. */
+	/**
+	 * The payload fields of the rows in [from, to) whose event types a filter reads them of; with
+	 * `keys`, only those (null: every field).
+	 */
 	payloadOf(
 		chunk: number,
 		etype: ReadColumns['etype'],
 		types: Uint8Array,
 		from: number,
 		to: number,
+		keys: ReadonlySet<string> | null,
 	): Promise<RecordFields>;
 }
 
@@ -82,7 +86,14 @@ async function chunkScan(
 	return compiled.scan(
 		chunkColumns,
 		compiled.payloadTypes
-			? await inputs.payloadOf(chunk, chunkColumns.etype, compiled.payloadTypes, from, to)
+			? await inputs.payloadOf(
+					chunk,
+					chunkColumns.etype,
+					compiled.payloadTypes,
+					from,
+					to,
+					compiled.payloadKeys,
+				)
 			: undefined,
 		compiled.owners ? await inputs.owners(chunk) : undefined,
 		base,

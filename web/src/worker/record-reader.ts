@@ -182,6 +182,7 @@ export class RecordReader {
 	async fields(
 		chunk: number,
 		rows: readonly number[],
+		keys: ReadonlySet<string> | null = null,
 	): Promise<(Readonly<Record<string, unknown>> | null)[]> {
 		const c = await this.#chunk(chunk);
 		const out: (Readonly<Record<string, unknown>> | null)[] = [];
@@ -190,7 +191,7 @@ export class RecordReader {
 			const at = await this.#stored(c, row);
 			out.push(
 				at
-					? recordFields(at.buffer, at.i, { facts: this.#facts })
+					? recordFields(at.buffer, at.i, { facts: this.#facts }, keys)
 					: ((await this.json(chunk, row))?.fields ?? null),
 			);
 		}

@@ -53,7 +53,8 @@ export class TraceInsight {
 		this.#live = live;
 		this.#module = module;
 		// Filters on payload fields decode the records of the event types they name.
-		live.engine.recordFields = async (chunk, rows) => (await this.#reader()).fields(chunk, rows);
+		live.engine.recordFields = async (chunk, rows, keys) =>
+			(await this.#reader()).fields(chunk, rows, keys);
 	}
 
 	/** A reader with its own decoder: decodes await, so concurrent users must not share one. */
