@@ -289,7 +289,11 @@ export async function filteredRecords(
 	const fieldsAt = async (c: Chunk['columns'], i: number, keys: ReadonlySet<string> | null) => {
 		if (c.kind[i] === 0) return (await recordOf(c, i))?.fields ?? null;
 		const b = c.buffer[i]!;
-		const stored = await records.asStored(b, c.recOffset[i]!, c.cpu[i]!, c.time[i]!, clock);
+		const [offset, cpu, ticks] = [c.recOffset[i]!, c.cpu[i]!, c.time[i]!];
+		// Without waiting when its buffer is among those just decoded (almost every row).
+		const stored =
+			records.storedNow(b, offset, cpu, ticks, clock) ??
+			(await records.asStored(b, offset, cpu, ticks, clock));
 		if (stored) return recordFields(stored.buffer, stored.i, trace, keys);
 		return (await recordOf(c, i))?.fields ?? null;
 	};

@@ -119,6 +119,15 @@ const partKey = (index: number, start: number): number | string =>
 /** A large buffer is read back a slice at a time: the cache holds at most this much image each. */
 const SLICE_BYTES = 2 << 20;
 
+/** Whether a record in its buffer is what a decode of its bytes alone gives (asStored). */
+function agrees(at: RecordAt, cpu: number, ticks: number, clock: Clock): boolean {
+	return (
+		at.buffer.entry.cpu === cpu &&
+		at.buffer.u16(at.i, RecordOut.damage) === 0 &&
+		clock.ticks(at.buffer, at.i) === ticks
+	);
+}
+
 /**
  * Decodes buffers of one trace on demand, keeping the last few: the rows of a page, a details
  * click or an export walk mostly hit buffers just decoded. A large buffer is decoded from the
@@ -206,13 +215,22 @@ export class BufferRecords implements RecordBytes {
 		ticks: number,
 		clock: Clock,
 	): Promise<RecordAt | null> {
-		const at = this.recordNow(index, offset) ?? (await this.record(index, offset));
-		return at &&
-			at.buffer.entry.cpu === cpu &&
-			at.buffer.u16(at.i, RecordOut.damage) === 0 &&
-			clock.ticks(at.buffer, at.i) === ticks
-			? at
-			: null;
+		const now = this.storedNow(index, offset, cpu, ticks, clock);
+		if (now !== undefined) return now;
+		const at = await this.record(index, offset);
+		return at && agrees(at, cpu, ticks, clock) ? at : null;
+	}
+
+	/** asStored's answer from the parts decoded already; undefined when it needs a decode. */
+	storedNow(
+		index: number,
+		offset: number,
+		cpu: number,
+		ticks: number,
+		clock: Clock,
+	): RecordAt | null | undefined {
+		const at = this.recordNow(index, offset);
+		return at && (agrees(at, cpu, ticks, clock) ? at : null);
 	}
 
 	async bytes(buffer: number, offset: number): Promise<Uint8Array> {

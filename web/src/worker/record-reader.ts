@@ -45,6 +45,8 @@ export class RecordReader {
 	readonly #providers: ProviderTable;
 	readonly #start: bigint;
 	readonly #clock: Clock;
+	/** The store's records when they are buffers decoded and kept (rows then read from them). */
+	readonly #buffers: BufferRecords | null;
 	#view: ChunkView | null = null;
 	readonly #writers = new Map<ExportFormat, RecordWriter>();
 
@@ -56,6 +58,7 @@ export class RecordReader {
 		this.#providers = new ProviderTable(decoder);
 		this.#start = BigInt(facts.startFiletime);
 		this.#clock = new Clock(this.#start);
+		this.#buffers = store.records instanceof BufferRecords ? store.records : null;
 	}
 
 	async #chunk(chunk: number): Promise<ChunkView> {
@@ -85,7 +88,7 @@ export class RecordReader {
 		const c = await this.#chunk(chunk);
 		const at = await this.#stored(c, row);
 		const r = at
-			? recordJson(at.buffer, at.i, { facts: this.#facts }, at.providers)
+			? recordJson(at.buffer, at.i, { facts: this.#facts }, this.#buffers!.providers)
 			: await this.#alone(c, row);
 		if (!r) return null;
 		r.pid = c.pid[row] === NO_PID ? null : c.pid[row]!;
@@ -103,20 +106,29 @@ export class RecordReader {
 	 * The row's record in its buffer as decoded and kept for the next rows (no decode per row: a
 	 * payload filter reads thousands), when that is what decoding it alone gives; else null.
 	 */
-	async #stored(
-		c: ChunkView,
-		row: number,
-	): Promise<(RecordAt & { providers: ProviderTable }) | null> {
-		const records = this.#store.records;
-		if (!(records instanceof BufferRecords) || c.kind[row] === 0) return null;
-		const at = await records.asStored(
+	async #stored(c: ChunkView, row: number): Promise<RecordAt | null> {
+		const now = this.#storedNow(c, row);
+		if (now !== undefined) return now;
+		return this.#buffers!.asStored(
 			c.buffer[row]!,
 			c.recOffset[row]!,
 			c.cpu[row]!,
 			c.time[row]!,
 			this.#clock,
 		);
-		return at && { ...at, providers: records.providers };
+	}
+
+	/** #stored's answer without waiting (undefined: its buffer must be decoded first). */
+	#storedNow(c: ChunkView, row: number): RecordAt | null | undefined {
+		const buffers = this.#buffers;
+		if (!buffers || c.kind[row] === 0) return null;
+		return buffers.storedNow(
+			c.buffer[row]!,
+			c.recOffset[row]!,
+			c.cpu[row]!,
+			c.time[row]!,
+			this.#clock,
+		);
 	}
 
 	/** The row's record decoded alone, from its bytes. */
@@ -188,7 +200,7 @@ export class RecordReader {
 		const out: (Readonly<Record<string, unknown>> | null)[] = [];
 		for (const row of rows) {
 			// From the record's buffer when it agrees with the row: its fields alone, no object.
-			const at = await this.#stored(c, row);
+			const at = this.#storedNow(c, row) ?? (await this.#stored(c, row));
 			out.push(
 				at
 					? recordFields(at.buffer, at.i, { facts: this.#facts }, keys)
