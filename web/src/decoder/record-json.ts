@@ -123,7 +123,10 @@ function schemaFields(
 	return { fields, missing: decoded.filter((f) => f.missing).map((f) => f.name) };
 }
 
-/** A string record's text (WPP-less trace messages), its trailing NULs dropped. */
+/**
+ * The text of a message logged as a string (STRING_ONLY, as EventWriteString logs it), its
+ * trailing NULs dropped.
+ */
 function stringFields(buf: DecodedBuffer, i: number): Record<string, unknown> {
 	const at = buf.u32(i, RecordOut.payloadOffset);
 	const size = buf.u32(i, RecordOut.payloadSize);
