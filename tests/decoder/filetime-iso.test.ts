@@ -1,6 +1,7 @@
 // filetimeToIso makes the text of a second once for the times that fall in it: it must say what
 // working each time out alone says, in any order, at the edges of what has text.
 import { describe, expect, it } from 'vitest';
+import { Prng } from '../builders/prng.ts';
 import { filetimeToIso } from '../../web/src/decoder/time.ts';
 
 /** The text worked out alone, through Date, as the ISO format defines it. */
@@ -13,20 +14,10 @@ function reference(ft: bigint): string | null {
 	return `${iso.slice(0, 19)}.${(ft % 10000000n).toString().padStart(7, '0')}Z`;
 }
 
-/** A small deterministic generator (xorshift), so that a failure can be replayed. */
-function generator(seed: number): () => number {
-	let x = seed >>> 0 || 1;
-	return () => {
-		x ^= x << 13;
-		x ^= x >>> 17;
-		x ^= x << 5;
-		return (x >>> 0) / 4294967296;
-	};
-}
-
 describe('filetimeToIso', () => {
 	it('says what each time worked out alone says, in time order and out of it', () => {
-		const rnd = generator(7);
+		const rng = new Prng(7);
+		const rnd = () => rng.next();
 		const start = 134179540135897932n;
 		const times: bigint[] = [];
 		// A trace's records: many in each second, seconds in order.

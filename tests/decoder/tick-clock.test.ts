@@ -1,17 +1,7 @@
 // TickClock works out FILETIME text in doubles: it must say exactly what bigint says.
 import { describe, expect, it } from 'vitest';
+import { Prng } from '../builders/prng.ts';
 import { TickClock, filetimeToIso } from '../../web/src/decoder/time.ts';
-
-/** A small deterministic generator (xorshift), so that a failure can be replayed. */
-function generator(seed: number): () => number {
-	let x = seed >>> 0 || 1;
-	return () => {
-		x ^= x << 13;
-		x ^= x >>> 17;
-		x ^= x << 5;
-		return (x >>> 0) / 4294967296;
-	};
-}
 
 const bigintText = (origin: bigint, ticks: number) => ({
 	filetime: String(origin + BigInt(ticks)),
@@ -20,7 +10,8 @@ const bigintText = (origin: bigint, ticks: number) => ({
 
 describe('TickClock', () => {
 	it('gives the text bigint gives, at any offset from real and edge origins', () => {
-		const rnd = generator(27);
+		const rng = new Prng(27);
+		const rnd = () => rng.next();
 		const origins = [
 			134179540135897932n, // a real trace's StartTime (2026)
 			134179540130000000n, // on a whole second
