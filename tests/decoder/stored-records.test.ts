@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BufferRecords, bufferTable } from '../../web/src/decoder/buffer-records.ts';
 import { Clock } from '../../web/src/decoder/decoded-buffer.ts';
-import { indexBuffers, reopenTrace } from '../../web/src/decoder/etl-file.ts';
+import { indexBuffers, reopenTrace, type OpenTrace } from '../../web/src/decoder/etl-file.ts';
 import { mergeRecords } from '../../web/src/decoder/merge.ts';
 import { ProviderTable, recordFields, recordJson } from '../../web/src/decoder/record-json.ts';
 import { decodeRecord, recordDecoder } from '../../web/src/decoder/single-record.ts';
@@ -66,17 +66,24 @@ const TRACES: [string, () => Uint8Array][] = [
 	['odd layouts', oddLayouts],
 ];
 
+/** The traces that open (some hostile cases are not traces at all: nothing to read back). */
+async function* openTraces(): AsyncGenerator<[string, OpenTrace]> {
+	for (const [name, bytes] of TRACES) {
+		let trace: OpenTrace;
+		try {
+			trace = await open(bytes());
+		} catch {
+			continue;
+		}
+		yield [name, trace];
+	}
+}
+
 describe('records read back from their buffers', { timeout: WHOLE_FIXTURES_MS }, () => {
 	it('give the fields of the record object, all or those a filter reads, for every layout', async () => {
 		const layouts = new Set<number>();
 		let picked = 0;
-		for (const [name, bytes] of TRACES) {
-			let trace;
-			try {
-				trace = await open(bytes());
-			} catch {
-				continue; // not a trace at all: nothing to read back
-			}
+		for await (const [name, trace] of openTraces()) {
 			const providers = new ProviderTable(trace);
 			const index = await indexBuffers(trace);
 			let differ = 0;
@@ -109,13 +116,7 @@ describe('records read back from their buffers', { timeout: WHOLE_FIXTURES_MS },
 		let given = 0;
 		let rows = 0;
 		let damaged = 0;
-		for (const [name, bytes] of TRACES) {
-			let trace;
-			try {
-				trace = await open(bytes());
-			} catch {
-				continue;
-			}
+		for await (const [name, trace] of openTraces()) {
 			const mem = await ingestToMemory(trace);
 			const records = new BufferRecords(
 				await reopenTrace(trace),
