@@ -133,24 +133,21 @@ export async function decodeCommand(
  * Whole lines written straight from a selected record's buffer (decoded again by BufferRecords,
  * kept for the next rows), without a record object: what RecordWriter.fast writes, byte for byte
  * recordLine(recordJson(...)), or with --columns (record columns, payload fields, and columns of
- * the events table read from the chunk) what ColumnWriter writes, for a schema-decoded event at
- * the time its columns hold. Any other record, and one of another provider under --provider afd,
- * is left to the record object path.
+ * the events table read from the chunk) what ColumnWriter writes, for a schema-decoded event that
+ * agrees with its row (BufferRecords.storedNow). Any other record, and one of another provider
+ * under --provider afd, is left to the record object path.
  */
 function writtenFromBuffer(trace: OpenTrace, opts: DecodeOptions, sink: ByteSink): WrittenRecord {
-	const start = BigInt(trace.facts.startFiletime);
-	const originHi = Number(start >> 32n);
-	const originLo = Number(start & 0xffffffffn);
+	const clock = new Clock(BigInt(trace.facts.startFiletime));
 	let writer: RecordWriter | null = null;
 	let picked: ColumnWriter | null = null;
 	return (records, c, i, row) => {
 		// The header record's line is made of the trace's facts.
 		if (c.kind[i] === 0) return false;
-		const at = records.recordNow(c.buffer[i]!, c.recOffset[i]!);
+		// The record as its buffer (decoded by the caller) holds it, if it agrees with the row.
+		const at = records.storedNow(c.buffer[i]!, c.recOffset[i]!, c.cpu[i]!, c.time[i]!, clock);
 		if (!at) return false;
 		const { buffer: b, i: k } = at;
-		if (((b.timeHi(k) | 0) - originHi) * 0x100000000 + (b.timeLo(k) - originLo) !== c.time[i])
-			return false;
 		if (
 			opts.provider === 'afd' &&
 			records.providers.guid(b.u16(k, RecordOut.providerIndex)) !== AFD_GUID
@@ -291,9 +288,8 @@ export async function filteredRecords(
 		const b = c.buffer[i]!;
 		const [offset, cpu, ticks] = [c.recOffset[i]!, c.cpu[i]!, c.time[i]!];
 		// Without waiting when its buffer is among those just decoded (almost every row).
-		const stored =
-			records.storedNow(b, offset, cpu, ticks, clock) ??
-			(await records.asStored(b, offset, cpu, ticks, clock));
+		const now = records.storedNow(b, offset, cpu, ticks, clock);
+		const stored = now !== undefined ? now : await records.asStored(b, offset, cpu, ticks, clock);
 		if (stored) return recordFields(stored.buffer, stored.i, trace, keys);
 		return (await recordOf(c, i))?.fields ?? null;
 	};

@@ -200,7 +200,9 @@ export class RecordReader {
 		const out: (Readonly<Record<string, unknown>> | null)[] = [];
 		for (const row of rows) {
 			// From the record's buffer when it agrees with the row: its fields alone, no object.
-			const at = this.#storedNow(c, row) ?? (await this.#stored(c, row));
+			// Without waiting when its buffer is among those just decoded (almost every row).
+			const now = this.#storedNow(c, row);
+			const at = now !== undefined ? now : await this.#stored(c, row);
 			out.push(
 				at
 					? recordFields(at.buffer, at.i, { facts: this.#facts }, keys)
