@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ByteSink } from '../../web/src/export/byte-sink.ts';
 import { csvCell } from '../../web/src/export/record-lines.ts';
+import { Prng } from '../builders/prng.ts';
 
 const written = (f: (s: ByteSink) => void, capacity = 4) => {
 	const s = new ByteSink(capacity);
@@ -40,6 +41,19 @@ describe('ByteSink', () => {
 			const out = written((k) => k.jsonString(s, true)).toString();
 			expect(`"${out}"`, s).toBe(csvCell(JSON.stringify(s)));
 		}
+	});
+
+	it('writes a CSV cell as csvCell makes it, in UTF-8', () => {
+		const rng = new Prng(27);
+		// Random strings of the characters a cell treats apart, among ASCII, multi-byte and surrogates.
+		const pool = [',', '"', '\r', '\n', 'a', ' ', 'é', '中', '😀', '\ud800', '\udc00', '\0'];
+		const random = Array.from({ length: 500 }, () =>
+			Array.from({ length: rng.int(0, 12) }, () => pool[rng.int(0, pool.length - 1)]).join(''),
+		);
+		for (const s of [...STRINGS, ...random])
+			expect(written((k) => k.csvCell(s)).equals(Buffer.from(csvCell(s))), JSON.stringify(s)).toBe(
+				true,
+			);
 	});
 
 	it('writes integers and hex as toString does', () => {

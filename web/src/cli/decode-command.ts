@@ -67,10 +67,10 @@ export async function decodeCommand(
 		const header = headerLine(opts.format);
 		if (header !== null) line(header);
 	}
-	// Columns of the events table are read from the column chunks, as a filter is; those that
-	// need the record object as well (its payload, provider_guid) rule out writing from the buffer.
+	// Columns of the events table are read from the column chunks, as a filter is; one that only
+	// the record object gives rules out writing from the buffer.
 	const rowColumns = cols?.some((c) => c.row) ?? false;
-	const fromBuffer = cols?.every((c) => !c.row || c.fromColumns) ?? true;
+	const fromBuffer = cols?.every((c) => c.written) ?? true;
 	if (opts.filter !== null || rowColumns) {
 		// The owners are the sockets', known once the whole trace has been followed: a first pass
 		// of the tracker when a column or the filter needs them.
@@ -156,9 +156,7 @@ function writtenFromBuffer(trace: OpenTrace, opts: DecodeOptions, sink: ByteSink
 		if (opts.columns) {
 			picked ??= new ColumnWriter(
 				opts.format,
-				opts.columns.map((col) =>
-					col.fromColumns ? { header: col.header, fromColumns: col.fromColumns } : col.picked!,
-				),
+				opts.columns.map((col) => col.written!),
 				records.providers,
 			);
 			return picked.write(sink, b, k, c.pid[i]!, c.tid[i]!, row);

@@ -7,7 +7,7 @@
 // cannot be read is reported and skipped, the others go on.
 import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { indexBuffers, openTrace } from '../decoder/etl-file.ts';
+import { indexBuffers, openTrace, type OpenTrace } from '../decoder/etl-file.ts';
 import { blockCache } from '../decoder/source.ts';
 import {
 	CONVERSATION_TABLE,
@@ -30,8 +30,11 @@ import { findingsOf } from '../sockets/findings.ts';
 import { EVENTS_KEPT_PER_SOCKET } from '../sockets/import-tracker.ts';
 import { PACKET_TABLE, packetTableRow } from '../export/packet-table.ts';
 import { trackPackets } from '../packets/track-packets.ts';
+import { ColumnWriter } from '../export/column-writer.ts';
+import { EVENT_PICKS } from '../export/event-picks.ts';
+import { Clock } from '../decoder/decoded-buffer.ts';
 import { EXIT, type Options } from './args.ts';
-import { filteredRecords } from './decode-command.ts';
+import { filteredRecords, type WrittenRecord } from './decode-command.ts';
 import { openInput } from './input.ts';
 import { Progress } from './progress.ts';
 
@@ -55,7 +58,7 @@ function tableFile(
 	const fd = openSync(join(partition, `part-0.${format}`), 'w');
 	const writer = tableWriter(format, columns, (piece) => void writeSync(fd, piece));
 	return {
-		add: (row) => writer.add(row),
+		...writer,
 		close: async () => {
 			try {
 				return await writer.close();
@@ -63,6 +66,25 @@ function tableFile(
 				closeSync(fd);
 			}
 		},
+	};
+}
+
+/**
+ * The events table's NDJSON or CSV lines written straight from each record's buffer
+ * (ColumnWriter over EVENT_PICKS), for a schema-decoded event that agrees with its row; any
+ * other is left to eventRow.
+ */
+function eventLines(trace: OpenTrace, format: TableFormat, events: TableWriter): WrittenRecord {
+	const clock = new Clock(BigInt(trace.facts.startFiletime));
+	let writer: ColumnWriter | null = null;
+	return (records, c, i, row) => {
+		// The header record's row is made of the trace's facts.
+		if (c.kind[i] === 0) return false;
+		const at = records.storedNow(c.buffer[i]!, c.recOffset[i]!, c.cpu[i]!, c.time[i]!, clock);
+		if (!at) return false;
+		writer ??= new ColumnWriter(format as 'ndjson' | 'csv', EVENT_PICKS, records.providers);
+		const w = writer;
+		return events.write!((sink) => w.write(sink, at.buffer, at.i, c.pid[i]!, c.tid[i]!, row));
 	};
 }
 
@@ -108,9 +130,13 @@ async function exportTrace(
 				await events.add(eventRow(c, i, ctx, r, index, owners));
 				eventCount++;
 			},
-			async () => {},
+			async () => events.flush?.(),
 			progress,
-			{ owners: tracked.owners ?? null, sockets: false },
+			{
+				owners: tracked.owners ?? null,
+				sockets: false,
+				written: events.write ? eventLines(trace, format, events) : undefined,
+			},
 		);
 		await events.close();
 		const write = async <T>(

@@ -184,6 +184,55 @@ export class ByteSink {
 	}
 
 	/**
+	 * `s` as one CSV cell, byte for byte the UTF-8 of csvCell(s): quoted, its quotes doubled, when
+	 * it holds a comma, quote or line break; lone surrogates as U+FFFD.
+	 */
+	csvCell(s: string): void {
+		const n = s.length;
+		let quote = false;
+		for (let k = 0; k < n && !quote; k++) {
+			const c = s.charCodeAt(k);
+			quote = c === 44 || c === 34 || c === 10 || c === 13;
+		}
+		// At most 3 bytes per UTF-16 unit (a quote doubled takes 2).
+		this.reserve(n * 3 + 2);
+		const out = this.bytes;
+		let at = this.length;
+		if (quote) out[at++] = 34;
+		for (let k = 0; k < n; k++) {
+			const c = s.charCodeAt(k);
+			if (c < 0x80) {
+				out[at++] = c;
+				if (c === 34) out[at++] = 34;
+			} else if (c < 0x800) {
+				out[at++] = 0xc0 | (c >> 6);
+				out[at++] = 0x80 | (c & 63);
+			} else if (c >= 0xd800 && c <= 0xdfff) {
+				const d = k + 1 < n ? s.charCodeAt(k + 1) : 0;
+				if (c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff) {
+					const cp = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+					out[at++] = 0xf0 | (cp >> 18);
+					out[at++] = 0x80 | ((cp >> 12) & 63);
+					out[at++] = 0x80 | ((cp >> 6) & 63);
+					out[at++] = 0x80 | (cp & 63);
+					k++;
+				} else {
+					// A lone surrogate: U+FFFD, as TextEncoder writes it.
+					out[at++] = 0xef;
+					out[at++] = 0xbf;
+					out[at++] = 0xbd;
+				}
+			} else {
+				out[at++] = 0xe0 | (c >> 12);
+				out[at++] = 0x80 | ((c >> 6) & 63);
+				out[at++] = 0x80 | (c & 63);
+			}
+		}
+		if (quote) out[at++] = 34;
+		this.length = at;
+	}
+
+	/**
 	 * `"s"` escaped exactly as JSON.stringify escapes a string, as UTF-8. `doubled`: every quote
 	 * written twice, as inside a quoted CSV cell.
 	 */

@@ -16,6 +16,7 @@ import { guidAt } from '../decoder/wasm.ts';
 import { ByteSink, utf8Bytes } from './byte-sink.ts';
 import { CurrentSecond, fraction } from './current-second.ts';
 import { payloadKeys } from './payload-keys.ts';
+import { PayloadWriter } from './fields-writer.ts';
 import { ValueNames } from './value-names.ts';
 import { csvCell, type ExportFormat, type PickedColumn } from './record-lines.ts';
 import type { RowAt } from './tables.ts';
@@ -42,6 +43,8 @@ interface Cell {
 	readonly map: string | null;
 	/** A column of the events table read from the chunk, or null. */
 	readonly row: RowPick['fromColumns'] | null;
+	/** The events table's payload: the record's fields as one object. */
+	readonly payload: boolean;
 }
 
 /** A column of the events table read from the chunk's columns (tables.ts COLUMN_VALUES). */
@@ -50,11 +53,33 @@ export interface RowPick {
 	readonly fromColumns: (a: RowAt) => string | number | boolean | null;
 }
 
-const isRow = (c: PickedColumn | RowPick): c is RowPick => 'fromColumns' in c;
+/** The events table's payload column: the record's fields as one object (PayloadWriter). */
+export interface PayloadPick {
+	readonly header: string;
+	readonly payload: true;
+}
+
+/**
+ * A record column under a header of its own (the events table's provider_guid is providerGuid).
+ * FILETIME_INT64 is the events table's filetime, an INT64: JSON holds it as a number up to 2^53.
+ */
+export interface RecordPick {
+	readonly header: string;
+	readonly column: string;
+}
+
+export const FILETIME_INT64 = 'filetime:int64';
+/** The last FILETIME second that holds values below 2^53 (in the year 1629). */
+const NUMBER_SECONDS = 900719925n;
+
+/** What ColumnWriter writes a column from. */
+export type ColumnPick = PickedColumn | RowPick | PayloadPick | RecordPick;
+
+const isRow = (c: ColumnPick): c is RowPick => 'fromColumns' in c;
 
 export class ColumnWriter {
 	readonly #csv: boolean;
-	readonly #columns: readonly (PickedColumn | RowPick)[];
+	readonly #columns: readonly ColumnPick[];
 	readonly #providers: ProviderTable;
 	/** Whether the picks can be written here at all. */
 	readonly usable: boolean;
@@ -64,13 +89,11 @@ export class ColumnWriter {
 	readonly #second = new CurrentSecond();
 	/** The FILETIME's seconds' digits, for the current second. */
 	#seconds: Uint8Array = new Uint8Array(0);
+	readonly #payload: PayloadWriter;
 
-	constructor(
-		format: ExportFormat,
-		columns: readonly (PickedColumn | RowPick)[],
-		providers: ProviderTable,
-	) {
+	constructor(format: ExportFormat, columns: readonly ColumnPick[], providers: ProviderTable) {
 		this.#csv = format === 'csv';
+		this.#payload = new PayloadWriter(format);
 		this.#columns = columns;
 		this.#providers = providers;
 		const headers = new Set(columns.map((c) => c.header));
@@ -80,7 +103,7 @@ export class ColumnWriter {
 			headers.size === columns.length &&
 			columns.every(
 				(c) =>
-					(isRow(c) || c.field || c.header !== 'fields') &&
+					(!('field' in c) || c.field || c.header !== 'fields') &&
 					!ARRAY_INDEX.test(c.header) &&
 					c.header !== '__proto__',
 			);
@@ -121,9 +144,11 @@ export class ColumnWriter {
 			const ok =
 				cell.row !== null
 					? at !== null && this.#rowValue(sink, cell.row(at))
-					: cell.column !== null
-						? this.#column(sink, buf, i, cell.column, schemaIndex, pid, tid)
-						: this.#field(sink, buf, cell, first);
+					: cell.payload
+						? this.#payload.write(sink, buf, i)
+						: cell.column !== null
+							? this.#column(sink, buf, i, cell.column, schemaIndex, pid, tid)
+							: this.#field(sink, buf, cell, first);
 			if (!ok) {
 				sink.length = start;
 				return false;
@@ -143,10 +168,11 @@ export class ColumnWriter {
 			const key = utf8Bytes(
 				this.#csv ? (k > 0 ? ',' : '') : `${k > 0 ? ',' : '{'}${JSON.stringify(c.header)}:`,
 			);
-			if (isRow(c))
-				return { key, column: null, field: -1, meaning: false, map: null, row: c.fromColumns };
-			if (!c.field)
-				return { key, column: c.header, field: -1, meaning: false, map: null, row: null };
+			const cell = { key, column: null, field: -1, meaning: false, map: null, row: null };
+			if (isRow(c)) return { ...cell, row: c.fromColumns, payload: false };
+			if ('payload' in c) return { ...cell, payload: true };
+			if ('column' in c) return { ...cell, column: c.column, payload: false };
+			if (!c.field) return { ...cell, column: c.header, payload: false };
 			let field = schema.fields.findIndex((f) => f.name === c.header);
 			let meaning = false;
 			if (field < 0) {
@@ -160,6 +186,7 @@ export class ColumnWriter {
 				meaning,
 				map: schema.fields[field]?.map ?? null,
 				row: null,
+				payload: false,
 			};
 		});
 	}
@@ -176,7 +203,7 @@ export class ColumnWriter {
 	#text(sink: ByteSink, s: string | null): void {
 		if (s === null) {
 			if (!this.#csv) sink.raw(this.#null);
-		} else if (this.#csv) sink.utf8(csvCell(s));
+		} else if (this.#csv) sink.csvCell(s);
 		else sink.jsonString(s);
 	}
 
@@ -209,11 +236,14 @@ export class ColumnWriter {
 				sink.byte(90);
 				this.#quote(sink);
 				return true;
+			case FILETIME_INT64:
+				// Where JSON would hold it as a number, the object path writes it; elsewhere, as the
+				// digits of a string, as the record's filetime is.
+				if (!this.#csv && this.#second.seconds <= NUMBER_SECONDS) return false;
+				this.#filetime(sink, buf, i);
+				return true;
 			case 'filetime':
-				this.#quote(sink);
-				sink.raw(this.#seconds);
-				fraction(sink, this.#second.ticks(buf, i));
-				this.#quote(sink);
+				this.#filetime(sink, buf, i);
 				return true;
 			case 'providerGuid':
 				this.#text(sink, this.#providers.guid(buf.u16(i, RecordOut.providerIndex)));
@@ -257,6 +287,14 @@ export class ColumnWriter {
 				return true;
 		}
 		return false;
+	}
+
+	/** The FILETIME's digits (a JSON string). */
+	#filetime(sink: ByteSink, buf: DecodedBuffer, i: number): void {
+		this.#quote(sink);
+		sink.raw(this.#seconds);
+		fraction(sink, this.#second.ticks(buf, i));
+		this.#quote(sink);
 	}
 
 	/** A payload field's value or meaning (JSON null, or an empty cell, when there is none). */

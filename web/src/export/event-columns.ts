@@ -14,6 +14,7 @@ import { PAYLOAD_FIELDS } from '../decoder/payload-fields.ts';
 import { nearest } from '../lib/nearest.ts';
 import type { Row } from './table-writer.ts';
 import { COLUMN_VALUES, EVENT_COLUMNS, type RowAt } from './tables.ts';
+import type { ColumnPick } from './column-writer.ts';
 
 export interface EventColumn {
 	readonly header: string;
@@ -25,6 +26,8 @@ export interface EventColumn {
 	readonly picked?: PickedColumn;
 	/** A `row` column read from the chunk's columns alone (tables.ts COLUMN_VALUES), if it is one. */
 	readonly fromColumns?: (a: RowAt) => string | number | boolean | null;
+	/** What ColumnWriter writes it from, straight from the record's buffer; absent: it cannot. */
+	readonly written?: ColumnPick;
 	get(r: RecordJson, row: Row | null): unknown;
 }
 
@@ -40,8 +43,21 @@ const ALIASES: Readonly<Record<string, string>> = {
 const OWNER_COLUMNS = new Set(['owner_pid', 'owner', 'owner_source']);
 
 function recordColumn(c: PickedColumn): EventColumn {
-	return { header: c.header, row: false, owners: false, picked: c, get: (r) => c.get(r) };
+	return {
+		header: c.header,
+		row: false,
+		owners: false,
+		picked: c,
+		written: c,
+		get: (r) => c.get(r),
+	};
 }
+
+/** The events table's columns that are neither read from the chunk nor record columns by name. */
+const WRITTEN_ROW: Readonly<Record<string, (header: string) => ColumnPick>> = {
+	payload: (header) => ({ header, payload: true }),
+	provider_guid: (header) => ({ header, column: 'providerGuid' }),
+};
 
 export function pickEventColumns(names: readonly string[]): EventColumn[] | { error: string } {
 	const out: EventColumn[] = [];
@@ -65,11 +81,13 @@ export function pickEventColumns(names: readonly string[]): EventColumn[] | { er
 			};
 		}
 		const fromColumns = COLUMN_VALUES[name];
+		const written = fromColumns ? { header: name, fromColumns } : WRITTEN_ROW[name]?.(name);
 		out.push({
 			header: name,
 			row: true,
 			owners: OWNER_COLUMNS.has(name),
 			...(fromColumns ? { fromColumns } : {}),
+			...(written ? { written } : {}),
 			get: (_r, row) => row?.[name] ?? null,
 		});
 	}

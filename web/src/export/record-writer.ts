@@ -4,13 +4,10 @@
 // writers made once per schema: constant keys and cells as bytes, numbers and addresses written
 // as digits, the time's date and seconds made once per second. Every other record (TraceLogging,
 // strings, raw payloads, damage, extended items, a field cut short) takes the record object path.
-import { FieldOut, FieldType, PayloadLayout, RecordOut } from '../generated/layouts.ts';
+import { PayloadLayout, RecordOut } from '../generated/layouts.ts';
 import { EVENT_SCHEMAS } from '../generated/schemas.ts';
-import { ipv6 } from '../net/ip.ts';
-import { socketAddress } from '../net/sockaddr.ts';
 import type { DecodedBuffer } from '../decoder/decoded-buffer.ts';
 import type { OpenTrace } from '../decoder/etl-file.ts';
-import { hexOf } from '../decoder/event-fields.ts';
 import {
 	KIND_NAMES,
 	providerName,
@@ -18,35 +15,20 @@ import {
 	type ProviderTable,
 } from '../decoder/record-json.ts';
 import { csvCell, recordLine, type ExportFormat } from './record-lines.ts';
-import { guidAt } from '../decoder/wasm.ts';
 import { ByteSink, Piece, utf8Bytes } from './byte-sink.ts';
 import { CurrentSecond, fraction } from './current-second.ts';
-import { payloadKeys } from './payload-keys.ts';
-import { ValueNames } from './value-names.ts';
+import {
+	FieldsWriter,
+	RECENT_SLOTS,
+	RecentValues,
+	SLOT_WORDS,
+	type FieldWriter,
+} from './fields-writer.ts';
 
 /** pid/tid as the record has them (no override). */
 export const OWN = -1;
 /** The value printed as null (what the columns store for "no PID"). */
 const NO_ID = 0xffffffff;
-const SAFE_HI = 0x200000;
-
-const utf16 = new TextDecoder('utf-16le');
-const latin1 = new TextDecoder('latin1');
-
-interface FieldWriter {
-	/** `"Name":` (with the comma before it after the first field). */
-	readonly key: Uint8Array;
-	/** `,"NameName":`, for a named meaning. */
-	readonly meaningKey: Uint8Array;
-	readonly map: string | null;
-	/**
-	 * What follows the value in a record that has every field of its schema: the next field's
-	 * key, or the end of the line after the last.
-	 */
-	readonly next: Piece;
-	/** Value, meaning and `next` as written for recent values of this field. */
-	readonly recent: RecentValues;
-}
 
 interface SchemaWriter {
 	/** `"name":"X","fields":{` (NDJSON) or `X,` (CSV). */
@@ -70,61 +52,24 @@ interface SchemaWriter {
 }
 
 /**
- * The bytes written for recent raw values of one field (value, meaning and what follows), by a
- * hash of the value: most fields of a Winsock trace (enter/exit, locations, statuses, the
- * process and endpoint pointers) take few values, so a line is mostly copied. A field whose
- * values seldom repeat stops being kept after a while.
+ * What a schema's lines are written with: its field writers (FieldsWriter.schema), or null when
+ * its records take the object path.
  */
-class RecentValues {
-	/**
-	 * SLOT_WORDS words per slot, together so that a look-up touches one or two cache lines: the
-	 * value's low and high words, a tag (the type + 1, 0 for an empty slot, and the length of
-	 * what is kept times 256), then the bytes kept (as ByteSink.keep stores them).
-	 */
-	readonly words = new Uint32Array(RECENT_SLOTS * SLOT_WORDS);
-	on = true;
-	hits = 0;
-	misses = 0;
-}
-
-const RECENT_SLOTS = 64;
-const SLOT_WORDS = 16;
-/** The most bytes a slot holds (longer values are written each time). */
-const RECENT_BYTES = (SLOT_WORDS - 3) * 4;
-/** Lookups after which a field whose values hit less than a quarter of the time stops being kept. */
-const RECENT_TRIAL = 1024;
-
-const ARRAY_INDEX = /^(0|[1-9]\d*)$/;
-
-/**
- * A schema's field writers, or null when its fields as object keys would not come out in schema
- * order, once each (two fields of one name, a field named like another's meaning, a key that
- * JavaScript orders first or treats specially): those records take the object path.
- */
-function schemaWriter(index: number, format: ExportFormat): SchemaWriter | null {
+function schemaWriter(
+	index: number,
+	format: ExportFormat,
+	fields: FieldsWriter,
+): SchemaWriter | null {
 	const schema = EVENT_SCHEMAS[index];
-	if (!schema) return null;
-	const keys = payloadKeys(schema);
-	const plain = (k: string) => !ARRAY_INDEX.test(k) && k !== '__proto__';
-	if (!keys || ![...keys].every(plain)) return null;
-	const close = format === 'csv' ? CELL_CLOSE : CLOSE_CLOSE_LINE;
-	const fieldKeys = schema.fields.map((f, k) =>
-		quoted(`${k > 0 ? ',' : ''}${JSON.stringify(f.name)}:`, format),
-	);
+	const writers = fields.schema(index);
+	if (!schema || !writers) return null;
 	return {
 		name: utf8Bytes(
 			format === 'csv'
 				? `${csvCell(schema.name)},`
 				: `"name":${JSON.stringify(schema.name)},"fields":{`,
 		),
-		// In a CSV cell, the quotes doubled.
-		fields: schema.fields.map((f, k) => ({
-			key: fieldKeys[k]!,
-			meaningKey: quoted(`,${JSON.stringify(`${f.name}Name`)}:`, format),
-			map: f.map,
-			next: new Piece(fieldKeys[k + 1] ?? close),
-			recent: new RecentValues(),
-		})),
+		fields: writers,
 		tails: [],
 		head: null,
 		headProvider: -1,
@@ -135,9 +80,6 @@ function schemaWriter(index: number, format: ExportFormat): SchemaWriter | null 
 	};
 }
 
-const quoted = (json: string, format: ExportFormat) =>
-	utf8Bytes(format === 'csv' ? json.replaceAll('"', '""') : json);
-
 export class RecordWriter {
 	readonly format: ExportFormat;
 	readonly #trace: Pick<OpenTrace, 'facts'>;
@@ -147,9 +89,7 @@ export class RecordWriter {
 	readonly #providerBytes: Uint8Array[] = [];
 	readonly #kinds: Uint8Array[];
 	/** A JSON string's quote, and `"0x` before hex digits: doubled in a CSV cell. */
-	readonly #quote: Uint8Array;
-	readonly #hexOpen: Uint8Array;
-	readonly #names = new ValueNames();
+	readonly #fields: FieldsWriter;
 	readonly #keys = {
 		time: utf8Bytes('","time":"'),
 		id: utf8Bytes('"id":'),
@@ -185,8 +125,7 @@ export class RecordWriter {
 		this.#trace = trace;
 		this.#providers = providers;
 		this.#csv = format === 'csv';
-		this.#quote = quoted('"', format);
-		this.#hexOpen = quoted('"0x', format);
+		this.#fields = new FieldsWriter(format, this.#csv ? CELL_CLOSE : CLOSE_CLOSE_LINE);
 		this.#kinds = KIND_NAMES.map((k) => utf8Bytes(this.#csv ? `${k},` : `{"kind":"${k}`));
 	}
 
@@ -219,7 +158,7 @@ export class RecordWriter {
 		const schemaIndex = r16[(at + RecordOut.schemaIndex) >> 1]!;
 		let schema = this.#schemas[schemaIndex];
 		if (schema === undefined)
-			this.#schemas[schemaIndex] = schema = schemaWriter(schemaIndex, this.format);
+			this.#schemas[schemaIndex] = schema = schemaWriter(schemaIndex, this.format, this.#fields);
 		if (schema === null || !this.#moveSecond(buf, i)) return false;
 		const kindCode = r8[at + RecordOut.kind]!;
 		if (kindCode >= this.#kinds.length) return false;
@@ -243,7 +182,7 @@ export class RecordWriter {
 		const cpu = buf.entry.cpu;
 		if (count > 0 && count === schema.fields.length) {
 			sink.piece(schema.tails[cpu] ?? this.#tail(schema, cpu));
-			if (this.#everyField(sink, buf, schema, first, count)) return true;
+			if (this.#fields.every(sink, buf, schema.fields, first, count)) return true;
 			sink.length = start;
 			return false;
 		}
@@ -255,7 +194,7 @@ export class RecordWriter {
 		const cell = csv && count > 0;
 		if (cell) sink.raw(CELL_OPEN);
 		else if (csv) sink.byte(123);
-		if (!this.#fields(sink, buf, schema, first, count)) {
+		if (!this.#fields.some(sink, buf, schema.fields, first, count)) {
 			sink.length = start;
 			return false;
 		}
@@ -344,186 +283,6 @@ export class RecordWriter {
 		return b;
 	}
 
-	/**
-	 * Every field of the schema, each value followed by what comes after it (the next key, or
-	 * the end of the line): recent values of a field are copied as written before.
-	 */
-	#everyField(
-		sink: ByteSink,
-		buf: DecodedBuffer,
-		schema: SchemaWriter,
-		first: number,
-		count: number,
-	): boolean {
-		const fields = schema.fields;
-		// The field table read through its word and byte views in this body (as the chunk
-		// builder reads it): a call per read cost more than the copying.
-		const words = buf.fieldWords;
-		const bytes = buf.fieldBytes;
-		for (let f = 0; f < count; f++) {
-			const w = fields[f]!;
-			const j = first + f;
-			const b = j * FieldOut.SIZE;
-			if (bytes[b + FieldOut.missing] !== 0) return false;
-			const type = bytes[b + FieldOut.type]!;
-			if (OF_IMAGE[type] === 1) {
-				if (!this.#value(sink, buf, j, type)) return false;
-				sink.piece(w.next);
-				continue;
-			}
-			const lo = words[(b + FieldOut.value) >> 2]!;
-			const hi = words[(b + FieldOut.value + 4) >> 2]!;
-			const r = w.recent;
-			if (!r.on) {
-				if (!this.#number(sink, w, type, lo, hi)) return false;
-				sink.piece(w.next);
-				continue;
-			}
-			const slot = (lo ^ (lo >>> 6) ^ (lo >>> 12) ^ hi ^ (hi >>> 6)) & (RECENT_SLOTS - 1);
-			const at = slot * SLOT_WORDS;
-			const kept = r.words;
-			const tag = kept[at + 2]!;
-			if (kept[at] === lo && kept[at + 1] === hi && (tag & 255) === type + 1) {
-				sink.words(kept, at + 3, tag >>> 8);
-				r.hits++;
-				continue;
-			}
-			const from = sink.length;
-			if (!this.#number(sink, w, type, lo, hi)) return false;
-			sink.piece(w.next);
-			const n = sink.length - from;
-			if (n <= RECENT_BYTES && type < 255) {
-				sink.keep(from, n, kept, at + 3);
-				kept[at] = lo;
-				kept[at + 1] = hi;
-				kept[at + 2] = (n << 8) | (type + 1);
-			}
-			if (++r.misses + r.hits >= RECENT_TRIAL) {
-				if (r.hits * 4 < r.misses) r.on = false;
-				r.hits = r.misses = 0;
-			}
-		}
-		return true;
-	}
-
-	/** The payload fields as a JSON object's members; false when one is missing. */
-	#fields(
-		sink: ByteSink,
-		buf: DecodedBuffer,
-		schema: SchemaWriter,
-		first: number,
-		count: number,
-	): boolean {
-		for (let f = 0; f < count; f++) {
-			const w = schema.fields[f];
-			const j = first + f;
-			if (!w || buf.fieldU8(j, FieldOut.missing) !== 0) return false;
-			sink.raw(w.key);
-			const type = buf.fieldU8(j, FieldOut.type);
-			const written =
-				OF_IMAGE[type] === 1
-					? this.#value(sink, buf, j, type)
-					: this.#number(
-							sink,
-							w,
-							type,
-							buf.fieldU32(j, FieldOut.value),
-							buf.fieldU32(j, FieldOut.value + 4),
-						);
-			if (!written) return false;
-		}
-		return true;
-	}
-
-	/** A value held in the image (an address, a string, a GUID, bytes). */
-	#value(sink: ByteSink, buf: DecodedBuffer, j: number, type: number): boolean {
-		const image = buf.image;
-		const q = this.#quote;
-		const doubled = this.#csv;
-		const offset = buf.fieldU32(j, FieldOut.offset);
-		switch (type) {
-			case FieldType.IPv4:
-				sink.raw(q);
-				sink.uint(image[offset]!);
-				sink.byte(46);
-				sink.uint(image[offset + 1]!);
-				sink.byte(46);
-				sink.uint(image[offset + 2]!);
-				sink.byte(46);
-				sink.uint(image[offset + 3]!);
-				sink.raw(q);
-				return true;
-			case FieldType.IPv6:
-				sink.jsonString(ipv6(image, offset), doubled);
-				return true;
-			case FieldType.SocketAddress: {
-				const a = socketAddress(image, offset, buf.fieldSize(j));
-				if (a === null) sink.raw(this.#keys.null);
-				else sink.jsonString(a.text, doubled);
-				return true;
-			}
-			case FieldType.UnicodeString:
-			case FieldType.AnsiString: {
-				const bytes = image.subarray(offset, offset + buf.fieldSize(j));
-				const text = (type === FieldType.UnicodeString ? utf16 : latin1).decode(bytes);
-				sink.jsonString(text.replace(/\0$/, ''), doubled);
-				return true;
-			}
-			case FieldType.Guid:
-				sink.raw(q);
-				sink.ascii(guidAt(image, offset));
-				sink.raw(q);
-				return true;
-			case FieldType.Binary:
-				sink.raw(q);
-				sink.ascii(hexOf(image.subarray(offset, offset + buf.fieldSize(j))));
-				sink.raw(q);
-				return true;
-		}
-		return false;
-	}
-
-	/** A value held in the field's 64 bits (a number, pointer, status, boolean) and its meaning. */
-	#number(sink: ByteSink, w: FieldWriter, type: number, lo: number, hi: number): boolean {
-		const doubled = this.#csv;
-		let value: number;
-		switch (type) {
-			case FieldType.Pointer:
-				sink.raw(this.#hexOpen);
-				sink.hex64(hi, lo);
-				sink.raw(this.#quote);
-				return true;
-			case FieldType.Boolean:
-				sink.raw(hi !== 0 || lo !== 0 ? this.#keys.true : this.#keys.false);
-				return true;
-			case FieldType.NTStatus: {
-				if (hi >= SAFE_HI) return false;
-				value = hi * 0x100000000 + lo;
-				sink.uint(value);
-				sink.raw(w.meaningKey);
-				sink.jsonString(this.#names.status(value), doubled);
-				return true;
-			}
-			case FieldType.Int32:
-				value = lo | 0;
-				sink.int(value);
-				break;
-			default:
-				// Above 2^53 the object holds the decimal text.
-				if (hi >= SAFE_HI) return false;
-				value = hi * 0x100000000 + lo;
-				sink.uint(value);
-		}
-		if (w.map !== null) {
-			const meaning = this.#names.meaning(w.map, value);
-			if (meaning !== null) {
-				sink.raw(w.meaningKey);
-				sink.jsonString(meaning, doubled);
-			}
-		}
-		return true;
-	}
-
 	/** PID, `,"tid":` and TID: copied as written before for the threads seen lately. */
 	#ids(sink: ByteSink, pid: number, tid: number): void {
 		const r = this.#threads;
@@ -579,19 +338,6 @@ export class RecordWriter {
 		return moved !== null;
 	}
 }
-
-/** Field types whose value is read from the image rather than from the field's 64 bits. */
-const OF_IMAGE = new Uint8Array(256);
-for (const t of [
-	FieldType.IPv4,
-	FieldType.IPv6,
-	FieldType.SocketAddress,
-	FieldType.UnicodeString,
-	FieldType.AnsiString,
-	FieldType.Guid,
-	FieldType.Binary,
-])
-	OF_IMAGE[t] = 1;
 
 const COMMA = utf8Bytes(',');
 const COMMA_HEX = utf8Bytes(',0x');

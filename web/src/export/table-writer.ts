@@ -4,6 +4,7 @@
 import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import type { SchemaElement } from 'hyparquet';
 import { csvCell } from './record-lines.ts';
+import { ByteSink } from './byte-sink.ts';
 
 export type TableFormat = 'parquet' | 'ndjson' | 'csv';
 
@@ -110,6 +111,14 @@ class PieceWriter extends ByteWriter {
 
 export interface TableWriter {
 	add(row: Row): Promise<void>;
+	/**
+	 * NDJSON and CSV: a row whose line `line` writes into the sink itself (with its line end), or
+	 * leaves unwritten by returning false (this returns false too: the caller adds the row). The
+	 * lines are held until the next add, flush or close.
+	 */
+	write?(line: (sink: ByteSink) => boolean): boolean;
+	/** Hands on the lines held. */
+	flush?(): Promise<void>;
 	/** Writes what is held and ends the file; returns the rows written. */
 	close(): Promise<number>;
 }
@@ -122,28 +131,41 @@ export function tableWriter(
 ): TableWriter {
 	let rows = 0;
 	if (format !== 'parquet') {
-		let lines: string[] = format === 'csv' ? [columns.map((c) => csvCell(c.name)).join(',')] : [];
-		let chars = 0;
+		const lines = new ByteSink(2 << 20);
 		const flush = async () => {
-			if (lines.length === 0) return;
-			const text = lines.join('\n') + '\n';
-			lines = [];
-			chars = 0;
-			await sink(encoder.encode(text));
+			// Handed on, not copied: the sink goes on in memory of its own.
+			if (lines.length > 0) await sink(lines.take());
 		};
+		const added = async () => {
+			rows++;
+			if (lines.length >= 1 << 20) await flush();
+		};
+		if (format === 'csv') {
+			lines.utf8(columns.map((c) => csvCell(c.name)).join(','));
+			lines.byte(10);
+		}
 		return {
 			async add(row) {
-				const line =
+				lines.utf8(
 					format === 'csv'
 						? columns.map((c) => csvCell(jsonValue(row[c.name]))).join(',')
 						: JSON.stringify(
 								Object.fromEntries(columns.map((c) => [c.name, jsonValue(row[c.name])])),
-							);
-				lines.push(line);
-				chars += line.length + 1;
-				rows++;
-				if (chars >= 1 << 20) await flush();
+							),
+				);
+				lines.byte(10);
+				await added();
 			},
+			write(line) {
+				const start = lines.length;
+				if (!line(lines)) {
+					lines.length = start;
+					return false;
+				}
+				rows++;
+				return true;
+			},
+			flush,
 			async close() {
 				await flush();
 				return rows;

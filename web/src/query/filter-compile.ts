@@ -165,7 +165,17 @@ export function compileFilter(node: FilterNode | null, ctx: FilterContext): Comp
 	};
 }
 
-/** The status named for humans: NTSTATUS name (used by group-by and the table). */
+/** Names already worked out, by status: a trace's rows repeat a few statuses millions of times. */
+const STATUS_NAMES = new Map<number, string>();
+/** Kept up to this many (a hostile trace may hold any number of statuses). */
+const STATUS_NAMES_KEPT = 4096;
+
+/** The status named for humans: NTSTATUS name (used by group-by, the table and the exports). */
 export function statusName(value: number): string {
-	return explainStatus(value).name;
+	let name = STATUS_NAMES.get(value);
+	if (name === undefined) {
+		name = explainStatus(value).name;
+		if (STATUS_NAMES.size < STATUS_NAMES_KEPT) STATUS_NAMES.set(value, name);
+	}
+	return name;
 }

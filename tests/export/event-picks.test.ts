@@ -1,0 +1,153 @@
+// The events table written straight from each record's buffer (ColumnWriter over EVENT_PICKS, as
+// `sockscope export` writes NDJSON and CSV) is, line for line, what the table writer makes of
+// eventRow: on the sample, every real fixture, a generated Winsock trace (with the sockets'
+// owners), and a trace whose times cross 2^53 ticks (in 1629), below which JSON holds the events
+// table's FILETIME as a number.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { BufferRecords, bufferTable } from '../../web/src/decoder/buffer-records.ts';
+import { indexBuffers, reopenTrace } from '../../web/src/decoder/etl-file.ts';
+import { recordJson } from '../../web/src/decoder/record-json.ts';
+import { ByteSink } from '../../web/src/export/byte-sink.ts';
+import { ColumnWriter } from '../../web/src/export/column-writer.ts';
+import { EVENT_PICKS } from '../../web/src/export/event-picks.ts';
+import { EVENT_COLUMNS, eventRow } from '../../web/src/export/tables.ts';
+import { tableWriter, type Row } from '../../web/src/export/table-writer.ts';
+import { firstPassOwners } from '../../web/src/cli/decode-command.ts';
+import { OwnerJoin } from '../../web/src/query/owner-join.ts';
+import { ingestToMemory } from '../builders/memory-chunks.ts';
+import { EtlWriter } from '../builders/etl-writer.ts';
+import { open } from '../decoder/load.ts';
+import { WHOLE_FIXTURES_MS } from '../timeouts.ts';
+import { writerTraces } from './writer-traces.ts';
+
+const NO_ID = 0xffffffff;
+type TextFormat = 'ndjson' | 'csv';
+
+/** 2^53 ticks after 1601: below it, the events table's FILETIME is a JSON number. */
+const TWO_53 = 2n ** 53n;
+
+/** AFD sends from 2 s before 2^53 ticks to 2 s after it, a tenth of a second apart. */
+function across2to53(): Uint8Array {
+	const start = TWO_53 - 30_000_000n;
+	const w = new EtlWriter({ startTime: start, cpus: 2 });
+	for (let k = 0; k < 40; k++)
+		w.addAfd({
+			cpu: k % 2,
+			time: TWO_53 - 20_000_000n + BigInt(k) * 1_000_000n,
+			pid: 4120,
+			tid: 7000 + (k % 2),
+			id: 1003,
+			values: {
+				EnterExit: k & 1,
+				Location: 3,
+				Process: 0x8a5c5080,
+				Endpoint: 0x8b000000,
+				BufferCount: 1,
+				Buffer: 0x1000 + k,
+				BufferLength: 100 + k,
+			},
+		});
+	return w.finish().bytes;
+}
+
+/** The line the table writer makes of one row (the CSV header left out). */
+async function tableLine(format: TextFormat, row: Row): Promise<Buffer> {
+	const pieces: Uint8Array[] = [];
+	const table = tableWriter(format, EVENT_COLUMNS, (p) => void pieces.push(p.slice()));
+	await table.add(row);
+	await table.close();
+	const text = Buffer.concat(pieces);
+	return format === 'csv' ? text.subarray(text.indexOf(10) + 1) : text;
+}
+
+/** Both paths over a trace's stored rows: lines that differ (the first few), rows, rows written. */
+async function compare(bytes: Uint8Array, format: TextFormat) {
+	const trace = await open(bytes);
+	const mem = await ingestToMemory(trace);
+	const records = new BufferRecords(
+		await reopenTrace(trace),
+		bufferTable((await indexBuffers(trace)).buffers),
+	);
+	const join = new OwnerJoin(await firstPassOwners(await open(bytes)));
+	const ctx = { ...mem.context(), hostNames: mem.tables.hostNames };
+	const writer = new ColumnWriter(format, EVENT_PICKS, records.providers);
+	const sink = new ByteSink();
+	const differ: { old: string; new: string }[] = [];
+	let rows = 0;
+	let written = 0;
+	let base = 0;
+	for (const chunk of mem.chunks.list) {
+		const c = chunk.columns;
+		const owners = join.columns(c, chunk.rows, base, ctx);
+		for (let i = 0; i < chunk.rows; i++, rows++) {
+			if (c.kind[i] === 0) continue;
+			const at = await records.record(c.buffer[i]!, c.recOffset[i]!);
+			if (!at) continue;
+			sink.length = 0;
+			const row = { c, i, ctx, index: base + i, owners };
+			if (!writer.write(sink, at.buffer, at.i, c.pid[i]!, c.tid[i]!, row)) continue;
+			written++;
+			const r = recordJson(at.buffer, at.i, trace, records.providers);
+			r.pid = c.pid[i] === NO_ID ? null : c.pid[i]!;
+			r.tid = c.tid[i] === NO_ID ? null : c.tid[i]!;
+			const old = await tableLine(format, eventRow(c, i, ctx, r, base + i, owners));
+			const made = Buffer.from(sink.bytes.subarray(0, sink.length));
+			if (!made.equals(old) && differ.length < 3)
+				differ.push({ old: old.toString(), new: made.toString() });
+		}
+		base += chunk.rows;
+	}
+	return { differ, rows, written };
+}
+
+const traces = writerTraces('event-picks', 1);
+
+describe('the events table from the buffer', { timeout: WHOLE_FIXTURES_MS }, () => {
+	for (const [name, path] of traces)
+		it(`${name}: each line as the table writer makes it of eventRow`, async () => {
+			const bytes = new Uint8Array(readFileSync(path));
+			for (const format of ['ndjson', 'csv'] as const) {
+				const { differ, rows, written } = await compare(bytes, format);
+				expect(rows).toBeGreaterThan(0);
+				expect(differ, format).toEqual([]);
+				// The Winsock events take the writer, payload and all.
+				if (name === 'sample' || name === 'generated') expect(written).toBeGreaterThan(rows / 2);
+			}
+		});
+
+	it('leaves a FILETIME JSON holds as a number to eventRow, and writes those above it', async () => {
+		const bytes = across2to53();
+		const ndjson = await compare(bytes, 'ndjson');
+		expect(ndjson.differ).toEqual([]);
+		// The seconds that reach 2^53 (two of the four) go to eventRow; the later ones are written.
+		expect(ndjson.written).toBeGreaterThan(0);
+		expect(ndjson.written).toBeLessThan(ndjson.rows / 2);
+		// CSV holds the digits either way: every event is written.
+		const csv = await compare(bytes, 'csv');
+		expect(csv.differ).toEqual([]);
+		expect(csv.written).toBeGreaterThan(ndjson.written);
+	});
+
+	it('holds a line a writer declines to write, and counts those it writes', async () => {
+		const pieces: Uint8Array[] = [];
+		const table = tableWriter('ndjson', EVENT_COLUMNS, (p) => void pieces.push(p.slice()));
+		expect(
+			table.write!((sink) => {
+				sink.ascii('half a line');
+				return false;
+			}),
+		).toBe(false);
+		expect(
+			table.write!((sink) => {
+				sink.ascii('{"index":1}\n');
+				return true;
+			}),
+		).toBe(true);
+		await table.add({ index: 2 });
+		expect(await table.close()).toBe(2);
+		const lines = Buffer.concat(pieces).toString().split('\n');
+		expect(lines[0]).toBe('{"index":1}');
+		expect(JSON.parse(lines[1]!).index).toBe(2);
+	});
+});
