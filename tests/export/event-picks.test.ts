@@ -16,40 +16,12 @@ import { tableWriter, type Row } from '../../web/src/export/table-writer.ts';
 import { firstPassOwners } from '../../web/src/cli/decode-command.ts';
 import { OwnerJoin } from '../../web/src/query/owner-join.ts';
 import { ingestToMemory } from '../builders/memory-chunks.ts';
-import { EtlWriter } from '../builders/etl-writer.ts';
 import { open } from '../decoder/load.ts';
 import { WHOLE_FIXTURES_MS } from '../timeouts.ts';
-import { writerTraces } from './writer-traces.ts';
+import { across2to53, writerTraces } from './writer-traces.ts';
 
 const NO_ID = 0xffffffff;
 type TextFormat = 'ndjson' | 'csv';
-
-/** 2^53 ticks after 1601: below it, the events table's FILETIME is a JSON number. */
-const TWO_53 = 2n ** 53n;
-
-/** AFD sends from 2 s before 2^53 ticks to 2 s after it, a tenth of a second apart. */
-function across2to53(): Uint8Array {
-	const start = TWO_53 - 30_000_000n;
-	const w = new EtlWriter({ startTime: start, cpus: 2 });
-	for (let k = 0; k < 40; k++)
-		w.addAfd({
-			cpu: k % 2,
-			time: TWO_53 - 20_000_000n + BigInt(k) * 1_000_000n,
-			pid: 4120,
-			tid: 7000 + (k % 2),
-			id: 1003,
-			values: {
-				EnterExit: k & 1,
-				Location: 3,
-				Process: 0x8a5c5080,
-				Endpoint: 0x8b000000,
-				BufferCount: 1,
-				Buffer: 0x1000 + k,
-				BufferLength: 100 + k,
-			},
-		});
-	return w.finish().bytes;
-}
 
 /** The line the table writer makes of one row (the CSV header left out). */
 async function tableLine(format: TextFormat, row: Row): Promise<Buffer> {

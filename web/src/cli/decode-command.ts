@@ -199,14 +199,14 @@ export type EachRecord = (
 /**
  * Writes a selected record (row i of a chunk's columns) without its record object, when it can;
  * false leaves it to `each`. `records` reads records back from the file; `at` is the row (for
- * columns of the events table).
+ * columns of the events table). A writer that may wait returns a promise of the same.
  */
 export type WrittenRecord = (
 	records: BufferRecords,
 	c: Chunk['columns'],
 	i: number,
 	at: RowAt,
-) => boolean;
+) => boolean | Promise<boolean>;
 
 export interface RecordsOptions {
 	/** The sockets' owners table (a first pass of the tracker); null: the records' own processes. */
@@ -325,7 +325,9 @@ export async function filteredRecords(
 				// Its buffer decoded (a no-op when it is among those kept), then written from it.
 				if (!records.recordNow(c.buffer[i]!, c.recOffset[i]!))
 					await records.record(c.buffer[i]!, c.recOffset[i]!);
-				if (written(records, c, i, { c, i, ctx, index: base + i, owners })) continue;
+				let done = written(records, c, i, { c, i, ctx, index: base + i, owners });
+				if (typeof done !== 'boolean') done = await done;
+				if (done) continue;
 			}
 			const r = await recordOf(c, i);
 			if (r) await each(r, c, i, ctx, base + i, owners);

@@ -32,6 +32,7 @@ import { PACKET_TABLE, packetTableRow } from '../export/packet-table.ts';
 import { trackPackets } from '../packets/track-packets.ts';
 import { ColumnWriter } from '../export/column-writer.ts';
 import { EVENT_PICKS } from '../export/event-picks.ts';
+import { BufferEventRows } from '../export/event-rows.ts';
 import { Clock } from '../decoder/decoded-buffer.ts';
 import { EXIT, type Options } from './args.ts';
 import { filteredRecords, type WrittenRecord } from './decode-command.ts';
@@ -88,6 +89,23 @@ function eventLines(trace: OpenTrace, format: TableFormat, events: TableWriter):
 	};
 }
 
+/**
+ * The events table's Parquet rows made straight from each record's buffer (BufferEventRows), for a
+ * schema-decoded event that agrees with its row; any other is left to eventRow.
+ */
+function eventRows(trace: OpenTrace, events: TableWriter): WrittenRecord {
+	const clock = new Clock(BigInt(trace.facts.startFiletime));
+	let rows: BufferEventRows | null = null;
+	return (records, c, i, at) => {
+		if (c.kind[i] === 0) return false;
+		const stored = records.storedNow(c.buffer[i]!, c.recOffset[i]!, c.cpu[i]!, c.time[i]!, clock);
+		if (!stored) return false;
+		rows ??= new BufferEventRows(records.providers);
+		const row = rows.row(stored.buffer, stored.i, c.pid[i]!, c.tid[i]!, at);
+		return row !== null && events.add(row).then(() => true);
+	};
+}
+
 interface Exported {
 	readonly events: number;
 	readonly sockets: number;
@@ -135,7 +153,7 @@ async function exportTrace(
 			{
 				owners: tracked.owners ?? null,
 				sockets: false,
-				written: events.write ? eventLines(trace, format, events) : undefined,
+				written: events.write ? eventLines(trace, format, events) : eventRows(trace, events),
 			},
 		);
 		await events.close();

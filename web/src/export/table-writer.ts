@@ -10,8 +10,8 @@ export type TableFormat = 'parquet' | 'ndjson' | 'csv';
 
 /**
  * Column types: INT64 values are numbers or bigints; TIMESTAMP values are ISO UTC strings (with up
- * to 7 decimals) written as microseconds since 1970; JSON values are objects, written as JSON text
- * (a string column in Parquet).
+ * to 7 decimals) written as microseconds since 1970, or those microseconds (a bigint); JSON values
+ * are objects, written as JSON text (a string column in Parquet), or that text's UTF-8.
  */
 export type ColumnType = 'INT32' | 'INT64' | 'DOUBLE' | 'BOOLEAN' | 'STRING' | 'TIMESTAMP' | 'JSON';
 
@@ -73,8 +73,9 @@ function parquetValue(type: ColumnType, v: unknown): unknown {
 		case 'INT64':
 			return typeof v === 'bigint' ? v : BigInt(v as number);
 		case 'TIMESTAMP':
-			return isoToMicros(v as string);
+			return typeof v === 'bigint' ? v : isoToMicros(v as string);
 		case 'JSON':
+			if (v instanceof Uint8Array) return v;
 			return encoder.encode(
 				JSON.stringify(v, (_, x) => (typeof x === 'bigint' ? x.toString() : x)),
 			);

@@ -9,6 +9,9 @@ import { Clock } from '../decoder/decoded-buffer.ts';
 import { recordLine, type ExportFormat } from '../export/record-lines.ts';
 import type { ByteSink } from '../export/byte-sink.ts';
 import { RecordWriter } from '../export/record-writer.ts';
+import { BufferEventRows } from '../export/event-rows.ts';
+import type { RowAt } from '../export/tables.ts';
+import type { Row } from '../export/table-writer.ts';
 import type { OpenTrace } from '../decoder/etl-file.ts';
 import {
 	ProviderTable,
@@ -49,6 +52,7 @@ export class RecordReader {
 	readonly #buffers: BufferRecords | null;
 	#view: ChunkView | null = null;
 	readonly #writers = new Map<ExportFormat, RecordWriter>();
+	#rows: BufferEventRows | null = null;
 
 	/** `decoder` is a single-record decoder (recordDecoder) over the trace's facts. */
 	constructor(store: StoredRecords, decoder: OpenTrace, facts: TraceFacts) {
@@ -100,6 +104,19 @@ export class RecordReader {
 			delete r.payload;
 		}
 		return r;
+	}
+
+	/**
+	 * Row `row` of chunk `chunk` as the events table's Parquet row, made straight from its decoded
+	 * buffer (BufferEventRows; `at` is where its columns are); null when only the record object
+	 * makes it (eventRow over `json`).
+	 */
+	async tableRow(chunk: number, row: number, at: RowAt): Promise<Row | null> {
+		const c = await this.#chunk(chunk);
+		const stored = await this.#stored(c, row);
+		if (!stored) return null;
+		this.#rows ??= new BufferEventRows(this.#buffers!.providers);
+		return this.#rows.row(stored.buffer, stored.i, c.pid[row]!, c.tid[row]!, at);
 	}
 
 	/**

@@ -1,0 +1,96 @@
+// The events table's Parquet file is byte for byte the same whether its rows come straight from
+// the records' buffers (BufferEventRows, where it can) or all from eventRow over the record
+// objects: on the sample, every real fixture and a generated Winsock trace, with the sockets'
+// owners.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { BufferRecords, bufferTable } from '../../web/src/decoder/buffer-records.ts';
+import { indexBuffers, reopenTrace } from '../../web/src/decoder/etl-file.ts';
+import { recordJson } from '../../web/src/decoder/record-json.ts';
+import { BufferEventRows } from '../../web/src/export/event-rows.ts';
+import { EVENT_COLUMNS, eventRow } from '../../web/src/export/tables.ts';
+import { tableWriter, type Row } from '../../web/src/export/table-writer.ts';
+import { firstPassOwners } from '../../web/src/cli/decode-command.ts';
+import { OwnerJoin } from '../../web/src/query/owner-join.ts';
+import { ingestToMemory } from '../builders/memory-chunks.ts';
+import { open } from '../decoder/load.ts';
+import { WHOLE_FIXTURES_MS } from '../timeouts.ts';
+import { across2to53, writerTraces } from './writer-traces.ts';
+
+const NO_ID = 0xffffffff;
+
+/** A table of rows as one Parquet file (row groups of `group` rows). */
+async function parquet(rows: Row[], group: number): Promise<Buffer> {
+	const pieces: Uint8Array[] = [];
+	const table = tableWriter('parquet', EVENT_COLUMNS, (p) => void pieces.push(p), group);
+	for (const r of rows) await table.add(r);
+	await table.close();
+	return Buffer.concat(pieces);
+}
+
+/** Each stored row both ways: from the record object, and from the buffer where it can be. */
+async function bothWays(bytes: Uint8Array) {
+	const trace = await open(bytes);
+	const mem = await ingestToMemory(trace);
+	const records = new BufferRecords(
+		await reopenTrace(trace),
+		bufferTable((await indexBuffers(trace)).buffers),
+	);
+	const join = new OwnerJoin(await firstPassOwners(await open(bytes)));
+	const ctx = { ...mem.context(), hostNames: mem.tables.hostNames };
+	const rows = new BufferEventRows(records.providers);
+	const objects: Row[] = [];
+	const made: Row[] = [];
+	let fromBuffer = 0;
+	let base = 0;
+	for (const chunk of mem.chunks.list) {
+		const c = chunk.columns;
+		const owners = join.columns(c, chunk.rows, base, ctx);
+		for (let i = 0; i < chunk.rows; i++) {
+			// The logfile header's row is the trace's facts: eventRow's alone.
+			if (c.kind[i] === 0) continue;
+			const at = await records.record(c.buffer[i]!, c.recOffset[i]!);
+			if (!at) continue;
+			const r = recordJson(at.buffer, at.i, trace, records.providers);
+			r.pid = c.pid[i] === NO_ID ? null : c.pid[i]!;
+			r.tid = c.tid[i] === NO_ID ? null : c.tid[i]!;
+			const object = eventRow(c, i, ctx, r, base + i, owners);
+			const row = rows.row(at.buffer, at.i, c.pid[i]!, c.tid[i]!, {
+				c,
+				i,
+				ctx,
+				index: base + i,
+				owners,
+			});
+			objects.push(object);
+			made.push(row ?? object);
+			if (row) fromBuffer++;
+		}
+		base += chunk.rows;
+	}
+	return { objects, made, fromBuffer };
+}
+
+const traces = writerTraces('event-rows', 1);
+
+describe('the events table from the buffer, in Parquet', { timeout: WHOLE_FIXTURES_MS }, () => {
+	for (const [name, path] of traces)
+		it(`${name}: the same file as from the record objects`, async () => {
+			const { objects, made, fromBuffer } = await bothWays(new Uint8Array(readFileSync(path)));
+			expect(objects.length).toBeGreaterThan(0);
+			// Small row groups too: each group's statistics and dictionaries.
+			for (const group of [65536, 1000]) {
+				const a = await parquet(objects, group);
+				const b = await parquet(made, group);
+				expect(b.equals(a), `row groups of ${group}`).toBe(true);
+			}
+			if (name === 'sample' || name === 'generated')
+				expect(fromBuffer).toBeGreaterThan(objects.length / 2);
+		});
+
+	it('the same file for times in 1629, before 1970 (microseconds below zero)', async () => {
+		const { objects, made, fromBuffer } = await bothWays(across2to53());
+		expect(fromBuffer).toBe(objects.length);
+		expect((await parquet(made, 65536)).equals(await parquet(objects, 65536))).toBe(true);
+	});
+});
