@@ -139,15 +139,11 @@ async function exportTrace(
 		});
 		const tracked = packets.tracked;
 		const events = tableFile(dir, 'events', stem, format, EVENT_COLUMNS);
-		let eventCount = 0;
 		const { damage } = await filteredRecords(
 			trace,
 			module,
 			opts.filter ?? '',
-			async (r, c, i, ctx, index, owners) => {
-				await events.add(eventRow(c, i, ctx, r, index, owners));
-				eventCount++;
-			},
+			(r, c, i, ctx, index, owners) => events.add(eventRow(c, i, ctx, r, index, owners)),
 			async () => events.flush?.(),
 			progress,
 			{
@@ -156,7 +152,8 @@ async function exportTrace(
 				written: events.write ? eventLines(trace, format, events) : eventRows(trace, events),
 			},
 		);
-		await events.close();
+		// Rows written from their buffers and from their record objects alike.
+		const eventCount = await events.close();
 		const write = async <T>(
 			table: string,
 			columns: readonly TableColumn[],
