@@ -7,15 +7,11 @@ import { Clock } from '../decoder/decoded-buffer.ts';
 import { indexBuffers, reopenTrace, type OpenTrace } from '../decoder/etl-file.ts';
 import { mergeRecords } from '../decoder/merge.ts';
 import { checkedRead } from './checked-read.ts';
-import {
-	ProviderTable,
-	recordFields,
-	recordJson,
-	type RecordJson,
-} from '../decoder/record-json.ts';
+import { ProviderTable, recordJson, type RecordJson } from '../decoder/record-json.ts';
 import { csvCell, headerLine, recordLine, type ExportFormat } from '../export/record-lines.ts';
-import { decodeRecord, recordDecoder } from '../decoder/single-record.ts';
-import { NO_PID, type Chunk } from '../columns/layout.ts';
+import { recordDecoder } from '../decoder/single-record.ts';
+import type { Chunk } from '../columns/layout.ts';
+import { RowRecords } from '../columns/row-records.ts';
 import { ingestTrace, WRITES_IN_FLIGHT } from '../ingest/ingest.ts';
 import { ColumnPool } from '../columns/column-pool.ts';
 import { TraceTables } from '../ingest/trace-tables.ts';
@@ -236,8 +232,6 @@ export async function filteredRecords(
 ): Promise<{ damage: string[]; sockets: ImportTracker }> {
 	const tables = new TraceTables();
 	const start = BigInt(trace.facts.startFiletime);
-	const single = recordDecoder(module, trace.facts);
-	const providers = new ProviderTable(single);
 	const node = parseFilter(filter);
 	// Process names (for `process:name`) come from the trace's process events, as in the web app.
 	const sockets = importTracker(trace, options.sockets ?? true);
@@ -251,46 +245,7 @@ export async function filteredRecords(
 		undefined,
 		true,
 	);
-	const clock = new Clock(start);
-	const recordOf = async (c: Chunk['columns'], i: number): Promise<RecordJson | null> => {
-		const b = c.buffer[i]!;
-		const offset = c.recOffset[i]!;
-		const stored =
-			c.kind[i] === 0 ? null : await records.asStored(b, offset, c.cpu[i]!, c.time[i]!, clock);
-		let r: RecordJson;
-		if (stored) r = recordJson(stored.buffer, stored.i, trace, records.providers);
-		else {
-			const buf = await decodeRecord(
-				single,
-				await records.bytes(b, offset),
-				c.cpu[i]!,
-				start + BigInt(c.time[i]!),
-			);
-			if (!buf) return null;
-			r = recordJson(buf, 0, trace, providers);
-		}
-		// Kernel header records and PID-less records keep what the columns say.
-		r.pid = c.pid[i] === NO_PID ? null : c.pid[i]!;
-		r.tid = c.tid[i] === NO_PID ? null : c.tid[i]!;
-		if (c.kind[i] === 0) {
-			r.kind = 'header';
-			r.name = 'TraceLogfileHeader';
-			r.fields = { ...trace.facts };
-			delete r.payload;
-		}
-		return r;
-	};
-	/** Row i's payload fields as its record object has them (`keys` of them; null: all). */
-	const fieldsAt = async (c: Chunk['columns'], i: number, keys: ReadonlySet<string> | null) => {
-		if (c.kind[i] === 0) return (await recordOf(c, i))?.fields ?? null;
-		const b = c.buffer[i]!;
-		const [offset, cpu, ticks] = [c.recOffset[i]!, c.cpu[i]!, c.time[i]!];
-		// Without waiting when its buffer is among those just decoded (almost every row).
-		const now = records.storedNow(b, offset, cpu, ticks, clock);
-		const stored = now !== undefined ? now : await records.asStored(b, offset, cpu, ticks, clock);
-		if (stored) return recordFields(stored.buffer, stored.i, trace, keys);
-		return (await recordOf(c, i))?.fields ?? null;
-	};
+	const rowRecords = new RowRecords(records, recordDecoder(module, trace.facts), trace.facts);
 	// The import hands chunks on without waiting for the last to be written: handled in order.
 	let done = Promise.resolve();
 	const columns = new ColumnPool(WRITES_IN_FLIGHT);
@@ -318,7 +273,7 @@ export async function filteredRecords(
 		for (let i = 0; i < chunk.rows; i++) {
 			if (types && types[c.etype[i]!] === 1) {
 				fieldsOf = i;
-				fields = await fieldsAt(c, i, compiled!.payloadKeys);
+				fields = await rowRecords.fields(c, i, compiled!.payloadKeys);
 			}
 			if (test && !test(i)) continue;
 			if (written) {
@@ -329,7 +284,7 @@ export async function filteredRecords(
 				if (typeof done !== 'boolean') done = await done;
 				if (done) continue;
 			}
-			const r = await recordOf(c, i);
+			const r = await rowRecords.json(c, i);
 			if (r) await each(r, c, i, ctx, base + i, owners);
 		}
 		base += chunk.rows;

@@ -1,11 +1,7 @@
-// Decodes stored events back into the objects `sockscope decode` prints, from their record bytes
-// read back from the trace file. The rules are the CLI's (web/src/cli/decode-command.ts,
-// filteredRecords): the record as its buffer decodes it when that agrees with its row, else the
-// single-record decoder; PID and TID from the columns (kernel header records carry none of their
-// own), and the logfile header record shown as the trace's facts. Exports and the statistics'
-// payload lookups go through here, so the page and the CLI print the same fields.
-import { BufferRecords, type RecordAt, type RecordBytes } from '../decoder/buffer-records.ts';
-import { Clock } from '../decoder/decoded-buffer.ts';
+// Stored events read back as the objects `sockscope decode` prints, from their records read back
+// from the trace file, by the CLI's rules (columns/row-records.ts). Exports, details and the
+// statistics' payload lookups go through here, so the page and the CLI print the same fields.
+import { BufferRecords, type RecordBytes } from '../decoder/buffer-records.ts';
 import { recordLine, type ExportFormat } from '../export/record-lines.ts';
 import type { ByteSink } from '../export/byte-sink.ts';
 import { RecordWriter } from '../export/record-writer.ts';
@@ -13,15 +9,10 @@ import { BufferEventRows } from '../export/event-rows.ts';
 import type { RowAt } from '../export/tables.ts';
 import type { Row } from '../export/table-writer.ts';
 import type { OpenTrace } from '../decoder/etl-file.ts';
-import {
-	ProviderTable,
-	recordFields,
-	recordJson,
-	type RecordJson,
-} from '../decoder/record-json.ts';
-import { decodeRecord } from '../decoder/single-record.ts';
+import type { RecordJson } from '../decoder/record-json.ts';
 import type { TraceFacts } from '../decoder/types.ts';
-import { NO_PID, type ReadColumns } from '../columns/layout.ts';
+import type { ReadColumns } from '../columns/layout.ts';
+import { RowRecords } from '../columns/row-records.ts';
 import type { QueryEngine } from '../query/engine.ts';
 
 /** Where stored records come from: the engine's columns and the trace's buffers. */
@@ -43,25 +34,19 @@ interface ChunkView {
 
 export class RecordReader {
 	readonly #store: StoredRecords;
-	readonly #decoder: OpenTrace;
 	readonly #facts: TraceFacts;
-	readonly #providers: ProviderTable;
-	readonly #start: bigint;
-	readonly #clock: Clock;
+	readonly #rows: RowRecords;
 	/** The store's records when they are buffers decoded and kept (rows then read from them). */
 	readonly #buffers: BufferRecords | null;
 	#view: ChunkView | null = null;
 	readonly #writers = new Map<ExportFormat, RecordWriter>();
-	#rows: BufferEventRows | null = null;
+	#tableRows: BufferEventRows | null = null;
 
 	/** `decoder` is a single-record decoder (recordDecoder) over the trace's facts. */
 	constructor(store: StoredRecords, decoder: OpenTrace, facts: TraceFacts) {
 		this.#store = store;
-		this.#decoder = decoder;
 		this.#facts = facts;
-		this.#providers = new ProviderTable(decoder);
-		this.#start = BigInt(facts.startFiletime);
-		this.#clock = new Clock(this.#start);
+		this.#rows = new RowRecords(store.records, decoder, facts);
 		this.#buffers = store.records instanceof BufferRecords ? store.records : null;
 	}
 
@@ -89,21 +74,7 @@ export class RecordReader {
 
 	/** Row `row` of chunk `chunk` as `sockscope decode` prints it, or null if it no longer decodes. */
 	async json(chunk: number, row: number): Promise<RecordJson | null> {
-		const c = await this.#chunk(chunk);
-		const at = await this.#stored(c, row);
-		const r = at
-			? recordJson(at.buffer, at.i, { facts: this.#facts }, this.#buffers!.providers)
-			: await this.#alone(c, row);
-		if (!r) return null;
-		r.pid = c.pid[row] === NO_PID ? null : c.pid[row]!;
-		r.tid = c.tid[row] === NO_PID ? null : c.tid[row]!;
-		if (c.kind[row] === 0) {
-			r.kind = 'header';
-			r.name = 'TraceLogfileHeader';
-			r.fields = { ...this.#facts };
-			delete r.payload;
-		}
-		return r;
+		return this.#rows.json(await this.#chunk(chunk), row);
 	}
 
 	/**
@@ -113,51 +84,10 @@ export class RecordReader {
 	 */
 	async tableRow(chunk: number, row: number, at: RowAt): Promise<Row | null> {
 		const c = await this.#chunk(chunk);
-		const stored = await this.#stored(c, row);
+		const stored = await this.#rows.stored(c, row);
 		if (!stored) return null;
-		this.#rows ??= new BufferEventRows(this.#buffers!.providers);
-		return this.#rows.row(stored.buffer, stored.i, c.pid[row]!, c.tid[row]!, at);
-	}
-
-	/**
-	 * The row's record in its buffer as decoded and kept for the next rows (no decode per row: a
-	 * payload filter reads thousands), when that is what decoding it alone gives; else null.
-	 */
-	async #stored(c: ChunkView, row: number): Promise<RecordAt | null> {
-		const now = this.#storedNow(c, row);
-		if (now !== undefined) return now;
-		return this.#buffers!.asStored(
-			c.buffer[row]!,
-			c.recOffset[row]!,
-			c.cpu[row]!,
-			c.time[row]!,
-			this.#clock,
-		);
-	}
-
-	/** #stored's answer without waiting (undefined: its buffer must be decoded first). */
-	#storedNow(c: ChunkView, row: number): RecordAt | null | undefined {
-		const buffers = this.#buffers;
-		if (!buffers || c.kind[row] === 0) return null;
-		return buffers.storedNow(
-			c.buffer[row]!,
-			c.recOffset[row]!,
-			c.cpu[row]!,
-			c.time[row]!,
-			this.#clock,
-		);
-	}
-
-	/** The row's record decoded alone, from its bytes. */
-	async #alone(c: ChunkView, row: number): Promise<RecordJson | null> {
-		const bytes = await this.#store.records.bytes(c.buffer[row]!, c.recOffset[row]!);
-		const buf = await decodeRecord(
-			this.#decoder,
-			bytes,
-			c.cpu[row]!,
-			this.#start + BigInt(c.time[row]!),
-		);
-		return buf && recordJson(buf, 0, this.#decoder, this.#providers);
+		this.#tableRows ??= new BufferEventRows(this.#buffers!.providers);
+		return this.#tableRows.row(stored.buffer, stored.i, c.pid[row]!, c.tid[row]!, at);
 	}
 
 	/**
@@ -178,8 +108,7 @@ export class RecordReader {
 		limit: number,
 	): Promise<{ next: number; written: number }> {
 		const c = await this.#chunk(chunk);
-		const records = this.#store.records;
-		const buffers = records instanceof BufferRecords ? records : null;
+		const buffers = this.#buffers;
 		let writer = this.#writers.get(format);
 		if (!writer && buffers)
 			this.#writers.set(
@@ -192,7 +121,7 @@ export class RecordReader {
 			const row = rows ? rows[k]! : first + k;
 			if (writer) {
 				// The columns' time and CPU are what `json` prints: the buffer must agree.
-				const at = await this.#stored(c, row);
+				const at = await this.#rows.stored(c, row);
 				if (at && writer.fast(sink, at.buffer, at.i, c.pid[row]!, c.tid[row]!)) {
 					written++;
 					continue;
@@ -215,17 +144,7 @@ export class RecordReader {
 	): Promise<(Readonly<Record<string, unknown>> | null)[]> {
 		const c = await this.#chunk(chunk);
 		const out: (Readonly<Record<string, unknown>> | null)[] = [];
-		for (const row of rows) {
-			// From the record's buffer when it agrees with the row: its fields alone, no object.
-			// Without waiting when its buffer is among those just decoded (almost every row).
-			const now = this.#storedNow(c, row);
-			const at = now !== undefined ? now : await this.#stored(c, row);
-			out.push(
-				at
-					? recordFields(at.buffer, at.i, { facts: this.#facts }, keys)
-					: ((await this.json(chunk, row))?.fields ?? null),
-			);
-		}
+		for (const row of rows) out.push(await this.#rows.fields(c, row, keys));
 		return out;
 	}
 }
