@@ -3,14 +3,15 @@
 // Export speed, each figure beside the platform's own limit measured in the same run, on the
 // generated Winsock-AFD trace of bench/decode.ts (bench/winsock-trace.ts, cached under
 // .cache/bench/):
-// - CLI: `sockscope decode --format ndjson|csv FILE > /dev/null`, `decode --filter` and
-//   `decode --columns` with columns of the events table (no target), and `sockscope stats FILE`, each in a child process running the bundled CLI
+// - CLI: `sockscope decode --format ndjson|csv FILE > /dev/null`, `decode --filter`,
+//   `decode --columns` with columns of the events table and `sockscope export` (Parquet: every
+//   table, the events with their owners; no target), and `sockscope stats FILE`, each in a child process running the bundled CLI
 //   (build/cli/main.mjs) as bin/sockscope.mjs does, beside a plain read of the file (64 KiB reads, page cache). Ratios: stats/read and
 //   decode/read, and decode/stats, the issue's target (≤ 3); stats in MB/s (target ≥ 1500), and
 //   without the start of a Node process that runs nothing (timed the same way): stats' own pass.
-// - page: the web export (worker/export-selection.ts) in Node, over the columns an import of the
-//   same trace makes (ingestTrace into memory, as the worker does into IndexedDB), every row
-//   selected; beside the decode pass over the same trace (indexBuffers + mergeRecords, touching
+// - page: the web export (worker/export-selection.ts, and worker/export-parquet.ts for Parquet) in
+//   Node, over the columns an import of the same trace makes (ingestTrace into memory, as the
+//   worker does into IndexedDB), every row selected; beside the decode pass over the same trace (indexBuffers + mergeRecords, touching
 //   each record). Ratio: export/decode (target ≤ 3). --page-size-mb picks a smaller trace for
 //   this part (its columns are held in memory).
 // Medians of --runs runs (default 1). Peak RSS: each child's maxRSS, this process's for the page
@@ -18,7 +19,8 @@
 // (the ratios and targets use wall time). A readable summary comes first, then ONE JSON line,
 // last. MB = 2^20 bytes.
 
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nodeFileSource } from '../web/src/cli/node-source.ts';
@@ -30,6 +32,7 @@ import { blockCache } from '../web/src/decoder/source.ts';
 import { RecordOut } from '../web/src/generated/layouts.ts';
 import { QueryEngine } from '../web/src/query/engine.ts';
 import { exportSelection } from '../web/src/worker/export-selection.ts';
+import { exportParquet } from '../web/src/worker/export-parquet.ts';
 import { RecordReader } from '../web/src/worker/record-reader.ts';
 import { ingestToMemory } from '../tests/builders/memory-chunks.ts';
 import { ensureTrace } from './cached-trace.ts';
@@ -79,6 +82,8 @@ const starts: number[] = [];
 const decodes: Record<ExportFormat, CliRun[]> = { ndjson: [], csv: [] };
 const filtered: CliRun[] = [];
 const picked: CliRun[] = [];
+const tables: CliRun[] = [];
+const tablesDir = mkdtempSync(join(tmpdir(), 'bench-export-'));
 for (let r = 0; r < runs; r++) {
 	reads.push(timedRead(cliTrace.path));
 	starts.push(await runEmpty());
@@ -89,11 +94,14 @@ for (let r = 0; r < runs; r++) {
 	picked.push(
 		await runCli(CLI, 'decode', '-q', '--format', 'csv', '--columns', COLUMNS, cliTrace.path),
 	);
+	tables.push(await runCli(CLI, 'export', '-q', '--out', tablesDir, cliTrace.path));
+	rmSync(tablesDir, { recursive: true, force: true });
 	console.log(
 		`run ${r + 1}/${runs}: read ${reads.at(-1)!.toFixed(3)} s, stats ${stats.at(-1)!.seconds.toFixed(2)} s, ` +
 			FORMATS.map((f) => `decode ${f} ${decodes[f].at(-1)!.seconds.toFixed(2)} s`).join(', ') +
 			`, decode --filter ${filtered.at(-1)!.seconds.toFixed(2)} s` +
-			`, decode --columns ${picked.at(-1)!.seconds.toFixed(2)} s`,
+			`, decode --columns ${picked.at(-1)!.seconds.toFixed(2)} s` +
+			`, export ${tables.at(-1)!.seconds.toFixed(2)} s`,
 	);
 }
 const readSeconds = median(reads);
@@ -136,6 +144,16 @@ const cliPicked = {
 	cpuSeconds: round(median(picked.map((d) => d.cpuSeconds)), 2),
 	maxRssMB: Math.max(...picked.map((d) => d.maxRssMB)),
 };
+const tablesSeconds = median(tables.map((d) => d.seconds));
+/** `sockscope export FILE` (Parquet, every table: the sockets first, then every event's row). */
+const cliTables = {
+	seconds: round(tablesSeconds, 2),
+	recordsPerSec: Math.round(cliTrace.meta.records / tablesSeconds),
+	toRead: round(tablesSeconds / readSeconds, 1),
+	toStats: round(tablesSeconds / statsSeconds, 2),
+	cpuSeconds: round(median(tables.map((d) => d.cpuSeconds)), 2),
+	maxRssMB: Math.max(...tables.map((d) => d.maxRssMB)),
+};
 
 // ---- page export ----------------------------------------------------------------------------
 
@@ -173,7 +191,11 @@ const sel = await engine.select('');
 console.log(`${sel.matched} rows selected`);
 
 const decodeSeconds: number[] = [];
-const exports: Record<ExportFormat, { seconds: number; bytes: number }[]> = { ndjson: [], csv: [] };
+const exports: Record<ExportFormat | 'parquet', { seconds: number; bytes: number }[]> = {
+	ndjson: [],
+	csv: [],
+	parquet: [],
+};
 for (let r = 0; r < runs; r++) {
 	decodeSeconds.push(await decodePass(pageTrace.path));
 	for (const f of FORMATS) {
@@ -193,15 +215,35 @@ for (let r = 0; r < runs; r++) {
 		if (done.rows !== sel.matched) throw new Error(`exported ${done.rows} of ${sel.matched} rows`);
 		exports[f].push({ seconds, bytes });
 	}
+	{
+		// The events table as Parquet, with the owners the page's table shows (none joined here).
+		const reader = new RecordReader(
+			{ engine, records },
+			recordDecoder(module, imported.facts),
+			imported.facts,
+		);
+		let bytes = 0;
+		const t = performance.now();
+		const done = await exportParquet(sel, reader, engine, context(), (piece) => {
+			bytes += piece.length;
+			sampleRss();
+			return true;
+		});
+		const seconds = (performance.now() - t) / 1000;
+		if (done.rows !== sel.matched) throw new Error(`exported ${done.rows} of ${sel.matched} rows`);
+		exports.parquet.push({ seconds, bytes });
+	}
 	console.log(
 		`page run ${r + 1}/${runs}: decode ${decodeSeconds.at(-1)!.toFixed(2)} s, ` +
-			FORMATS.map((f) => `export ${f} ${exports[f].at(-1)!.seconds.toFixed(2)} s`).join(', '),
+			[...FORMATS, 'parquet' as const]
+				.map((f) => `export ${f} ${exports[f].at(-1)!.seconds.toFixed(2)} s`)
+				.join(', '),
 	);
 }
 clearInterval(sampler);
 sampleRss();
 const pageDecode = median(decodeSeconds);
-function pageFigures(f: ExportFormat) {
+function pageFigures(f: ExportFormat | 'parquet') {
 	const seconds = median(exports[f].map((e) => e.seconds));
 	const out = exports[f][0]!.bytes;
 	return {
@@ -212,7 +254,11 @@ function pageFigures(f: ExportFormat) {
 		toDecode: round(seconds / pageDecode, 2),
 	};
 }
-const pageResult = { ndjson: pageFigures('ndjson'), csv: pageFigures('csv') };
+const pageResult = {
+	ndjson: pageFigures('ndjson'),
+	csv: pageFigures('csv'),
+	parquet: pageFigures('parquet'),
+};
 
 // ---- summary --------------------------------------------------------------------------------
 
@@ -236,6 +282,7 @@ const result = {
 		...cliResult,
 		filtered: cliFiltered,
 		picked: cliPicked,
+		tables: cliTables,
 	},
 	page: {
 		fileMB: round(pageTrace.meta.fileBytes / MB, 0),
@@ -277,6 +324,10 @@ console.log(
 		`maxRSS ${cliPicked.maxRssMB} MB; ${cliPicked.toRead}× the read, ${cliPicked.toStats}× stats (CPU ${cliPicked.cpuSeconds} s)`,
 );
 console.log(
+	`  export (Parquet, every table) ${cliTables.seconds} s, ${(cliTables.recordsPerSec / 1e6).toFixed(2)} M records/s, ` +
+		`maxRSS ${cliTables.maxRssMB} MB; ${cliTables.toRead}× the read, ${cliTables.toStats}× stats (CPU ${cliTables.cpuSeconds} s)`,
+);
+console.log(
 	`page        ${result.page.fileMB} MB, ${result.page.rows} rows; decode pass ${result.page.decodeSeconds} s; ` +
 		`peak RSS ${result.page.peakRssMB} MB (columns in memory)`,
 );
@@ -285,6 +336,13 @@ for (const f of FORMATS) {
 	console.log(
 		`  export ${f.padEnd(6)} ${p.seconds} s, ${(p.rowsPerSec / 1e6).toFixed(2)} M rows/s, ${p.outMB} MB out ` +
 			`(${p.outMBps} MB/s); ${p.toDecode}× the decode  target ≤ ${TARGETS.pageToDecode}×: ${yes(p.toDecode <= TARGETS.pageToDecode)}`,
+	);
+}
+{
+	const p = pageResult.parquet;
+	console.log(
+		`  export parquet (events table) ${p.seconds} s, ${(p.rowsPerSec / 1e6).toFixed(2)} M rows/s, ${p.outMB} MB out ` +
+			`(${p.outMBps} MB/s); ${p.toDecode}× the decode (no target)`,
 	);
 }
 console.log(JSON.stringify(result));
