@@ -19,6 +19,7 @@ import { ingestToMemory } from '../builders/memory-chunks.ts';
 import { open } from '../decoder/load.ts';
 import { WHOLE_FIXTURES_MS } from '../timeouts.ts';
 import { across2to53, writerTraces } from './writer-traces.ts';
+import { HOSTILE_CASES } from '../fixtures/hostile/cases.ts';
 
 const NO_ID = 0xffffffff;
 type TextFormat = 'ndjson' | 'csv';
@@ -87,6 +88,22 @@ describe('the events table from the buffer', { timeout: WHOLE_FIXTURES_MS }, () 
 				if (name === 'sample' || name === 'generated') expect(written).toBeGreaterThan(rows / 2);
 			}
 		});
+
+	it('writes the hand-made hostile traces that open as the table writer does', async () => {
+		let opened = 0;
+		for (const c of HOSTILE_CASES.filter((h) => !h.large))
+			for (const format of ['ndjson', 'csv'] as const) {
+				let differ: { old: string; new: string }[];
+				try {
+					({ differ } = await compare(c.bytes(), format));
+				} catch {
+					continue; // not a trace at all, or nothing stored to read back
+				}
+				opened++;
+				expect(differ, `${c.name} ${format}`).toEqual([]);
+			}
+		expect(opened).toBeGreaterThan(0);
+	});
 
 	it('leaves a FILETIME JSON holds as a number to eventRow, and writes those above it', async () => {
 		const bytes = across2to53();

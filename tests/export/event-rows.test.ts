@@ -16,6 +16,7 @@ import { ingestToMemory } from '../builders/memory-chunks.ts';
 import { open } from '../decoder/load.ts';
 import { WHOLE_FIXTURES_MS } from '../timeouts.ts';
 import { across2to53, writerTraces } from './writer-traces.ts';
+import { HOSTILE_CASES } from '../fixtures/hostile/cases.ts';
 
 const NO_ID = 0xffffffff;
 
@@ -87,6 +88,22 @@ describe('the events table from the buffer, in Parquet', { timeout: WHOLE_FIXTUR
 			if (name === 'sample' || name === 'generated')
 				expect(fromBuffer).toBeGreaterThan(objects.length / 2);
 		});
+
+	it('the same file for the hand-made hostile traces that open', async () => {
+		let opened = 0;
+		for (const c of HOSTILE_CASES.filter((h) => !h.large)) {
+			let both: Awaited<ReturnType<typeof bothWays>>;
+			try {
+				both = await bothWays(c.bytes());
+			} catch {
+				continue; // not a trace at all, or nothing stored to read back
+			}
+			opened++;
+			const same = (await parquet(both.made, 65536)).equals(await parquet(both.objects, 65536));
+			expect(same, c.name).toBe(true);
+		}
+		expect(opened).toBeGreaterThan(0);
+	});
 
 	it('the same file for times in 1629, before 1970 (microseconds below zero)', async () => {
 		const { objects, made, fromBuffer } = await bothWays(across2to53());
