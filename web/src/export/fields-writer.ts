@@ -122,7 +122,8 @@ export class FieldsWriter {
 
 	/**
 	 * Every field of the schema, each value followed by what comes after it (the next key, or
-	 * the end of the line): recent values of a field are copied as written before.
+	 * after the last, `close`): recent values of a field are copied as written before. False
+	 * when a field is missing or cannot be written so (the caller then drops what was written).
 	 */
 	every(
 		sink: ByteSink,
@@ -181,7 +182,10 @@ export class FieldsWriter {
 		return true;
 	}
 
-	/** The payload fields as a JSON object's members; false when one is missing. */
+	/**
+	 * The first `count` fields as a JSON object's members, without `close`; false when one is
+	 * missing.
+	 */
 	some(
 		sink: ByteSink,
 		buf: DecodedBuffer,

@@ -134,12 +134,11 @@ export function tableWriter(
 	if (format !== 'parquet') {
 		const lines = new ByteSink(2 << 20);
 		const flush = async () => {
-			// Handed on, not copied: the sink goes on in memory of its own.
-			if (lines.length > 0) await sink(lines.take());
-		};
-		const added = async () => {
-			rows++;
-			if (lines.length >= 1 << 20) await flush();
+			if (lines.length === 0) return;
+			// A copy of what is held, which the sink may keep; the lines' memory is written again.
+			const piece = lines.bytes.slice(0, lines.length);
+			lines.length = 0;
+			await sink(piece);
 		};
 		if (format === 'csv') {
 			lines.utf8(columns.map((c) => csvCell(c.name)).join(','));
@@ -155,7 +154,8 @@ export function tableWriter(
 							),
 				);
 				lines.byte(10);
-				await added();
+				rows++;
+				if (lines.length >= 1 << 20) await flush();
 			},
 			write(line) {
 				const start = lines.length;
