@@ -55,7 +55,7 @@ async function compare(path: string, names: string[], format: ExportFormat) {
 	const cols = columns(names);
 	const writer = new ColumnWriter(
 		format,
-		cols.map((c) => c.picked!),
+		cols.map((c) => c.written),
 		providers,
 	);
 	const sink = new ByteSink();
@@ -108,7 +108,7 @@ async function compareRows(path: string, names: string[], format: ExportFormat) 
 	const cols = columns(names);
 	const writer = new ColumnWriter(
 		format,
-		cols.map((c) => (c.fromColumns ? { header: c.header, fromColumns: c.fromColumns } : c.picked!)),
+		cols.map((c) => c.written),
 		records.providers,
 	);
 	const sink = new ByteSink();
@@ -170,7 +170,7 @@ describe('column writer', { timeout: WHOLE_FIXTURES_MS }, () => {
 		const usable = (names: string[]) =>
 			new ColumnWriter(
 				'ndjson',
-				columns(names).map((c) => c.picked!),
+				columns(names).map((c) => c.written),
 				providers,
 			).usable;
 		expect(usable(['time', 'Status'])).toBe(true);

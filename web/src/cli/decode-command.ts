@@ -63,10 +63,8 @@ export async function decodeCommand(
 		const header = headerLine(opts.format);
 		if (header !== null) line(header);
 	}
-	// Columns of the events table are read from the column chunks, as a filter is; one that only
-	// the record object gives rules out writing from the buffer.
+	// Columns of the events table are read from the column chunks, as a filter is.
 	const rowColumns = cols?.some((c) => c.row) ?? false;
-	const fromBuffer = cols?.every((c) => c.written) ?? true;
 	if (opts.filter !== null || rowColumns) {
 		// The owners are the sockets', known once the whole trace has been followed: a first pass
 		// of the tracker when a column or the filter needs them.
@@ -89,7 +87,7 @@ export async function decodeCommand(
 			{
 				owners,
 				sockets: false,
-				written: fromBuffer ? writtenFromBuffer(trace, opts, sink) : undefined,
+				written: writtenFromBuffer(trace, opts, sink),
 			},
 		);
 		await flush();
@@ -103,7 +101,7 @@ export async function decodeCommand(
 	const picked = cols
 		? new ColumnWriter(
 				opts.format,
-				cols.map((c) => c.picked!),
+				cols.map((c) => c.written),
 				providers,
 			)
 		: null;
@@ -152,7 +150,7 @@ function writtenFromBuffer(trace: OpenTrace, opts: DecodeOptions, sink: ByteSink
 		if (opts.columns) {
 			picked ??= new ColumnWriter(
 				opts.format,
-				opts.columns.map((col) => col.written!),
+				opts.columns.map((col) => col.written),
 				records.providers,
 			);
 			return picked.write(sink, b, k, c.pid[i]!, c.tid[i]!, row);
@@ -280,9 +278,9 @@ export async function filteredRecords(
 				// Its buffer decoded (a no-op when it is among those kept), then written from it.
 				if (!records.recordNow(c.buffer[i]!, c.recOffset[i]!))
 					await records.record(c.buffer[i]!, c.recOffset[i]!);
-				let done = written(records, c, i, { c, i, ctx, index: base + i, owners });
-				if (typeof done !== 'boolean') done = await done;
-				if (done) continue;
+				let wrote = written(records, c, i, { c, i, ctx, index: base + i, owners });
+				if (typeof wrote !== 'boolean') wrote = await wrote;
+				if (wrote) continue;
 			}
 			const r = await rowRecords.json(c, i);
 			if (r) await each(r, c, i, ctx, base + i, owners);

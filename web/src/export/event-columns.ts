@@ -13,8 +13,9 @@ import type { RecordJson } from '../decoder/record-json.ts';
 import { PAYLOAD_FIELDS } from '../decoder/payload-fields.ts';
 import { nearest } from '../lib/nearest.ts';
 import type { Row } from './table-writer.ts';
-import { COLUMN_VALUES, EVENT_COLUMNS, type RowAt } from './tables.ts';
+import { EVENT_COLUMNS } from './tables.ts';
 import type { ColumnPick } from './column-writer.ts';
+import { eventPick } from './event-picks.ts';
 
 export interface EventColumn {
 	readonly header: string;
@@ -22,12 +23,11 @@ export interface EventColumn {
 	readonly row: boolean;
 	/** Needs the sockets' owners: a first pass of the tracker. */
 	readonly owners: boolean;
-	/** A record column or a key of the record's fields (record-lines.ts), when not `row`. */
-	readonly picked?: PickedColumn;
-	/** A `row` column read from the chunk's columns alone (tables.ts COLUMN_VALUES), if it is one. */
-	readonly fromColumns?: (a: RowAt) => string | number | boolean | null;
-	/** What ColumnWriter writes it from, straight from the record's buffer; absent: it cannot. */
-	readonly written?: ColumnPick;
+	/**
+	 * What ColumnWriter writes it from, straight from the record's buffer: a record column or a
+	 * key of the record's fields (record-lines.ts) when not `row`, else the events table's.
+	 */
+	readonly written: ColumnPick;
 	get(r: RecordJson, row: Row | null): unknown;
 }
 
@@ -47,17 +47,10 @@ function recordColumn(c: PickedColumn): EventColumn {
 		header: c.header,
 		row: false,
 		owners: false,
-		picked: c,
 		written: c,
 		get: (r) => c.get(r),
 	};
 }
-
-/** The events table's columns that are neither read from the chunk nor record columns by name. */
-const WRITTEN_ROW: Readonly<Record<string, (header: string) => ColumnPick>> = {
-	payload: (header) => ({ header, payload: true }),
-	provider_guid: (header) => ({ header, column: 'providerGuid' }),
-};
 
 export function pickEventColumns(names: readonly string[]): EventColumn[] | { error: string } {
 	const out: EventColumn[] = [];
@@ -80,14 +73,11 @@ export function pickEventColumns(names: readonly string[]): EventColumn[] | { er
 				error: `--columns: no column or payload field is named "${raw}"${near ? `; did you mean ${near}?` : ''}`,
 			};
 		}
-		const fromColumns = COLUMN_VALUES[name];
-		const written = fromColumns ? { header: name, fromColumns } : WRITTEN_ROW[name]?.(name);
 		out.push({
 			header: name,
 			row: true,
 			owners: OWNER_COLUMNS.has(name),
-			...(fromColumns ? { fromColumns } : {}),
-			...(written ? { written } : {}),
+			written: eventPick(name),
 			get: (_r, row) => row?.[name] ?? null,
 		});
 	}

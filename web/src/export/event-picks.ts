@@ -20,13 +20,18 @@ const RECORD_COLUMNS: Readonly<Record<string, string>> = {
 	cpu: 'cpu',
 };
 
+/** What ColumnWriter writes the events table's column `name` from. */
+export function eventPick(name: string): ColumnPick {
+	if (name === 'payload') return { header: name, payload: true };
+	const fromColumns = COLUMN_VALUES[name];
+	if (fromColumns) return { header: name, fromColumns };
+	const column = RECORD_COLUMNS[name];
+	if (column === undefined) throw new Error(`the events table has no column ${name}`);
+	return { header: name, column };
+}
+
 /**
  * The events table as ColumnWriter writes it from a record's buffer, line for line what the
  * table writer makes of eventRow in NDJSON and CSV.
  */
-export const EVENT_PICKS: readonly ColumnPick[] = EVENT_COLUMNS.map(({ name }): ColumnPick => {
-	if (name === 'payload') return { header: name, payload: true };
-	const fromColumns = COLUMN_VALUES[name];
-	if (fromColumns) return { header: name, fromColumns };
-	return { header: name, column: RECORD_COLUMNS[name]! };
-});
+export const EVENT_PICKS: readonly ColumnPick[] = EVENT_COLUMNS.map(({ name }) => eventPick(name));
