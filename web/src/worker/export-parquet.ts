@@ -42,13 +42,16 @@ export async function exportParquet(
 		const owners = await engine.owners(part.chunk);
 		for (let k = 0; k < part.count; k++) {
 			const row = part.rows ? part.rows[k]! : part.from + k;
-			const at = { c, i: row, ctx, index: part.base + row, owners };
 			// Straight from the record's buffer, else from its record object.
-			const made = await reader.tableRow(part.chunk, row, at);
-			const r = made ? null : await reader.json(part.chunk, row);
-			// A record that no longer decodes is skipped, as in the other exports.
-			if (!made && !r) continue;
-			await table.add(made ?? eventRow(c, row, ctx, r!, part.base + row, owners));
+			const at = { c, i: row, ctx, index: part.base + row, owners };
+			let made = await reader.tableRow(part.chunk, row, at);
+			if (!made) {
+				const r = await reader.json(part.chunk, row);
+				// A record that no longer decodes is skipped, as in the other exports.
+				if (!r) continue;
+				made = eventRow(c, row, ctx, r, part.base + row, owners);
+			}
+			await table.add(made);
 			rows++;
 			if (stopped) return { rows, complete: false };
 		}
