@@ -17,12 +17,21 @@ const NO_ID = 0xffffffff;
 /** Seconds from 1601 to 1970. */
 const EPOCH_SECONDS = 11_644_473_600n;
 const V = COLUMN_VALUES;
+/** The memory payloads are copied to (a longer payload gets its own). */
+const SLAB_BYTES = 1 << 20;
 
 export class BufferEventRows {
 	readonly #providers: ProviderTable;
 	readonly #payload = new PayloadWriter('ndjson');
 	readonly #sink = new ByteSink(1 << 12);
 	readonly #second = new CurrentSecond();
+	/**
+	 * Where payloads are copied to, one after another: a row's payload is a view of it, so that a
+	 * row costs no memory of its own (an ArrayBuffer each cost more than the copy). A full slab is
+	 * left to the rows that view it; a new one is taken.
+	 */
+	#slab = new Uint8Array(SLAB_BYTES);
+	#slabAt = 0;
 	/** The current second's start, in microseconds since 1970. */
 	#micros = 0n;
 
@@ -75,7 +84,20 @@ export class BufferEventRows {
 			status: V.status!(at),
 			status_name: V.status_name!(at),
 			error: V.error!(at),
-			payload: sink.bytes.slice(0, sink.length),
+			payload: this.#keep(sink.bytes, sink.length),
 		};
+	}
+
+	/** A copy of bytes[0, n) in the current slab (or, longer than a slab, alone). */
+	#keep(bytes: Uint8Array, n: number): Uint8Array {
+		if (n > SLAB_BYTES / 4) return bytes.slice(0, n);
+		if (this.#slabAt + n > SLAB_BYTES) {
+			this.#slab = new Uint8Array(SLAB_BYTES);
+			this.#slabAt = 0;
+		}
+		const at = this.#slabAt;
+		this.#slab.set(bytes.subarray(0, n), at);
+		this.#slabAt = at + n;
+		return this.#slab.subarray(at, at + n);
 	}
 }
