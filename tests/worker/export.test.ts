@@ -12,6 +12,10 @@ import { importTracker } from '../../web/src/sockets/import-tracker.ts';
 import { QueryEngine } from '../../web/src/query/engine.ts';
 import type { ExportFormat } from '../../web/src/export/record-lines.ts';
 import { exportSelection } from '../../web/src/worker/export-selection.ts';
+import { exportParquet } from '../../web/src/worker/export-parquet.ts';
+import { EVENT_COLUMNS, eventRow } from '../../web/src/export/tables.ts';
+import { tableWriter } from '../../web/src/export/table-writer.ts';
+import { COLUMN_NAMES, makeColumns, type ReadColumns } from '../../web/src/columns/layout.ts';
 import { learnProcessNames } from '../../web/src/worker/process-names.ts';
 import { RecordReader } from '../../web/src/worker/record-reader.ts';
 import { optionChanges } from '../../web/src/worker/socket-payloads.ts';
@@ -72,6 +76,36 @@ describe('export', () => {
 		const [ours, theirs] = await Promise.all([exported(filter, format), cli(filter, format)]);
 		expect(ours).toBe(theirs);
 	});
+
+	it.each(['', 'status:error', 'event:AfdSend* or kind:header'])(
+		'writes %s as Parquet byte for byte as from the record objects',
+		async (filter) => {
+			const sel = await engine.select(filter);
+			const ctx = mem.context();
+			const made: Uint8Array[] = [];
+			const r = await exportParquet(sel, reader(), engine, ctx, (p) => {
+				made.push(p.slice());
+				return true;
+			});
+			expect(r).toEqual({ rows: sel.matched, complete: true });
+			// Every row from its record object, as eventRow makes it.
+			const objects: Uint8Array[] = [];
+			const table = tableWriter('parquet', EVENT_COLUMNS, (p) => void objects.push(p.slice()));
+			const read = reader();
+			for (const part of sel.parts) {
+				const loaded = await Promise.all(COLUMN_NAMES.map((n) => engine.column(part.chunk, n)));
+				const c = makeColumns(COLUMN_NAMES, (n) => loaded[COLUMN_NAMES.indexOf(n)]!) as ReadColumns;
+				const owners = await engine.owners(part.chunk);
+				for (let k = 0; k < part.count; k++) {
+					const row = part.rows ? part.rows[k]! : part.from + k;
+					const json = (await read.json(part.chunk, row))!;
+					await table.add(eventRow(c, row, ctx, json, part.base + row, owners));
+				}
+			}
+			await table.close();
+			expect(Buffer.concat(made).equals(Buffer.concat(objects))).toBe(true);
+		},
+	);
 
 	it('writes every matching row once, in pieces, and stops when asked', async () => {
 		const sel = await engine.select('');

@@ -102,7 +102,9 @@ function eventRows(trace: OpenTrace, events: TableWriter): WrittenRecord {
 		if (!stored) return false;
 		rows ??= new BufferEventRows(records.providers);
 		const row = rows.row(stored.buffer, stored.i, c.pid[i]!, c.tid[i]!, at);
-		return row !== null && events.add(row).then(() => true);
+		if (row === null) return false;
+		const adding = events.add(row);
+		return adding ? adding.then(() => true) : true;
 	};
 }
 

@@ -111,7 +111,8 @@ class PieceWriter extends ByteWriter {
 }
 
 export interface TableWriter {
-	add(row: Row): Promise<void>;
+	/** Holds a row; a promise when it writes what is held (a row group, lines), to be awaited. */
+	add(row: Row): Promise<void> | void;
 	/**
 	 * NDJSON and CSV: a row whose line `line` writes into the sink itself (with its line end), or
 	 * leaves unwritten by returning false (this returns false too: the caller adds the row). The
@@ -189,15 +190,17 @@ export function tableWriter(
 		await writer.write({ columnData, rowGroupSize: n });
 	};
 	return {
-		async add(row) {
-			columns.forEach((c, k) => {
+		add(row) {
+			for (let k = 0; k < columns.length; k++) {
+				const c = columns[k]!;
 				const v = parquetValue(c.type, row[c.name]);
 				if (typeof v === 'string') heldBytes += v.length;
 				else if (v instanceof Uint8Array) heldBytes += v.length;
 				held[k]!.push(v);
-			});
+			}
 			rows++;
-			if (held[0]!.length >= rowGroup || heldBytes >= ROW_GROUP_BYTES) await flush();
+			// Without a promise per row: only a full row group is written, and waited for.
+			return held[0]!.length >= rowGroup || heldBytes >= ROW_GROUP_BYTES ? flush() : undefined;
 		},
 		async close() {
 			await flush();

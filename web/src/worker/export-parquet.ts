@@ -44,14 +44,16 @@ export async function exportParquet(
 			const row = part.rows ? part.rows[k]! : part.from + k;
 			// Straight from the record's buffer, else from its record object.
 			const at = { c, i: row, ctx, index: part.base + row, owners };
-			let made = await reader.tableRow(part.chunk, row, at);
+			let made = reader.tableRowNow(part.chunk, row, at);
+			if (made === undefined) made = await reader.tableRow(part.chunk, row, at);
 			if (!made) {
 				const r = await reader.json(part.chunk, row);
 				// A record that no longer decodes is skipped, as in the other exports.
 				if (!r) continue;
 				made = eventRow(c, row, ctx, r, part.base + row, owners);
 			}
-			await table.add(made);
+			const adding = table.add(made);
+			if (adding) await adding;
 			rows++;
 			if (stopped) return { rows, complete: false };
 		}

@@ -1,7 +1,7 @@
 // Stored events read back as the objects `sockscope decode` prints, from their records read back
 // from the trace file, by the CLI's rules (columns/row-records.ts). Exports, details and the
 // statistics' payload lookups go through here, so the page and the CLI print the same fields.
-import { BufferRecords, type RecordBytes } from '../decoder/buffer-records.ts';
+import { BufferRecords, type RecordAt, type RecordBytes } from '../decoder/buffer-records.ts';
 import { recordLine, type ExportFormat } from '../export/record-lines.ts';
 import type { ByteSink } from '../export/byte-sink.ts';
 import { RecordWriter } from '../export/record-writer.ts';
@@ -84,7 +84,21 @@ export class RecordReader {
 	 */
 	async tableRow(chunk: number, row: number, at: RowAt): Promise<Row | null> {
 		const c = await this.#chunk(chunk);
-		const stored = await this.#rows.stored(c, row);
+		return this.#tableRow(c, row, await this.#rows.stored(c, row), at);
+	}
+
+	/**
+	 * tableRow's answer without waiting (no promise per row: nearly every row's chunk and buffer
+	 * are at hand); undefined when it must wait.
+	 */
+	tableRowNow(chunk: number, row: number, at: RowAt): Row | null | undefined {
+		const c = this.#view;
+		if (c?.chunk !== chunk) return undefined;
+		const stored = this.#rows.storedNow(c, row);
+		return stored === undefined ? undefined : this.#tableRow(c, row, stored, at);
+	}
+
+	#tableRow(c: ChunkView, row: number, stored: RecordAt | null, at: RowAt): Row | null {
 		if (!stored) return null;
 		this.#tableRows ??= new BufferEventRows(this.#buffers!.providers);
 		return this.#tableRows.row(stored.buffer, stored.i, c.pid[row]!, c.tid[row]!, at);
