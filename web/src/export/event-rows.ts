@@ -18,7 +18,7 @@ const NO_ID = 0xffffffff;
 const EPOCH_SECONDS = 11_644_473_600n;
 const V = COLUMN_VALUES;
 /** The memory payloads are copied to (a longer payload gets its own). */
-const SLAB_BYTES = 1 << 20;
+const SLAB_BYTES = 1 << 16;
 
 export class BufferEventRows {
 	readonly #providers: ProviderTable;
