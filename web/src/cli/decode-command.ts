@@ -2,8 +2,7 @@
 // selects through the same column chunks and compiled filter as the web app.
 import { PROVIDERS } from '../generated/schemas.ts';
 import { RecordOut } from '../generated/layouts.ts';
-import { BufferRecords, bufferTable } from '../decoder/buffer-records.ts';
-import { Clock } from '../decoder/decoded-buffer.ts';
+import { BufferRecords, bufferTable, type RecordAt } from '../decoder/buffer-records.ts';
 import { indexBuffers, reopenTrace, type OpenTrace } from '../decoder/etl-file.ts';
 import { mergeRecords } from '../decoder/merge.ts';
 import { checkedRead } from './checked-read.ts';
@@ -127,35 +126,25 @@ export async function decodeCommand(
  * Whole lines written straight from a selected record's buffer (decoded again by BufferRecords,
  * kept for the next rows), without a record object: what RecordWriter.fast writes, byte for byte
  * recordLine(recordJson(...)), or with --columns (record columns, payload fields, and columns of
- * the events table read from the chunk) what ColumnWriter writes, for a schema-decoded event that
- * agrees with its row (BufferRecords.storedNow). Any other record, and one of another provider
- * under --provider afd, is left to the record object path.
+ * the events table read from the chunk) what ColumnWriter writes, for a schema-decoded event.
+ * Any other record, and one of another provider under --provider afd, is left to the record
+ * object path.
  */
 function writtenFromBuffer(trace: OpenTrace, opts: DecodeOptions, sink: ByteSink): WrittenRecord {
-	const clock = new Clock(BigInt(trace.facts.startFiletime));
 	let writer: RecordWriter | null = null;
 	let picked: ColumnWriter | null = null;
-	return (records, c, i, row) => {
-		// The header record's line is made of the trace's facts.
-		if (c.kind[i] === 0) return false;
-		// The record as its buffer (decoded by the caller) holds it, if it agrees with the row.
-		const at = records.storedNow(c.buffer[i]!, c.recOffset[i]!, c.cpu[i]!, c.time[i]!, clock);
-		if (!at) return false;
-		const { buffer: b, i: k } = at;
-		if (
-			opts.provider === 'afd' &&
-			records.providers.guid(b.u16(k, RecordOut.providerIndex)) !== AFD_GUID
-		)
+	return ({ buffer: b, i: k }, providers, c, i, row) => {
+		if (opts.provider === 'afd' && providers.guid(b.u16(k, RecordOut.providerIndex)) !== AFD_GUID)
 			return false;
 		if (opts.columns) {
 			picked ??= new ColumnWriter(
 				opts.format,
 				opts.columns.map((col) => col.written),
-				records.providers,
+				providers,
 			);
 			return picked.write(sink, b, k, c.pid[i]!, c.tid[i]!, row);
 		}
-		writer ??= new RecordWriter(opts.format, trace, records.providers);
+		writer ??= new RecordWriter(opts.format, trace, providers);
 		return writer.fast(sink, b, k, c.pid[i]!, c.tid[i]!);
 	};
 }
@@ -192,11 +181,13 @@ export type EachRecord = (
 
 /**
  * Writes a selected record (row i of a chunk's columns) without its record object, when it can;
- * false leaves it to `each`. `records` reads records back from the file; `at` is the row (for
+ * false leaves it to `each`. `stored` is the record in its buffer, which agrees with the row
+ * (RowRecords.stored), `providers` those of the decoder that decoded it; `at` is the row (for
  * columns of the events table). A writer that may wait returns a promise of the same.
  */
 export type WrittenRecord = (
-	records: BufferRecords,
+	stored: RecordAt,
+	providers: ProviderTable,
 	c: Chunk['columns'],
 	i: number,
 	at: RowAt,
@@ -275,12 +266,16 @@ export async function filteredRecords(
 			}
 			if (test && !test(i)) continue;
 			if (written) {
-				// Its buffer decoded (a no-op when it is among those kept), then written from it.
-				if (!records.recordNow(c.buffer[i]!, c.recOffset[i]!))
-					await records.record(c.buffer[i]!, c.recOffset[i]!);
-				let wrote = written(records, c, i, { c, i, ctx, index: base + i, owners });
-				if (typeof wrote !== 'boolean') wrote = await wrote;
-				if (wrote) continue;
+				// The record as its buffer holds it (decoded now, unless it is among those kept),
+				// if it agrees with the row: written from there.
+				const now = rowRecords.storedNow(c, i);
+				const stored = now !== undefined ? now : await rowRecords.stored(c, i);
+				if (stored) {
+					const at = { c, i, ctx, index: base + i, owners };
+					let wrote = written(stored, records.providers, c, i, at);
+					if (typeof wrote !== 'boolean') wrote = await wrote;
+					if (wrote) continue;
+				}
 			}
 			const r = await rowRecords.json(c, i);
 			if (r) await each(r, c, i, ctx, base + i, owners);

@@ -7,7 +7,7 @@
 // cannot be read is reported and skipped, the others go on.
 import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { indexBuffers, openTrace, type OpenTrace } from '../decoder/etl-file.ts';
+import { indexBuffers, openTrace } from '../decoder/etl-file.ts';
 import { blockCache } from '../decoder/source.ts';
 import {
 	CONVERSATION_TABLE,
@@ -33,7 +33,6 @@ import { trackPackets } from '../packets/track-packets.ts';
 import { ColumnWriter } from '../export/column-writer.ts';
 import { EVENT_PICKS } from '../export/event-picks.ts';
 import { BufferEventRows } from '../export/event-rows.ts';
-import { Clock } from '../decoder/decoded-buffer.ts';
 import { EXIT, type Options } from './args.ts';
 import { filteredRecords, type WrittenRecord } from './decode-command.ts';
 import { openInput } from './input.ts';
@@ -72,35 +71,26 @@ function tableFile(
 
 /**
  * The events table's NDJSON or CSV lines written straight from each record's buffer
- * (ColumnWriter over EVENT_PICKS), for a schema-decoded event that agrees with its row; any
- * other is left to eventRow.
+ * (ColumnWriter over EVENT_PICKS), for a schema-decoded event; any other is left to eventRow.
  */
-function eventLines(trace: OpenTrace, format: TableFormat, events: TableWriter): WrittenRecord {
-	const clock = new Clock(BigInt(trace.facts.startFiletime));
+function eventLines(format: TableFormat, events: TableWriter): WrittenRecord {
 	let writer: ColumnWriter | null = null;
-	return (records, c, i, row) => {
-		// The header record's row is made of the trace's facts.
-		if (c.kind[i] === 0) return false;
-		const at = records.storedNow(c.buffer[i]!, c.recOffset[i]!, c.cpu[i]!, c.time[i]!, clock);
-		if (!at) return false;
-		writer ??= new ColumnWriter(format as 'ndjson' | 'csv', EVENT_PICKS, records.providers);
-		const w = writer;
-		return events.write!((sink) => w.write(sink, at.buffer, at.i, c.pid[i]!, c.tid[i]!, row));
+	return (stored, providers, c, i, at) => {
+		const w = (writer ??= new ColumnWriter(format as 'ndjson' | 'csv', EVENT_PICKS, providers));
+		return events.write!((sink) =>
+			w.write(sink, stored.buffer, stored.i, c.pid[i]!, c.tid[i]!, at),
+		);
 	};
 }
 
 /**
- * The events table's Parquet rows made straight from each record's buffer (BufferEventRows), for a
- * schema-decoded event that agrees with its row; any other is left to eventRow.
+ * The events table's Parquet rows made straight from each record's buffer (BufferEventRows), for
+ * a schema-decoded event; any other is left to eventRow.
  */
-function eventRows(trace: OpenTrace, events: TableWriter): WrittenRecord {
-	const clock = new Clock(BigInt(trace.facts.startFiletime));
+function eventRows(events: TableWriter): WrittenRecord {
 	let rows: BufferEventRows | null = null;
-	return (records, c, i, at) => {
-		if (c.kind[i] === 0) return false;
-		const stored = records.storedNow(c.buffer[i]!, c.recOffset[i]!, c.cpu[i]!, c.time[i]!, clock);
-		if (!stored) return false;
-		rows ??= new BufferEventRows(records.providers);
+	return (stored, providers, c, i, at) => {
+		rows ??= new BufferEventRows(providers);
 		const row = rows.row(stored.buffer, stored.i, c.pid[i]!, c.tid[i]!, at);
 		if (row === null) return false;
 		const adding = events.add(row);
@@ -151,7 +141,7 @@ async function exportTrace(
 			{
 				owners: tracked.owners ?? null,
 				sockets: false,
-				written: events.write ? eventLines(trace, format, events) : eventRows(trace, events),
+				written: events.write ? eventLines(format, events) : eventRows(events),
 			},
 		);
 		// Rows written from their buffers and from their record objects alike.
