@@ -9,14 +9,13 @@ import { KIND_NAMES, providerName, type ProviderTable } from '../decoder/record-
 import { ByteSink } from './byte-sink.ts';
 import { CurrentSecond } from './current-second.ts';
 import { PayloadWriter } from './fields-writer.ts';
-import { COLUMN_VALUES, type RowAt } from './tables.ts';
+import { tableRow, type EventHead, type RowAt } from './tables.ts';
 import type { Row } from './table-writer.ts';
 
 /** The value the columns store for "no PID". */
 const NO_ID = 0xffffffff;
 /** Seconds from 1601 to 1970. */
 const EPOCH_SECONDS = 11_644_473_600n;
-const V = COLUMN_VALUES;
 /** The memory payloads are copied to (a longer payload gets its own). */
 const SLAB_BYTES = 1 << 16;
 
@@ -34,6 +33,21 @@ export class BufferEventRows {
 	#slabAt = 0;
 	/** The current second's start, in microseconds since 1970. */
 	#micros = 0n;
+	readonly #head: EventHead = {
+		filetime: 0n,
+		time: null,
+		kind: '',
+		provider: null,
+		provider_guid: null,
+		id: 0,
+		version: 0,
+		name: null,
+		level: 0,
+		opcode: 0,
+		pid: null,
+		tid: null,
+		cpu: 0,
+	};
 
 	/** `providers`: those of the decoder that decoded the buffers. */
 	constructor(providers: ProviderTable) {
@@ -53,39 +67,23 @@ export class BufferEventRows {
 		if (second === null) return null;
 		if (second === 'moved') this.#micros = (this.#second.seconds - EPOCH_SECONDS) * 1_000_000n;
 		const guid = this.#providers.guid(buf.u16(i, RecordOut.providerIndex));
-		return {
-			index: at.index,
-			filetime: buf.time(i),
-			// The 100 ns digit dropped, as from the ISO time (the second's start is whole).
-			time: this.#micros + BigInt(Math.floor(this.#second.ticks(buf, i) / 10)),
-			kind: KIND_NAMES[buf.u8(i, RecordOut.kind)] ?? 'unknown',
-			provider: providerName(guid),
-			provider_guid: guid,
-			id: buf.u16(i, RecordOut.id),
-			version: buf.u8(i, RecordOut.version),
-			name: EVENT_SCHEMAS[buf.u16(i, RecordOut.schemaIndex)]!.name,
-			level: buf.u8(i, RecordOut.level),
-			opcode: buf.u8(i, RecordOut.opcode),
-			pid: pid === NO_ID ? null : pid,
-			tid: tid === NO_ID ? null : tid,
-			cpu: buf.entry.cpu,
-			process_id: V.process_id!(at),
-			process: V.process!(at),
-			owner_pid: V.owner_pid!(at),
-			owner: V.owner!(at),
-			owner_source: V.owner_source!(at),
-			endpoint: V.endpoint!(at),
-			local: V.local!(at),
-			remote: V.remote!(at),
-			remote_address: V.remote_address!(at),
-			remote_port: V.remote_port!(at),
-			remote_name: V.remote_name!(at),
-			bytes: V.bytes!(at),
-			status: V.status!(at),
-			status_name: V.status_name!(at),
-			error: V.error!(at),
-			payload: this.#keep(sink.bytes, sink.length),
-		};
+		// One head, filled again for each row: tableRow copies its values.
+		const h = this.#head;
+		h.filetime = buf.time(i);
+		// The 100 ns digit dropped, as from the ISO time (the second's start is whole).
+		h.time = this.#micros + BigInt(Math.floor(this.#second.ticks(buf, i) / 10));
+		h.kind = KIND_NAMES[buf.u8(i, RecordOut.kind)] ?? 'unknown';
+		h.provider = providerName(guid);
+		h.provider_guid = guid;
+		h.id = buf.u16(i, RecordOut.id);
+		h.version = buf.u8(i, RecordOut.version);
+		h.name = EVENT_SCHEMAS[buf.u16(i, RecordOut.schemaIndex)]!.name;
+		h.level = buf.u8(i, RecordOut.level);
+		h.opcode = buf.u8(i, RecordOut.opcode);
+		h.pid = pid === NO_ID ? null : pid;
+		h.tid = tid === NO_ID ? null : tid;
+		h.cpu = buf.entry.cpu;
+		return tableRow(h, at, this.#keep(sink.bytes, sink.length));
 	}
 
 	/** A copy of bytes[0, n) in the current slab (or, longer than a slab, alone). */

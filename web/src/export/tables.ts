@@ -115,34 +115,44 @@ export const COLUMN_VALUES: Readonly<Record<string, (a: RowAt) => RowValue>> = {
 
 const V = COLUMN_VALUES;
 
+/** An event's values that its record gives: its header, names and time (eventRow's or BufferEventRows'). */
+export interface EventHead {
+	filetime: bigint;
+	/** ISO text, or microseconds since 1970 (table-writer.ts TIMESTAMP). */
+	time: string | bigint | null;
+	kind: string;
+	provider: string | null;
+	provider_guid: string | null;
+	id: number;
+	version: number;
+	name: string | null;
+	level: number;
+	opcode: number;
+	pid: number | null;
+	tid: number | null;
+	cpu: number;
+}
+
 /**
- * One event: header and names from the decoded record, who and where from the columns (the same
- * values the filter tests), its owner from the chunk's joined owners.
+ * An event's row: the values its record gives, who and where from the chunk's columns at `at`
+ * (the same values the filter tests), its owner from the chunk's joined owners, and its payload.
  */
-export function eventRow(
-	c: ReadColumns,
-	i: number,
-	ctx: FilterContext,
-	r: RecordJson,
-	index: number,
-	owners: RowOwners,
-): Row {
-	const at: RowAt = { c, i, ctx, index, owners };
+export function tableRow(head: Readonly<EventHead>, at: RowAt, payload: unknown): Row {
 	return {
-		index,
-		filetime: BigInt(r.filetime),
-		time: r.time,
-		kind: r.kind,
-		provider: r.provider,
-		provider_guid: r.providerGuid,
-		id: r.id,
-		version: r.version,
-		name: r.name,
-		level: r.level,
-		opcode: r.opcode,
-		pid: r.pid,
-		tid: r.tid,
-		cpu: r.cpu,
+		index: at.index,
+		filetime: head.filetime,
+		time: head.time,
+		kind: head.kind,
+		provider: head.provider,
+		provider_guid: head.provider_guid,
+		id: head.id,
+		version: head.version,
+		name: head.name,
+		level: head.level,
+		opcode: head.opcode,
+		pid: head.pid,
+		tid: head.tid,
+		cpu: head.cpu,
 		process_id: V.process_id!(at),
 		process: V.process!(at),
 		owner_pid: V.owner_pid!(at),
@@ -158,14 +168,45 @@ export function eventRow(
 		status: V.status!(at),
 		status_name: V.status_name!(at),
 		error: V.error!(at),
-		// The payload's named fields; undecoded bytes, problems and extended items when there are.
-		payload: {
+		payload,
+	};
+}
+
+/** One event's row from its decoded record (the object `sockscope decode` prints). */
+export function eventRow(
+	c: ReadColumns,
+	i: number,
+	ctx: FilterContext,
+	r: RecordJson,
+	index: number,
+	owners: RowOwners,
+): Row {
+	const head: EventHead = {
+		filetime: BigInt(r.filetime),
+		time: r.time,
+		kind: r.kind,
+		provider: r.provider,
+		provider_guid: r.providerGuid,
+		id: r.id,
+		version: r.version,
+		name: r.name,
+		level: r.level,
+		opcode: r.opcode,
+		pid: r.pid,
+		tid: r.tid,
+		cpu: r.cpu,
+	};
+	// The payload's named fields; undecoded bytes, problems and extended items when there are.
+	return tableRow(
+		head,
+		{ c, i, ctx, index, owners },
+		{
 			...r.fields,
 			...(r.payload !== undefined ? { payload: r.payload } : {}),
 			...(r.problem !== undefined ? { problem: r.problem } : {}),
 			...(r.extended !== undefined ? { extended: r.extended } : {}),
 		},
-	};
+	);
 }
 
 export const SOCKET_TABLE: readonly TableColumn[] = [
