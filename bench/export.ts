@@ -196,43 +196,38 @@ const exports: Record<ExportFormat | 'parquet', { seconds: number; bytes: number
 	csv: [],
 	parquet: [],
 };
+/**
+ * One export of every selected row through a fresh reader (`run` hands its pieces to the sink it
+ * is given): its seconds and bytes out.
+ */
+async function timedExport(
+	run: (reader: RecordReader, sink: (piece: Uint8Array) => boolean) => Promise<{ rows: number }>,
+): Promise<{ seconds: number; bytes: number }> {
+	const reader = new RecordReader(
+		{ engine, records },
+		recordDecoder(module, imported.facts),
+		imported.facts,
+	);
+	let bytes = 0;
+	const t = performance.now();
+	const done = await run(reader, (piece) => {
+		bytes += piece.length;
+		sampleRss();
+		return true;
+	});
+	const seconds = (performance.now() - t) / 1000;
+	if (done.rows !== sel.matched) throw new Error(`exported ${done.rows} of ${sel.matched} rows`);
+	return { seconds, bytes };
+}
+
 for (let r = 0; r < runs; r++) {
 	decodeSeconds.push(await decodePass(pageTrace.path));
-	for (const f of FORMATS) {
-		const reader = new RecordReader(
-			{ engine, records },
-			recordDecoder(module, imported.facts),
-			imported.facts,
-		);
-		let bytes = 0;
-		const t = performance.now();
-		const done = await exportSelection(sel, reader, f, (piece) => {
-			bytes += piece.length;
-			sampleRss();
-			return true;
-		});
-		const seconds = (performance.now() - t) / 1000;
-		if (done.rows !== sel.matched) throw new Error(`exported ${done.rows} of ${sel.matched} rows`);
-		exports[f].push({ seconds, bytes });
-	}
-	{
-		// The events table as Parquet, with the owners the page's table shows (none joined here).
-		const reader = new RecordReader(
-			{ engine, records },
-			recordDecoder(module, imported.facts),
-			imported.facts,
-		);
-		let bytes = 0;
-		const t = performance.now();
-		const done = await exportParquet(sel, reader, engine, context(), (piece) => {
-			bytes += piece.length;
-			sampleRss();
-			return true;
-		});
-		const seconds = (performance.now() - t) / 1000;
-		if (done.rows !== sel.matched) throw new Error(`exported ${done.rows} of ${sel.matched} rows`);
-		exports.parquet.push({ seconds, bytes });
-	}
+	for (const f of FORMATS)
+		exports[f].push(await timedExport((reader, sink) => exportSelection(sel, reader, f, sink)));
+	// The events table as Parquet, with the owners the page's table shows (none joined here).
+	exports.parquet.push(
+		await timedExport((reader, sink) => exportParquet(sel, reader, engine, context(), sink)),
+	);
 	console.log(
 		`page run ${r + 1}/${runs}: decode ${decodeSeconds.at(-1)!.toFixed(2)} s, ` +
 			[...FORMATS, 'parquet' as const]
