@@ -4,22 +4,19 @@
 // meaning, and the events table's columns read from the chunk (with the sockets' owners).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { BufferRecords, bufferTable } from '../../web/src/decoder/buffer-records.ts';
-import { indexBuffers, reopenTrace } from '../../web/src/decoder/etl-file.ts';
+import { indexBuffers } from '../../web/src/decoder/etl-file.ts';
 import { mergeRecords } from '../../web/src/decoder/merge.ts';
 import { PAYLOAD_FIELDS } from '../../web/src/decoder/payload-fields.ts';
 import { ProviderTable, recordJson } from '../../web/src/decoder/record-json.ts';
 import { ByteSink } from '../../web/src/export/byte-sink.ts';
 import { ColumnWriter } from '../../web/src/export/column-writer.ts';
 import { COLUMN_VALUES, eventRow } from '../../web/src/export/tables.ts';
-import { firstPassOwners } from '../../web/src/cli/decode-command.ts';
-import { OwnerJoin } from '../../web/src/query/owner-join.ts';
-import { ingestToMemory } from '../builders/memory-chunks.ts';
 import { pickedEventLine, pickEventColumns } from '../../web/src/export/event-columns.ts';
 import { CSV_COLUMNS, type ExportFormat } from '../../web/src/export/record-lines.ts';
 import { open } from '../decoder/load.ts';
 import { WHOLE_FIXTURES_MS } from '../timeouts.ts';
 import { writerTraces } from './writer-traces.ts';
+import { storedTrace } from './stored-rows.ts';
 
 const traces = writerTraces('column-writer', 2);
 
@@ -96,47 +93,35 @@ const ROW_PICKS: string[][] = [
  * sockets' owners: lines that differ (the first few), rows, rows written.
  */
 async function compareRows(path: string, names: string[], format: ExportFormat) {
-	const bytes = new Uint8Array(readFileSync(path));
-	const trace = await open(bytes);
-	const mem = await ingestToMemory(trace);
-	const records = new BufferRecords(
-		await reopenTrace(trace),
-		bufferTable((await indexBuffers(trace)).buffers),
-	);
-	const join = new OwnerJoin(await firstPassOwners(await open(bytes)));
-	const ctx = { ...mem.context(), hostNames: mem.tables.hostNames };
+	const stored = await storedTrace(new Uint8Array(readFileSync(path)));
 	const cols = columns(names);
 	const writer = new ColumnWriter(
 		format,
 		cols.map((c) => c.written),
-		records.providers,
+		stored.records.providers,
 	);
 	const sink = new ByteSink();
 	const differ: { old: string; new: string }[] = [];
 	let rows = 0;
 	let written = 0;
-	let base = 0;
-	for (const chunk of mem.chunks.list) {
-		const c = chunk.columns;
-		const owners = join.columns(c, chunk.rows, base, ctx);
-		for (let i = 0; i < chunk.rows; i++, rows++) {
-			if (c.kind[i] === 0) continue;
-			const at = await records.record(c.buffer[i]!, c.recOffset[i]!);
-			if (!at) continue;
-			sink.length = 0;
-			const row = { c, i, ctx, index: base + i, owners };
-			if (!writer.write(sink, at.buffer, at.i, c.pid[i]!, c.tid[i]!, row)) continue;
-			written++;
-			const r = recordJson(at.buffer, at.i, trace, records.providers);
-			r.pid = c.pid[i] === NO_ID ? null : c.pid[i]!;
-			r.tid = c.tid[i] === NO_ID ? null : c.tid[i]!;
-			const line = pickedEventLine(r, eventRow(c, i, ctx, r, base + i, owners), cols, format);
-			const old = Buffer.from(line + '\n');
-			const made = Buffer.from(sink.bytes.subarray(0, sink.length));
-			if (!made.equals(old) && differ.length < 3)
-				differ.push({ old: old.toString(), new: made.toString() });
-		}
-		base += chunk.rows;
+	for await (const s of stored.rows()) {
+		rows++;
+		if (!s.at) continue;
+		const { c, i, row } = s;
+		sink.length = 0;
+		if (!writer.write(sink, s.at.buffer, s.at.i, c.pid[i]!, c.tid[i]!, row)) continue;
+		written++;
+		const r = stored.json({ ...s, at: s.at });
+		const line = pickedEventLine(
+			r,
+			eventRow(c, i, row.ctx, r, row.index, row.owners),
+			cols,
+			format,
+		);
+		const old = Buffer.from(line + '\n');
+		const made = Buffer.from(sink.bytes.subarray(0, sink.length));
+		if (!made.equals(old) && differ.length < 3)
+			differ.push({ old: old.toString(), new: made.toString() });
 	}
 	return { differ, rows, written };
 }

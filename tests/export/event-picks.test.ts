@@ -5,23 +5,16 @@
 // table's FILETIME as a number.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { BufferRecords, bufferTable } from '../../web/src/decoder/buffer-records.ts';
-import { indexBuffers, reopenTrace } from '../../web/src/decoder/etl-file.ts';
-import { recordJson } from '../../web/src/decoder/record-json.ts';
 import { ByteSink } from '../../web/src/export/byte-sink.ts';
 import { ColumnWriter } from '../../web/src/export/column-writer.ts';
 import { EVENT_PICKS } from '../../web/src/export/event-picks.ts';
 import { EVENT_COLUMNS, eventRow } from '../../web/src/export/tables.ts';
 import { tableWriter, type Row } from '../../web/src/export/table-writer.ts';
-import { firstPassOwners } from '../../web/src/cli/decode-command.ts';
-import { OwnerJoin } from '../../web/src/query/owner-join.ts';
-import { ingestToMemory } from '../builders/memory-chunks.ts';
-import { open } from '../decoder/load.ts';
 import { WHOLE_FIXTURES_MS } from '../timeouts.ts';
 import { across2to53, writerTraces } from './writer-traces.ts';
+import { storedTrace } from './stored-rows.ts';
 import { HOSTILE_CASES } from '../fixtures/hostile/cases.ts';
 
-const NO_ID = 0xffffffff;
 type TextFormat = 'ndjson' | 'csv';
 
 /** The line the table writer makes of one row (the CSV header left out). */
@@ -36,40 +29,24 @@ async function tableLine(format: TextFormat, row: Row): Promise<Buffer> {
 
 /** Both paths over a trace's stored rows: lines that differ (the first few), rows, rows written. */
 async function compare(bytes: Uint8Array, format: TextFormat) {
-	const trace = await open(bytes);
-	const mem = await ingestToMemory(trace);
-	const records = new BufferRecords(
-		await reopenTrace(trace),
-		bufferTable((await indexBuffers(trace)).buffers),
-	);
-	const join = new OwnerJoin(await firstPassOwners(await open(bytes)));
-	const ctx = { ...mem.context(), hostNames: mem.tables.hostNames };
-	const writer = new ColumnWriter(format, EVENT_PICKS, records.providers);
+	const stored = await storedTrace(bytes);
+	const writer = new ColumnWriter(format, EVENT_PICKS, stored.records.providers);
 	const sink = new ByteSink();
 	const differ: { old: string; new: string }[] = [];
 	let rows = 0;
 	let written = 0;
-	let base = 0;
-	for (const chunk of mem.chunks.list) {
-		const c = chunk.columns;
-		const owners = join.columns(c, chunk.rows, base, ctx);
-		for (let i = 0; i < chunk.rows; i++, rows++) {
-			if (c.kind[i] === 0) continue;
-			const at = await records.record(c.buffer[i]!, c.recOffset[i]!);
-			if (!at) continue;
-			sink.length = 0;
-			const row = { c, i, ctx, index: base + i, owners };
-			if (!writer.write(sink, at.buffer, at.i, c.pid[i]!, c.tid[i]!, row)) continue;
-			written++;
-			const r = recordJson(at.buffer, at.i, trace, records.providers);
-			r.pid = c.pid[i] === NO_ID ? null : c.pid[i]!;
-			r.tid = c.tid[i] === NO_ID ? null : c.tid[i]!;
-			const old = await tableLine(format, eventRow(c, i, ctx, r, base + i, owners));
-			const made = Buffer.from(sink.bytes.subarray(0, sink.length));
-			if (!made.equals(old) && differ.length < 3)
-				differ.push({ old: old.toString(), new: made.toString() });
-		}
-		base += chunk.rows;
+	for await (const s of stored.rows()) {
+		rows++;
+		if (!s.at) continue;
+		const { c, i, row } = s;
+		sink.length = 0;
+		if (!writer.write(sink, s.at.buffer, s.at.i, c.pid[i]!, c.tid[i]!, row)) continue;
+		written++;
+		const r = stored.json({ ...s, at: s.at });
+		const old = await tableLine(format, eventRow(c, i, row.ctx, r, row.index, row.owners));
+		const made = Buffer.from(sink.bytes.subarray(0, sink.length));
+		if (!made.equals(old) && differ.length < 3)
+			differ.push({ old: old.toString(), new: made.toString() });
 	}
 	return { differ, rows, written };
 }

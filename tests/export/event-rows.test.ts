@@ -4,21 +4,13 @@
 // owners.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { BufferRecords, bufferTable } from '../../web/src/decoder/buffer-records.ts';
-import { indexBuffers, reopenTrace } from '../../web/src/decoder/etl-file.ts';
-import { recordJson } from '../../web/src/decoder/record-json.ts';
 import { BufferEventRows } from '../../web/src/export/event-rows.ts';
 import { EVENT_COLUMNS, eventRow } from '../../web/src/export/tables.ts';
 import { tableWriter, type Row } from '../../web/src/export/table-writer.ts';
-import { firstPassOwners } from '../../web/src/cli/decode-command.ts';
-import { OwnerJoin } from '../../web/src/query/owner-join.ts';
-import { ingestToMemory } from '../builders/memory-chunks.ts';
-import { open } from '../decoder/load.ts';
 import { WHOLE_FIXTURES_MS } from '../timeouts.ts';
 import { across2to53, writerTraces } from './writer-traces.ts';
+import { storedTrace } from './stored-rows.ts';
 import { HOSTILE_CASES } from '../fixtures/hostile/cases.ts';
-
-const NO_ID = 0xffffffff;
 
 /** A table of rows as one Parquet file (row groups of `group` rows). */
 async function parquet(rows: Row[], group: number): Promise<Buffer> {
@@ -31,43 +23,20 @@ async function parquet(rows: Row[], group: number): Promise<Buffer> {
 
 /** Each stored row both ways: from the record object, and from the buffer where it can be. */
 async function bothWays(bytes: Uint8Array) {
-	const trace = await open(bytes);
-	const mem = await ingestToMemory(trace);
-	const records = new BufferRecords(
-		await reopenTrace(trace),
-		bufferTable((await indexBuffers(trace)).buffers),
-	);
-	const join = new OwnerJoin(await firstPassOwners(await open(bytes)));
-	const ctx = { ...mem.context(), hostNames: mem.tables.hostNames };
-	const rows = new BufferEventRows(records.providers);
+	const stored = await storedTrace(bytes);
+	const rows = new BufferEventRows(stored.records.providers);
 	const objects: Row[] = [];
 	const made: Row[] = [];
 	let fromBuffer = 0;
-	let base = 0;
-	for (const chunk of mem.chunks.list) {
-		const c = chunk.columns;
-		const owners = join.columns(c, chunk.rows, base, ctx);
-		for (let i = 0; i < chunk.rows; i++) {
-			// The logfile header's row is the trace's facts: eventRow's alone.
-			if (c.kind[i] === 0) continue;
-			const at = await records.record(c.buffer[i]!, c.recOffset[i]!);
-			if (!at) continue;
-			const r = recordJson(at.buffer, at.i, trace, records.providers);
-			r.pid = c.pid[i] === NO_ID ? null : c.pid[i]!;
-			r.tid = c.tid[i] === NO_ID ? null : c.tid[i]!;
-			const object = eventRow(c, i, ctx, r, base + i, owners);
-			const row = rows.row(at.buffer, at.i, c.pid[i]!, c.tid[i]!, {
-				c,
-				i,
-				ctx,
-				index: base + i,
-				owners,
-			});
-			objects.push(object);
-			made.push(row ?? object);
-			if (row) fromBuffer++;
-		}
-		base += chunk.rows;
+	for await (const s of stored.rows()) {
+		// The logfile header's row is the trace's facts: eventRow's alone.
+		if (!s.at) continue;
+		const { c, i, row: at } = s;
+		const object = eventRow(c, i, at.ctx, stored.json({ ...s, at: s.at }), at.index, at.owners);
+		const row = rows.row(s.at.buffer, s.at.i, c.pid[i]!, c.tid[i]!, at);
+		objects.push(object);
+		made.push(row ?? object);
+		if (row) fromBuffer++;
 	}
 	return { objects, made, fromBuffer };
 }
