@@ -16,7 +16,7 @@ import { CSV_COLUMNS, type ExportFormat } from '../../web/src/export/record-line
 import { open } from '../decoder/load.ts';
 import { WHOLE_FIXTURES_MS } from '../timeouts.ts';
 import { writerTraces } from './writer-traces.ts';
-import { storedTrace } from './stored-rows.ts';
+import { compareLines, storedTrace } from './stored-rows.ts';
 
 const traces = writerTraces('column-writer', 2);
 
@@ -100,30 +100,14 @@ async function compareRows(path: string, names: string[], format: ExportFormat) 
 		cols.map((c) => c.written),
 		stored.records.providers,
 	);
-	const sink = new ByteSink();
-	const differ: { old: string; new: string }[] = [];
-	let rows = 0;
-	let written = 0;
-	for await (const s of stored.rows()) {
-		rows++;
-		if (!s.at) continue;
-		const { c, i, row } = s;
-		sink.length = 0;
-		if (!writer.write(sink, s.at.buffer, s.at.i, c.pid[i]!, c.tid[i]!, row)) continue;
-		written++;
-		const r = stored.json({ ...s, at: s.at });
-		const line = pickedEventLine(
-			r,
-			eventRow(c, i, row.ctx, r, row.index, row.owners),
-			cols,
-			format,
-		);
-		const old = Buffer.from(line + '\n');
-		const made = Buffer.from(sink.bytes.subarray(0, sink.length));
-		if (!made.equals(old) && differ.length < 3)
-			differ.push({ old: old.toString(), new: made.toString() });
-	}
-	return { differ, rows, written };
+	return compareLines(
+		stored,
+		(sink, { c, i, at, row }) => writer.write(sink, at.buffer, at.i, c.pid[i]!, c.tid[i]!, row),
+		(r, { c, i, row }) => {
+			const line = eventRow(c, i, row.ctx, r, row.index, row.owners);
+			return Buffer.from(pickedEventLine(r, line, cols, format) + '\n');
+		},
+	);
 }
 
 describe('column writer', { timeout: WHOLE_FIXTURES_MS }, () => {

@@ -5,14 +5,13 @@
 // table's FILETIME as a number.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ByteSink } from '../../web/src/export/byte-sink.ts';
 import { ColumnWriter } from '../../web/src/export/column-writer.ts';
 import { EVENT_PICKS } from '../../web/src/export/event-picks.ts';
 import { EVENT_COLUMNS, eventRow } from '../../web/src/export/tables.ts';
 import { tableWriter, type Row } from '../../web/src/export/table-writer.ts';
 import { WHOLE_FIXTURES_MS } from '../timeouts.ts';
 import { across2to53, writerTraces } from './writer-traces.ts';
-import { storedTrace } from './stored-rows.ts';
+import { compareLines, storedTrace } from './stored-rows.ts';
 import { HOSTILE_CASES } from '../fixtures/hostile/cases.ts';
 
 type TextFormat = 'ndjson' | 'csv';
@@ -31,24 +30,11 @@ async function tableLine(format: TextFormat, row: Row): Promise<Buffer> {
 async function compare(bytes: Uint8Array, format: TextFormat) {
 	const stored = await storedTrace(bytes);
 	const writer = new ColumnWriter(format, EVENT_PICKS, stored.records.providers);
-	const sink = new ByteSink();
-	const differ: { old: string; new: string }[] = [];
-	let rows = 0;
-	let written = 0;
-	for await (const s of stored.rows()) {
-		rows++;
-		if (!s.at) continue;
-		const { c, i, row } = s;
-		sink.length = 0;
-		if (!writer.write(sink, s.at.buffer, s.at.i, c.pid[i]!, c.tid[i]!, row)) continue;
-		written++;
-		const r = stored.json({ ...s, at: s.at });
-		const old = await tableLine(format, eventRow(c, i, row.ctx, r, row.index, row.owners));
-		const made = Buffer.from(sink.bytes.subarray(0, sink.length));
-		if (!made.equals(old) && differ.length < 3)
-			differ.push({ old: old.toString(), new: made.toString() });
-	}
-	return { differ, rows, written };
+	return compareLines(
+		stored,
+		(sink, { c, i, at, row }) => writer.write(sink, at.buffer, at.i, c.pid[i]!, c.tid[i]!, row),
+		(r, { c, i, row }) => tableLine(format, eventRow(c, i, row.ctx, r, row.index, row.owners)),
+	);
 }
 
 const traces = writerTraces('event-picks', 1);

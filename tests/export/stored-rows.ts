@@ -6,6 +6,7 @@ import { indexBuffers, reopenTrace, type OpenTrace } from '../../web/src/decoder
 import { recordJson, type RecordJson } from '../../web/src/decoder/record-json.ts';
 import type { Chunk } from '../../web/src/columns/layout.ts';
 import type { RowAt } from '../../web/src/export/tables.ts';
+import { ByteSink } from '../../web/src/export/byte-sink.ts';
 import { firstPassOwners } from '../../web/src/cli/decode-command.ts';
 import { OwnerJoin } from '../../web/src/query/owner-join.ts';
 import { ingestToMemory } from '../builders/memory-chunks.ts';
@@ -59,4 +60,32 @@ export async function storedTrace(bytes: Uint8Array): Promise<StoredTrace> {
 			return r;
 		},
 	};
+}
+
+/**
+ * Each stored row with a record, written by `write` (straight from its buffer), against the line
+ * `expected` makes of its record object: lines that differ (the first few), rows, rows written.
+ */
+export async function compareLines(
+	stored: StoredTrace,
+	write: (sink: ByteSink, s: StoredRow & { at: RecordAt }) => boolean,
+	expected: (r: RecordJson, s: StoredRow) => Buffer | Promise<Buffer>,
+): Promise<{ differ: { old: string; new: string }[]; rows: number; written: number }> {
+	const sink = new ByteSink();
+	const differ: { old: string; new: string }[] = [];
+	let rows = 0;
+	let written = 0;
+	for await (const s of stored.rows()) {
+		rows++;
+		if (!s.at) continue;
+		const withRecord = { ...s, at: s.at };
+		sink.length = 0;
+		if (!write(sink, withRecord)) continue;
+		written++;
+		const old = await expected(stored.json(withRecord), s);
+		const made = Buffer.from(sink.bytes.subarray(0, sink.length));
+		if (!made.equals(old) && differ.length < 3)
+			differ.push({ old: old.toString(), new: made.toString() });
+	}
+	return { differ, rows, written };
 }
